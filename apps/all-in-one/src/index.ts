@@ -1,0 +1,3 @@
+export * from './all-in-one.environment';
+export * from './in-process-platform';
+export * from './separate-processes-platform';

@@ -1,0 +1,40 @@
+import 'reflect-metadata';
+import { createLogger, loadEnvironment, runUntilSignalled } from '@fieldops/platform';
+import { AllInOneEnvironment } from './all-in-one.environment';
+import { startInProcessPlatform } from './in-process-platform';
+import { startSeparateProcesses } from './separate-processes-platform';
+
+const DESCRIPTIONS: Record<string, string> = {
+  'inspection-api': 'inspection API under /api',
+  'relay-gateway': 'Direct Line under /v3/directline and /v3/relay',
+  'connector-gateway': 'Bot Connector and token authority',
+};
+
+runUntilSignalled(async () => {
+  const environment = loadEnvironment(AllInOneEnvironment, process.env, 'all-in-one');
+  const logger = createLogger({ service: 'all-in-one', level: environment.LOG_LEVEL });
+
+  if (environment.DATABASE_URL && environment.REDIS_URL) {
+    logger.info('DATABASE_URL and REDIS_URL are set: each app runs as its own process');
+    const running = startSeparateProcesses(process.env, logger);
+    running.exited.then(
+      () => process.exit(),
+      () => process.exit(1),
+    );
+    return { logger, running };
+  }
+
+  const running = await startInProcessPlatform(process.env, logger);
+  const mode = [
+    environment.DATABASE_URL ? 'PostgreSQL from DATABASE_URL' : 'embedded PostgreSQL in .data/postgres',
+    environment.REDIS_URL ? 'Redis bus from REDIS_URL' : 'in-process bus',
+  ].join(', ');
+  const lines = running.services.map(
+    (service) =>
+      `  ${service.service.padEnd(18)} ${service.url.padEnd(24)} ${DESCRIPTIONS[service.service] ?? ''}`,
+  );
+  process.stdout.write(
+    `\nThe platform is running (${mode}):\n${lines.join('\n')}\nHealth: /healthz, /readyz; metrics: /metrics. Press Ctrl-C to stop.\n\n`,
+  );
+  return { logger, running };
+});

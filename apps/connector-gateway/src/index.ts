@@ -1,0 +1,3 @@
+export * from './config/connector-gateway.environment';
+export * from './connector-gateway.module';
+export * from './start-connector-gateway';

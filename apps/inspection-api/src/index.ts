@@ -1,0 +1,4 @@
+export * from './config/inspection-api.environment';
+export * from './database/inspection-data-source';
+export * from './inspection-api.module';
+export * from './start-inspection-api';

@@ -1,0 +1,86 @@
+import { createScratchDatabase } from '@fieldops/database';
+import { Client } from 'pg';
+import { INSPECTION_MIGRATIONS, startInspectionApi } from '../src';
+
+const adminUrl = (): string => {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is set by the Jest global setup');
+  return url;
+};
+
+function environmentFor(databaseUrl: string) {
+  return { INSPECTION_API_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl };
+}
+
+async function appliedMigrations(databaseUrl: string): Promise<string[]> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string }>('SELECT name FROM migrations ORDER BY id');
+    return rows.map((row) => row.name);
+  } finally {
+    await client.end();
+  }
+}
+
+describe('inspection-api service', () => {
+  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let api: Awaited<ReturnType<typeof startInspectionApi>>;
+  beforeAll(async () => {
+    database = await createScratchDatabase(adminUrl(), 'inspection_e2e');
+    api = await startInspectionApi({ environment: environmentFor(database.url) });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await database?.drop();
+  });
+
+  it('migrates its database at start-up and reports it ready', async () => {
+    expect(await appliedMigrations(database.url)).toEqual(
+      INSPECTION_MIGRATIONS.map((migration) => migration.name),
+    );
+    expect((await fetch(`${api.url}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${api.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ok', checks: { database: { status: 'up' } } });
+  });
+
+  it('answers in the DRF wire format and fails closed without credentials', async () => {
+    const unknown = await fetch(`${api.url}/api/nothing-here/`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ detail: 'Not found.' });
+  });
+
+  it('serves Prometheus metrics labelled with its service name', async () => {
+    expect(await (await fetch(`${api.url}/metrics`)).text()).toContain('service="inspection-api"');
+  });
+});
+
+describe('inspection-api replicas', () => {
+  it('two copies started together against one empty database run each migration exactly once', async () => {
+    const database = await createScratchDatabase(adminUrl(), 'inspection_replicas');
+    try {
+      const replicas = await Promise.all(
+        [1, 2].map(() => startInspectionApi({ environment: environmentFor(database.url) })),
+      );
+      try {
+        expect(await appliedMigrations(database.url)).toEqual(
+          INSPECTION_MIGRATIONS.map((migration) => migration.name),
+        );
+        for (const replica of replicas) expect((await fetch(`${replica.url}/readyz`)).status).toBe(200);
+      } finally {
+        await Promise.all(replicas.map((replica) => replica.close()));
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
+describe('inspection-api configuration', () => {
+  it('refuses to start with an invalid setting, naming it', async () => {
+    await expect(
+      startInspectionApi({ environment: { ...environmentFor('postgres://x'), DATABASE_POOL_SIZE: '0' } }),
+    ).rejects.toThrow(/DATABASE_POOL_SIZE/);
+  });
+});

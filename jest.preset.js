@@ -1,0 +1,37 @@
+// Shared Jest preset for every workspace (each package's jest.config.js spreads it).
+// NestJS 12 ships ESM-only packages; Jest on Node 20 cannot require() them, so the
+// swc transform down-levels them (and their ESM-only dependencies) to CommonJS.
+const esmOnly = [
+  '@nestjs',
+  'cookie',
+  'file-type',
+  'strtok3',
+  'token-types',
+  'uint8array-extras',
+  '@tokenizer',
+  'load-esm',
+];
+
+module.exports = {
+  testEnvironment: 'node',
+  testMatch: [
+    '<rootDir>/src/**/*.spec.ts',
+    '<rootDir>/test/**/*.e2e-spec.ts',
+    '<rootDir>/test/**/*.int-spec.ts',
+  ],
+  transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)(?!.*/node_modules/)`],
+  transform: {
+    '^.+\\.(t|j)s$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true },
+          target: 'es2022',
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
+  },
+  testTimeout: 30000,
+};

@@ -1,0 +1,29 @@
+import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { JwtAuthGuard } from './jwt-auth.guard';
+import { JWT_AUTH_OPTIONS, type JwtAuthOptions } from './jwt-auth.options';
+import { JwtBearerStrategy } from './jwt-bearer.strategy';
+
+export interface JwtAuthModuleAsyncOptions {
+  imports?: ModuleMetadata['imports'];
+  inject?: Array<string | symbol | (abstract new (...args: never[]) => unknown)>;
+  useFactory: (...dependencies: never[]) => JwtAuthOptions | Promise<JwtAuthOptions>;
+}
+
+/** Bearer-JWT authentication for a whole app: strategy plus the fail-closed global guard. */
+@Module({})
+export class JwtAuthModule {
+  static forRootAsync(options: JwtAuthModuleAsyncOptions): DynamicModule {
+    return {
+      module: JwtAuthModule,
+      imports: [PassportModule, ...(options.imports ?? [])],
+      providers: [
+        { provide: JWT_AUTH_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
+        JwtBearerStrategy,
+        { provide: APP_GUARD, useClass: JwtAuthGuard },
+      ],
+      exports: [JWT_AUTH_OPTIONS],
+    };
+  }
+}

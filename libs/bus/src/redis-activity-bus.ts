@@ -1,0 +1,308 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { type ActivityEnvelope } from '@fieldops/contracts';
+import { Redis, type RedisOptions } from 'ioredis';
+import { type ActivityBus, type ActivityEnvelopeHandler, type BusSubscription } from './activity-bus';
+import { type ActivityBusLogger } from './activity-bus-logger';
+import {
+  assertConversationId,
+  decodeActivityEnvelope,
+  encodeActivityEnvelope,
+} from './activity-envelope-codec';
+import { ConnectionErrorReporter } from './connection-error-reporter';
+import {
+  dispatchToHandlers,
+  type HandlerErrorReporter,
+  type HandlerRegistration,
+  logHandlerError,
+} from './handler-dispatch';
+import { redactRedisUrl } from './redis-url';
+import { withTimeout } from './with-timeout';
+
+/** Channel name prefix used when none is configured; the conversation id is appended. */
+export const DEFAULT_CHANNEL_PREFIX = 'fieldops:conversation:';
+
+export interface RedisActivityBusOptions {
+  /** e.g. `redis://:password@redis:6379/0`. */
+  redisUrl: string;
+  /** Prepended to the conversation id to form the channel name. Default {@link DEFAULT_CHANNEL_PREFIX}. */
+  channelPrefix?: string;
+  /** Connection problems (deduplicated per outage), dropped messages and handler errors go here. */
+  logger?: ActivityBusLogger;
+  /** Called for each handler that throws; defaults to logging through `logger`. */
+  onHandlerError?: HandlerErrorReporter;
+  /** Names the connections `<name>-publisher` and `<name>-subscriber` (CLIENT LIST). Default 'fieldops-bus'. */
+  connectionName?: string;
+  /** How long `checkReady()` waits for both connections before rejecting. Default 2000 ms. */
+  readyTimeoutMs?: number;
+  /** How long `close()` waits for QUIT before dropping the connections. Default 1000 ms. */
+  closeTimeoutMs?: number;
+}
+
+/** Local state of one Redis channel (one conversation) on this instance. */
+interface ChannelState {
+  readonly registrations: Set<HandlerRegistration>;
+  /** Whether the subscriber connection holds a SUBSCRIBE for the channel (ioredis re-issues it after reconnects). */
+  redisSubscribed: boolean;
+  /** Tail of this channel's serialized subscribe/unsubscribe operations. */
+  operationsTail: Promise<void>;
+  pendingOperations: number;
+}
+
+type RedisConnectionRole = 'publisher' | 'subscriber';
+
+/**
+ * Multi-instance bus over Redis pub/sub: one channel per conversation, one publisher and one subscriber
+ * connection per bus. Channel subscriptions are reference-counted across handlers. ioredis reconnects with
+ * capped backoff and re-subscribes every channel afterwards; envelopes published while the subscriber is
+ * disconnected are lost, which is acceptable for a wake-up signal.
+ */
+export class RedisActivityBus implements ActivityBus {
+  readonly kind = 'redis' as const;
+  /** Prefix in use, e.g. for tests that watch the raw channel. */
+  readonly channelPrefix: string;
+
+  private readonly publisher: Redis;
+  private readonly subscriber: Redis;
+  private readonly connectionReporters: Record<RedisConnectionRole, ConnectionErrorReporter>;
+  private readonly channels = new Map<string, ChannelState>();
+  private readonly target: string;
+  private readonly logger: ActivityBusLogger | undefined;
+  private readonly reportHandlerError: HandlerErrorReporter;
+  private readonly readyTimeoutMs: number;
+  private readonly closeTimeoutMs: number;
+  private closed = false;
+  private closing: Promise<void> | undefined;
+
+  constructor(options: RedisActivityBusOptions) {
+    this.channelPrefix = options.channelPrefix ?? DEFAULT_CHANNEL_PREFIX;
+    this.target = redactRedisUrl(options.redisUrl);
+    this.logger = options.logger;
+    this.reportHandlerError = options.onHandlerError ?? logHandlerError(options.logger);
+    this.readyTimeoutMs = options.readyTimeoutMs ?? 2_000;
+    this.closeTimeoutMs = options.closeTimeoutMs ?? 1_000;
+    this.connectionReporters = {
+      publisher: new ConnectionErrorReporter({
+        connection: 'publisher',
+        target: this.target,
+        logger: this.logger,
+      }),
+      subscriber: new ConnectionErrorReporter({
+        connection: 'subscriber',
+        target: this.target,
+        logger: this.logger,
+      }),
+    };
+
+    const connectionName = options.connectionName ?? 'fieldops-bus';
+    this.publisher = new Redis(options.redisUrl, connectionOptions(`${connectionName}-publisher`));
+    this.subscriber = new Redis(options.redisUrl, {
+      ...connectionOptions(`${connectionName}-subscriber`),
+      autoResubscribe: true,
+    });
+    this.watchConnection(this.publisher, this.connectionReporters.publisher);
+    this.watchConnection(this.subscriber, this.connectionReporters.subscriber);
+    this.subscriber.on('message', (channelName: string, message: string) =>
+      this.deliver(channelName, message),
+    );
+  }
+
+  async publish(envelope: ActivityEnvelope): Promise<void> {
+    this.assertOpen();
+    const message = encodeActivityEnvelope(envelope);
+    await this.publisher.publish(this.channelFor(envelope.conversationId), message);
+  }
+
+  async subscribe(conversationId: string, handler: ActivityEnvelopeHandler): Promise<BusSubscription> {
+    this.assertOpen();
+    assertConversationId(conversationId);
+    const channelName = this.channelFor(conversationId);
+    const channel = this.channelStateFor(channelName);
+    const registration: HandlerRegistration = { handler, active: false };
+    await this.serialize(channelName, channel, async () => {
+      this.assertOpen();
+      if (!channel.redisSubscribed) {
+        await this.subscriber.subscribe(channelName);
+        channel.redisSubscribed = true;
+      }
+      registration.active = true;
+      channel.registrations.add(registration);
+    });
+    return { unsubscribe: () => this.unsubscribe(channelName, channel, registration) };
+  }
+
+  async checkReady(): Promise<void> {
+    this.assertOpen();
+    const deadline = Date.now() + this.readyTimeoutMs;
+    await Promise.all([this.probe('publisher', deadline), this.probe('subscriber', deadline)]);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
+    this.closed = true;
+    for (const channel of this.channels.values()) {
+      for (const registration of channel.registrations) registration.active = false;
+    }
+    this.channels.clear();
+    await Promise.all([
+      quitOrDisconnect(this.publisher, this.closeTimeoutMs),
+      quitOrDisconnect(this.subscriber, this.closeTimeoutMs),
+    ]);
+  }
+
+  /** Removes one handler; the last handler of a channel also unsubscribes the channel in Redis. */
+  private unsubscribe(
+    channelName: string,
+    channel: ChannelState,
+    registration: HandlerRegistration,
+  ): Promise<void> {
+    if (!registration.active) return Promise.resolve();
+    registration.active = false;
+    channel.registrations.delete(registration);
+    return this.serialize(channelName, channel, async () => {
+      if (this.closed || !channel.redisSubscribed || channel.registrations.size > 0) return;
+      try {
+        await this.subscriber.unsubscribe(channelName);
+        channel.redisSubscribed = false;
+      } catch (error) {
+        // The handler is already detached; the idle channel stays subscribed until a later unsubscribe succeeds.
+        this.logger?.warn(
+          { err: error, channel: channelName },
+          'Redis activity bus could not unsubscribe a channel',
+        );
+      }
+    });
+  }
+
+  /** Runs subscribe/unsubscribe operations of one channel one after another, so the reference count matches Redis. */
+  private serialize(
+    channelName: string,
+    channel: ChannelState,
+    operation: () => Promise<void>,
+  ): Promise<void> {
+    channel.pendingOperations += 1;
+    const result = channel.operationsTail.then(operation);
+    channel.operationsTail = result.catch(() => undefined);
+    return result.finally(() => {
+      channel.pendingOperations -= 1;
+      this.forgetChannelIfIdle(channelName, channel);
+    });
+  }
+
+  private channelStateFor(channelName: string): ChannelState {
+    let channel = this.channels.get(channelName);
+    if (!channel) {
+      channel = {
+        registrations: new Set(),
+        redisSubscribed: false,
+        operationsTail: Promise.resolve(),
+        pendingOperations: 0,
+      };
+      this.channels.set(channelName, channel);
+    }
+    return channel;
+  }
+
+  private forgetChannelIfIdle(channelName: string, channel: ChannelState): void {
+    const idle =
+      channel.pendingOperations === 0 && channel.registrations.size === 0 && !channel.redisSubscribed;
+    if (idle && this.channels.get(channelName) === channel) this.channels.delete(channelName);
+  }
+
+  private deliver(channelName: string, message: string): void {
+    if (this.closed) return;
+    const channel = this.channels.get(channelName);
+    if (!channel || channel.registrations.size === 0) return;
+    let envelope: ActivityEnvelope;
+    try {
+      envelope = decodeActivityEnvelope(message);
+    } catch (error) {
+      this.logger?.warn(
+        { err: error, channel: channelName, messagePreview: message.slice(0, 200) },
+        'Redis activity bus dropped an invalid message',
+      );
+      return;
+    }
+    if (this.channelFor(envelope.conversationId) !== channelName) {
+      this.logger?.warn(
+        { channel: channelName, conversationId: envelope.conversationId, seq: envelope.seq },
+        'Redis activity bus dropped an envelope published on another conversation’s channel',
+      );
+      return;
+    }
+    dispatchToHandlers(channel.registrations, envelope, this.reportHandlerError);
+  }
+
+  /** Waits (until the deadline) for the connection to be ready, then pings through it. */
+  private async probe(role: RedisConnectionRole, deadline: number): Promise<void> {
+    const client = role === 'publisher' ? this.publisher : this.subscriber;
+    while (client.status !== 'ready') {
+      if (client.status === 'end' || Date.now() >= deadline) throw new Error(this.notReadyMessage(role));
+      await delay(25);
+    }
+    await withTimeout(
+      client.ping(),
+      Math.max(deadline - Date.now(), 1),
+      () => new Error(this.notReadyMessage(role)),
+    );
+  }
+
+  private notReadyMessage(role: RedisConnectionRole): string {
+    const client = role === 'publisher' ? this.publisher : this.subscriber;
+    const lastError = this.connectionReporters[role].lastError;
+    return (
+      `Redis activity bus is not ready: ${role} connection to ${this.target} is ${client.status}` +
+      ` after ${this.readyTimeoutMs} ms` +
+      (lastError ? ` (last error: ${lastError.message})` : '')
+    );
+  }
+
+  private watchConnection(client: Redis, reporter: ConnectionErrorReporter): void {
+    client.on('error', (error: Error) => reporter.recordError(error));
+    client.on('reconnecting', (retryDelayMs: number) => {
+      if (!this.closed) reporter.recordDisconnect(retryDelayMs);
+    });
+    client.on('ready', () => reporter.recordReady());
+  }
+
+  private channelFor(conversationId: string): string {
+    return `${this.channelPrefix}${conversationId}`;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('Redis activity bus is closed');
+  }
+}
+
+/** Settings shared by both connections: retry forever with capped backoff, fail queued commands after a few retries. */
+function connectionOptions(connectionName: string): RedisOptions {
+  const options: RedisOptions & { disconnectTimeout: number } = {
+    connectionName,
+    connectTimeout: 5_000,
+    enableReadyCheck: true,
+    maxRetriesPerRequest: 3,
+    retryStrategy: (attempt: number) => Math.min(100 * attempt, 2_000),
+    // Read by ioredis 5 but missing from its types: how long disconnect() waits for the socket's 'close' before
+    // destroying it. The 2 s default also runs when the socket is already gone (disconnect while reconnecting)
+    // and then keeps the process alive that long after close().
+    disconnectTimeout: 500,
+  };
+  return options;
+}
+
+/** QUIT politely when connected; otherwise (or when QUIT does not answer in time) drop the socket. */
+async function quitOrDisconnect(client: Redis, timeoutMs: number): Promise<void> {
+  if (client.status === 'end') return;
+  if (client.status !== 'ready') {
+    client.disconnect();
+    return;
+  }
+  try {
+    await withTimeout(client.quit(), timeoutMs, () => new Error('QUIT timed out'));
+  } catch {
+    client.disconnect();
+  }
+}

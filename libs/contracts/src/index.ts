@@ -1,0 +1,3 @@
+export * from './botframework/activity';
+export * from './botframework/cards';
+export * from './bus/activity-envelope';

@@ -1,0 +1,23 @@
+import { Expose } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { ToInteger } from './environment-transforms';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Settings every service reads. Each app's environment class extends this one. */
+export class CommonEnvironment {
+  /** Interface the HTTP server binds to. */
+  @Expose() @IsString() HOST: string = '0.0.0.0';
+
+  @Expose() @IsIn(LOG_LEVELS) LOG_LEVEL: LogLevel = 'info';
+
+  /** How long a graceful shutdown may drain in-flight requests before the process gives up. */
+  @Expose() @ToInteger() @IsInt() @Min(0) @Max(600_000) SHUTDOWN_TIMEOUT_MS: number = 10_000;
+
+  /**
+   * Which proxies' X-Forwarded-* headers to believe (Express `trust proxy` syntax: `loopback`,
+   * `10.0.0.0/8, 127.0.0.1`, or a hop count). Empty: none.
+   */
+  @Expose() @IsOptional() @IsString() TRUST_PROXY?: string = 'loopback';
+}

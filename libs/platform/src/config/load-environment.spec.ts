@@ -1,0 +1,49 @@
+import { Expose } from 'class-transformer';
+import { IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { CommonEnvironment } from './common-environment';
+import { ConfigurationError } from './configuration-error';
+import { ToBoolean, ToInteger } from './environment-transforms';
+import { loadEnvironment } from './load-environment';
+
+class ExampleEnvironment extends CommonEnvironment {
+  @Expose() @ToInteger() @IsInt() @Min(1) @Max(65535) EXAMPLE_PORT: number = 8080;
+  @Expose() @ToBoolean() @IsBoolean() EXAMPLE_FLAG: boolean = true;
+  @Expose() @IsOptional() @IsString() EXAMPLE_URL?: string;
+}
+
+describe('loadEnvironment', () => {
+  it('applies defaults, converts types, treats empty strings as unset and ignores unrelated variables', () => {
+    const settings = loadEnvironment(
+      ExampleEnvironment,
+      { EXAMPLE_PORT: '9090', EXAMPLE_FLAG: 'off', EXAMPLE_URL: '', PATH: '/bin' },
+      'example',
+    );
+    expect(settings).toBeInstanceOf(ExampleEnvironment);
+    expect(settings.EXAMPLE_PORT).toBe(9090);
+    expect(settings.EXAMPLE_FLAG).toBe(false);
+    expect(settings.EXAMPLE_URL).toBeUndefined();
+    expect(settings.LOG_LEVEL).toBe('info');
+    expect(settings).not.toHaveProperty('PATH');
+  });
+
+  it('fails fast naming every offending variable and what it got', () => {
+    let error: unknown;
+    try {
+      loadEnvironment(
+        ExampleEnvironment,
+        { EXAMPLE_PORT: 'eighty', EXAMPLE_FLAG: 'maybe', LOG_LEVEL: 'loud' },
+        'example',
+      );
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigurationError);
+    const message = (error as ConfigurationError).message;
+    expect(message).toMatch(/^Invalid configuration for example:/);
+    expect(message).toContain('EXAMPLE_PORT');
+    expect(message).toContain('"eighty"');
+    expect(message).toContain('EXAMPLE_FLAG');
+    expect(message).toContain('LOG_LEVEL');
+    expect((error as ConfigurationError).problems.length).toBeGreaterThanOrEqual(3);
+  });
+});

@@ -1,0 +1,37 @@
+import { type ClassConstructor, plainToInstance } from 'class-transformer';
+import { type ValidationError, validateSync } from 'class-validator';
+import { ConfigurationError } from './configuration-error';
+
+function describe(errors: ValidationError[], parent = ''): string[] {
+  return errors.flatMap((error) => {
+    const key = parent ? `${parent}.${error.property}` : error.property;
+    const own = Object.values(error.constraints ?? {}).map(
+      (message) => `${key}: ${message} (got ${JSON.stringify(error.value)})`,
+    );
+    return [...own, ...describe(error.children ?? [], key)];
+  });
+}
+
+/**
+ * Reads an environment into a validated, typed settings object, once, at start-up.
+ * Only the properties the class declares (with `@Expose()`) are read; empty strings count as unset,
+ * so class defaults apply. Throws a ConfigurationError listing every invalid variable.
+ */
+export function loadEnvironment<T extends object>(
+  schema: ClassConstructor<T>,
+  environment: NodeJS.ProcessEnv,
+  source: string,
+): T {
+  const present = Object.fromEntries(
+    Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const settings = plainToInstance(schema, present, {
+    excludeExtraneousValues: true,
+    exposeDefaultValues: true,
+  });
+  const errors = validateSync(settings, { forbidUnknownValues: true });
+  if (errors.length > 0) {
+    throw new ConfigurationError(source, describe(errors));
+  }
+  return settings;
+}

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { type ArgumentsHost, type ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
+import { type Request, type Response } from 'express';
+import { type Logger } from 'pino';
+
+export interface WireError {
+  status: number;
+  exception: unknown;
+  /** Set on 5xx only: the id under which the error was logged, so an operator can find it. */
+  errorId?: string;
+  request: Request;
+}
+
+/**
+ * The one exception-filter pattern every app uses: it decides the status (HttpException's own, 500
+ * otherwise), logs server errors with an error id under the `err` key, and leaves only the body shape
+ * to the app (DRF-style for inspection-api, `{error:{code,message}}` for the gateways).
+ */
+export abstract class WireExceptionFilter implements ExceptionFilter {
+  protected constructor(protected readonly logger: Logger) {}
+
+  /** The wire body for this error. */
+  protected abstract renderBody(error: WireError): unknown;
+
+  /** Extra response headers (WWW-Authenticate, Retry-After, …). */
+  protected renderHeaders(_error: WireError): Record<string, string> {
+    return {};
+  }
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    if (host.getType() !== 'http') throw exception;
+    const http = host.switchToHttp();
+    const request = http.getRequest<Request>();
+    const response = http.getResponse<Response>();
+    const status =
+      exception instanceof HttpException ? exception.getStatus() : HttpStatus.INTERNAL_SERVER_ERROR;
+    const error: WireError = { status, exception, request };
+    if (status >= 500) {
+      error.errorId = randomUUID();
+      this.logger.error(
+        { err: exception, errorId: error.errorId, method: request.method, url: request.originalUrl },
+        'request failed',
+      );
+    }
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    const body = this.renderBody(error);
+    for (const [name, value] of Object.entries(this.renderHeaders(error))) response.setHeader(name, value);
+    if (body === undefined) {
+      response.status(status).end();
+    } else {
+      response.status(status).json(body);
+    }
+  }
+}

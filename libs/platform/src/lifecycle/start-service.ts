@@ -1,0 +1,82 @@
+import { type DynamicModule } from '@nestjs/common';
+import { type NestExpressApplication } from '@nestjs/platform-express';
+import { type ClassConstructor } from 'class-transformer';
+import { type Logger } from 'pino';
+import { type CommonEnvironment } from '../config/common-environment';
+import { loadEnvironment } from '../config/load-environment';
+import { createLogger } from '../logging/create-logger';
+import { type RunningService, startHttpService } from './http-service';
+
+/** What an app declares about itself; startService does the rest the same way for every app. */
+export interface ServiceDefinition<Environment extends CommonEnvironment> {
+  service: string;
+  environmentSchema: ClassConstructor<Environment>;
+  port(environment: Environment): number;
+  /** The root module; may prepare resources first (e.g. an embedded database) and register their cleanup. */
+  module(context: ServiceContext<Environment>): DynamicModule | Promise<DynamicModule>;
+  configure?(app: NestExpressApplication, context: ServiceContext<Environment>): void | Promise<void>;
+}
+
+export interface ServiceContext<Environment> {
+  environment: Environment;
+  logger: Logger;
+  /** Runs after the app has closed (last registered, first run). */
+  onClosed: (cleanup: () => Promise<void>) => void;
+}
+
+export interface StartServiceOptions {
+  /** Defaults to process.env. */
+  environment?: NodeJS.ProcessEnv;
+  logger?: Logger;
+}
+
+export type StartedService<Environment> = RunningService & { logger: Logger; environment: Environment };
+
+/** Validates the environment (fail fast), builds the logger and module, listens. */
+export async function startService<Environment extends CommonEnvironment>(
+  definition: ServiceDefinition<Environment>,
+  options: StartServiceOptions = {},
+): Promise<StartedService<Environment>> {
+  const environment = loadEnvironment(
+    definition.environmentSchema,
+    options.environment ?? process.env,
+    definition.service,
+  );
+  const logger =
+    options.logger ?? createLogger({ service: definition.service, level: environment.LOG_LEVEL });
+  const cleanups: Array<() => Promise<void>> = [];
+  const context: ServiceContext<Environment> = {
+    environment,
+    logger,
+    onClosed: (cleanup) => cleanups.unshift(cleanup),
+  };
+  const runCleanups = async (): Promise<void> => {
+    for (const cleanup of cleanups.splice(0)) {
+      await cleanup().catch((error: unknown) => logger.error({ err: error }, 'cleanup after close failed'));
+    }
+  };
+  try {
+    const running = await startHttpService({
+      service: definition.service,
+      module: await definition.module(context),
+      logger,
+      host: environment.HOST,
+      port: definition.port(environment),
+      trustProxy: environment.TRUST_PROXY,
+      shutdownTimeoutMs: environment.SHUTDOWN_TIMEOUT_MS,
+      configure: definition.configure ? (app) => definition.configure?.(app, context) : undefined,
+    });
+    const closeHttp = running.close.bind(running);
+    return Object.assign(running, {
+      logger,
+      environment,
+      close: async () => {
+        await closeHttp();
+        await runCleanups();
+      },
+    });
+  } catch (error) {
+    await runCleanups();
+    throw error;
+  }
+}

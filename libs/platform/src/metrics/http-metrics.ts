@@ -1,0 +1,42 @@
+import { type NextFunction, type Request, type Response } from 'express';
+import { Counter, Histogram, type Registry } from 'prom-client';
+
+const UNMATCHED_ROUTE = '<unmatched>';
+
+/** Request counts and latency by method, route pattern (never the raw URL: bounded cardinality) and status. */
+export class HttpMetrics {
+  private readonly requests: Counter<'method' | 'route' | 'status'>;
+  private readonly duration: Histogram<'method' | 'route' | 'status'>;
+
+  constructor(registry: Registry) {
+    this.requests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests served, by method, route pattern and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    });
+    this.duration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request latency in seconds, by method, route pattern and status.',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    });
+  }
+
+  /** Express middleware; install before routing. */
+  readonly middleware = (request: Request, response: Response, next: NextFunction): void => {
+    const started = process.hrtime.bigint();
+    response.once('finish', () => {
+      const route = (request.route as { path?: string } | undefined)?.path;
+      const labels = {
+        method: request.method,
+        route: typeof route === 'string' ? route : UNMATCHED_ROUTE,
+        status: String(response.statusCode),
+      };
+      this.requests.inc(labels);
+      this.duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+    });
+    next();
+  };
+}
