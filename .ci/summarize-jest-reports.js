@@ -5,28 +5,29 @@ const { existsSync, readdirSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
+const workspaces = [
+  ...['libs', 'apps'].flatMap((group) => readdirSync(join(root, group)).map((name) => `${group}/${name}`)),
+  'infra',
+].filter((workspace) => existsSync(join(root, workspace, 'package.json')));
+
 const totals = { passed: 0, failed: 0, skipped: 0, suitesFailed: 0 };
 const rows = [];
 let missing = false;
-for (const group of ['libs', 'apps']) {
-  for (const name of readdirSync(join(root, group))) {
-    const dir = join(root, group, name);
-    if (!existsSync(join(dir, 'package.json'))) continue;
-    const report = join(dir, '.reports', 'jest.json');
-    if (!existsSync(report)) {
-      rows.push(`${group}/${name}: no report`);
-      missing = true;
-      continue;
-    }
-    const result = JSON.parse(readFileSync(report, 'utf8'));
-    totals.passed += result.numPassedTests;
-    totals.failed += result.numFailedTests;
-    totals.skipped += result.numPendingTests + result.numTodoTests;
-    totals.suitesFailed += result.numFailedTestSuites;
-    rows.push(
-      `${group}/${name}: ${result.numPassedTests} passed, ${result.numFailedTests} failed, ${result.numPendingTests} skipped`,
-    );
+for (const workspace of workspaces) {
+  const report = join(root, workspace, '.reports', 'jest.json');
+  if (!existsSync(report)) {
+    rows.push(`${workspace}: no report`);
+    missing = true;
+    continue;
   }
+  const result = JSON.parse(readFileSync(report, 'utf8'));
+  totals.passed += result.numPassedTests;
+  totals.failed += result.numFailedTests;
+  totals.skipped += result.numPendingTests + result.numTodoTests;
+  totals.suitesFailed += result.numFailedTestSuites;
+  rows.push(
+    `${workspace}: ${result.numPassedTests} passed, ${result.numFailedTests} failed, ${result.numPendingTests} skipped`,
+  );
 }
 const line = `${totals.passed} passed, ${totals.failed + totals.suitesFailed} failed, ${totals.skipped} skipped`;
 if (process.argv.includes('--line')) {

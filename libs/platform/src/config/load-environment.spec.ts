@@ -3,7 +3,7 @@ import { IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validato
 import { CommonEnvironment } from './common-environment';
 import { ConfigurationError } from './configuration-error';
 import { ToBoolean, ToInteger } from './environment-transforms';
-import { loadEnvironment } from './load-environment';
+import { environmentVariableNames, loadEnvironment } from './load-environment';
 
 class ExampleEnvironment extends CommonEnvironment {
   @Expose() @ToInteger() @IsInt() @Min(1) @Max(65535) EXAMPLE_PORT: number = 8080;
@@ -45,5 +45,19 @@ describe('loadEnvironment', () => {
     expect(message).toContain('EXAMPLE_FLAG');
     expect(message).toContain('LOG_LEVEL');
     expect((error as ConfigurationError).problems.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('lists the variables a class reads, inherited ones included', () => {
+    expect(environmentVariableNames(ExampleEnvironment).sort()).toEqual(
+      [
+        'EXAMPLE_FLAG',
+        'EXAMPLE_PORT',
+        'EXAMPLE_URL',
+        'HOST',
+        'LOG_LEVEL',
+        'SHUTDOWN_TIMEOUT_MS',
+        'TRUST_PROXY',
+      ].sort(),
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { type ClassConstructor, plainToInstance } from 'class-transformer';
+import { type ClassConstructor, instanceToPlain, plainToInstance } from 'class-transformer';
 import { type ValidationError, validateSync } from 'class-validator';
 import { ConfigurationError } from './configuration-error';
 
@@ -34,4 +34,9 @@ export function loadEnvironment<T extends object>(
     throw new ConfigurationError(source, describe(errors));
   }
   return settings;
+}
+
+/** The variables an environment class reads (its `@Expose()`d properties), for docs and deployment checks. */
+export function environmentVariableNames(schema: ClassConstructor<object>): string[] {
+  return Object.keys(instanceToPlain(new schema(), { strategy: 'excludeAll', exposeUnsetFields: true }));
 }

