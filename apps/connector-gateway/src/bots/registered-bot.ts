@@ -201,7 +201,7 @@ export function validateRegisteredBots(bots: readonly RegisteredBot[], source = 
     const hasCredentials =
       bot.appPassword !== undefined ||
       bot.appPasswordHash !== undefined ||
-      certificates.length > 0 ||
+      certificateList.length > 0 ||
       bot.managedIdentity === true;
     if (bot.anonymous === true && hasCredentials)
       problems.push(`${at}.anonymous: an anonymous bot has no password, certificate or managed identity`);
