@@ -3,18 +3,29 @@ import { APP_FILTER } from '@nestjs/core';
 import { type ActivityBus, ActivityBusModule } from '@fieldops/bus';
 import { ErrorEnvelopeExceptionFilter, PlatformModule } from '@fieldops/platform';
 import { type Logger } from '@fieldops/platform';
+import { BotAuthModule } from './bot-auth/bot-auth.module';
+import { BotTokensModule } from './bot-tokens/bot-tokens.module';
+import { BotsModule } from './bots/bots.module';
+import { type RegisteredBot } from './bots/registered-bot';
+import { ConfigurationModule } from './config/configuration.module';
 import { ConnectorGatewayEnvironment } from './config/connector-gateway.environment';
+import { ManagedIdentityModule } from './managed-identity/managed-identity.module';
+import { OAuthModule } from './oauth/oauth.module';
+import { OpenIdModule } from './openid/openid.module';
+import { SigningKeysModule } from './signing-keys/signing-keys.module';
 
 export interface ConnectorGatewayModuleOptions {
   environment: ConnectorGatewayEnvironment;
   logger: Logger;
   /** A bus owned by the caller (the all-in-one process shares one between apps). */
   bus?: ActivityBus;
+  /** The registered bots (from the platform configuration file at integration). */
+  bots?: readonly RegisteredBot[];
 }
 
 @Module({})
 export class ConnectorGatewayModule {
-  static forRoot({ environment, logger, bus }: ConnectorGatewayModuleOptions): DynamicModule {
+  static forRoot({ environment, logger, bus, bots = [] }: ConnectorGatewayModuleOptions): DynamicModule {
     return {
       module: ConnectorGatewayModule,
       imports: [
@@ -25,11 +36,16 @@ export class ConnectorGatewayModule {
           channelPrefix: environment.BUS_CHANNEL_PREFIX,
           logger: logger.child({ component: 'bus' }),
         }),
+        ConfigurationModule.forRoot(environment),
+        SigningKeysModule.forRoot(environment, logger),
+        BotsModule.forRoot(bots),
+        OAuthModule,
+        OpenIdModule,
+        ManagedIdentityModule,
+        BotTokensModule,
+        BotAuthModule,
       ],
-      providers: [
-        { provide: ConnectorGatewayEnvironment, useValue: environment },
-        { provide: APP_FILTER, useClass: ErrorEnvelopeExceptionFilter },
-      ],
+      providers: [{ provide: APP_FILTER, useClass: ErrorEnvelopeExceptionFilter }],
     };
   }
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigurationError } from '@fieldops/platform';
 import { startConnectorGateway } from '../src';
 
@@ -6,6 +9,7 @@ const baseEnvironment = {
   HOST: '127.0.0.1',
   LOG_LEVEL: 'silent',
   REDIS_URL: process.env.REDIS_URL,
+  CONNECTOR_DEV_SIGNING_KEY_FILE: join(mkdtempSync(join(tmpdir(), 'connector-dev-key-')), 'key.pem'),
 };
 
 describe('connector-gateway service', () => {

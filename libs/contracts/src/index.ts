@@ -1,3 +1,4 @@
 export * from './botframework/activity';
 export * from './botframework/cards';
 export * from './bus/activity-envelope';
+export * from './botframework/activity-validation';

@@ -1,8 +1,66 @@
-import { Expose } from 'class-transformer';
-import { IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { Expose, Transform } from 'class-transformer';
+import {
+  ArrayNotEmpty,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateBy,
+  type ValidationOptions,
+} from 'class-validator';
 import { CommonEnvironment, ToInteger } from '@fieldops/platform';
+import { type ResolvedSigningKey, resolveSigningKeys } from './signing-keys.setting';
 
-/** connector-gateway's environment (see the README's table). */
+/** The monorepo's root (the package.json that declares workspaces); falls back to the working directory. */
+function repositoryRoot(start: string): string {
+  for (let directory = start; directory !== dirname(directory); directory = dirname(directory)) {
+    const manifest = join(directory, 'package.json');
+    if (existsSync(manifest) && 'workspaces' in (JSON.parse(readFileSync(manifest, 'utf8')) as object))
+      return directory;
+  }
+  return process.cwd();
+}
+
+/** Splits a comma-separated list (blanks dropped); leaves non-strings for validation to report. */
+function ToList(): PropertyDecorator {
+  return Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((item) => item.trim())
+          .filter((item) => item !== '')
+      : value,
+  );
+}
+
+function IsSigningKeyList(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isSigningKeyList',
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && 'keys' in resolveSigningKeys(value),
+        defaultMessage: (args) => {
+          const value: unknown = args?.value;
+          if (typeof value !== 'string') return 'CONNECTOR_SIGNING_KEYS must be a JSON array';
+          const result = resolveSigningKeys(value);
+          return `CONNECTOR_SIGNING_KEYS ${'problems' in result ? result.problems.join('; ') : 'is invalid'}`;
+        },
+      },
+    },
+    options,
+  );
+}
+
+const SCOPE = /^\S+\/\.default$/;
+const NAME_LIST_ITEM = /^[A-Za-z0-9._-]+$/;
+
+/** connector-gateway's environment (see the README's table and apps/connector-gateway/README.md). */
 export class ConnectorGatewayEnvironment extends CommonEnvironment {
   @Expose() @ToInteger() @IsInt() @Min(0) @Max(65535) CONNECTOR_GATEWAY_PORT: number = 8020;
 
@@ -14,4 +72,93 @@ export class ConnectorGatewayEnvironment extends CommonEnvironment {
 
   /** Prefix of the bus's Redis channels, so several platforms can share one Redis. */
   @Expose() @IsString() BUS_CHANNEL_PREFIX: string = 'fieldops:conversation:';
+
+  /**
+   * The gateway's public base URL (what bots and their SDKs reach, e.g. `https://connector.example.com`).
+   * Used in the OpenID documents and as the audience of client assertions. Unset: taken from each request
+   * (protocol and Host, honouring TRUST_PROXY).
+   */
+  @Expose()
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  @Matches(/^[^?#]*[^/?#]$/, {
+    message: 'CONNECTOR_PUBLIC_URL must have no trailing slash, query or fragment',
+  })
+  CONNECTOR_PUBLIC_URL?: string;
+
+  /** `iss` of the tokens the token endpoint issues to bots (and that the `/v3` API accepts). */
+  @Expose() @IsString() @MinLength(1) CONNECTOR_TOKEN_ISSUER: string = 'urn:fieldops:connector-gateway';
+
+  /** Tenants accepted in the token path `/{tenant}/oauth2/v2.0/token` (comma-separated). */
+  @Expose()
+  @ToList()
+  @ArrayNotEmpty()
+  @Matches(NAME_LIST_ITEM, {
+    each: true,
+    message: 'each tenant must be letters, digits, dot, dash, underscore',
+  })
+  CONNECTOR_TOKEN_TENANTS: string[] = ['botframework.com'];
+
+  /** Scopes a bot may ask for (comma-separated, each ending in `/.default`); the token's `aud` is the scope minus `/.default`. */
+  @Expose()
+  @ToList()
+  @ArrayNotEmpty()
+  @Matches(SCOPE, { each: true, message: 'each scope must end in /.default' })
+  CONNECTOR_TOKEN_SCOPES: string[] = ['https://api.botframework.com/.default'];
+
+  /** Lifetime of every token the gateway issues or sends (bot → gateway and gateway → bot), in seconds. */
+  @Expose() @ToInteger() @IsInt() @Min(600) @Max(86_400) CONNECTOR_TOKEN_LIFETIME_SECONDS: number = 3600;
+
+  /** `iss` of the tokens the gateway sends to bots; the bot's `ToBotFromChannelTokenIssuer` must equal it. */
+  @Expose()
+  @IsString()
+  @MinLength(1)
+  @ValidateBy({
+    name: 'differsFromTokenIssuer',
+    validator: {
+      validate: (value: unknown, args) =>
+        value !== (args?.object as ConnectorGatewayEnvironment | undefined)?.CONNECTOR_TOKEN_ISSUER,
+      defaultMessage: () =>
+        'CONNECTOR_BOT_TOKEN_ISSUER must differ from CONNECTOR_TOKEN_ISSUER (both kinds of token share the signing keys)',
+    },
+  })
+  CONNECTOR_BOT_TOKEN_ISSUER: string = 'https://api.botframework.com';
+
+  /** Channel ids listed as `endorsements` of every key in the bot-facing JWKS (comma-separated). */
+  @Expose()
+  @ToList()
+  @ArrayNotEmpty()
+  @Matches(NAME_LIST_ITEM, {
+    each: true,
+    message: 'each channel id must be letters, digits, dot, dash, underscore',
+  })
+  CONNECTOR_CHANNEL_IDS: string[] = ['directline', 'webchat'];
+
+  /**
+   * Secret a bot must send as `X-IDENTITY-HEADER` to the managed-identity endpoint (its `IDENTITY_HEADER`).
+   * Unset: the managed-identity endpoint is disabled.
+   */
+  @Expose() @IsOptional() @IsString() @MinLength(16) CONNECTOR_IDENTITY_HEADER?: string;
+
+  /**
+   * The RSA signing keys, shared by every replica: a JSON array of `{kid?, pem | file, activatesAt?}`.
+   * Unset: one development key, generated once and kept in CONNECTOR_DEV_SIGNING_KEY_FILE.
+   */
+  @Expose() @IsOptional() @IsSigningKeyList() CONNECTOR_SIGNING_KEYS?: string;
+
+  /** Where the development signing key lives when CONNECTOR_SIGNING_KEYS is unset (created on first start). */
+  @Expose() @IsString() CONNECTOR_DEV_SIGNING_KEY_FILE: string = resolve(
+    repositoryRoot(__dirname),
+    '.data',
+    'connector-gateway',
+    'signing-key.pem',
+  );
+
+  /** The configured signing keys, parsed (undefined when CONNECTOR_SIGNING_KEYS is unset). */
+  configuredSigningKeys(): ResolvedSigningKey[] | undefined {
+    if (this.CONNECTOR_SIGNING_KEYS === undefined) return undefined;
+    const result = resolveSigningKeys(this.CONNECTOR_SIGNING_KEYS);
+    if ('problems' in result) throw new Error(`CONNECTOR_SIGNING_KEYS: ${result.problems.join('; ')}`);
+    return result.keys;
+  }
 }

@@ -1,0 +1,53 @@
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { type Request } from 'express';
+import { TokenVerificationError } from '@fieldops/auth';
+import { ErrorEnvelopeException, IS_PUBLIC_KEY, LOGGER, type Logger } from '@fieldops/platform';
+import { BotAccessTokenVerifier, type BotPrincipal } from './bot-access-token-verifier';
+
+export type RequestWithBot = Request & { bot?: BotPrincipal };
+
+const MESSAGES: Record<TokenVerificationError['reason'], string> = {
+  missing: 'Authorization header with a Bearer token is required.',
+  malformed: 'The bearer token is not a JWT.',
+  expired: 'The bearer token has expired.',
+  'unknown-key': 'The bearer token is signed with an unknown key.',
+  invalid: 'The bearer token is not valid for this service.',
+};
+
+/**
+ * The app's global guard: every route not marked `@Public()` needs `Authorization: Bearer <token>` with
+ * a token this gateway issued to a registered bot (fail-closed). The bot is put on `request.bot`.
+ * Refusals are 401 `{"error":{"code":"Unauthorized","message":…}}`.
+ */
+@Injectable()
+export class BotBearerGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly verifier: BotAccessTokenVerifier,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const isPublic = this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC_KEY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (isPublic) return true;
+    const request = context.switchToHttp().getRequest<RequestWithBot>();
+    const header = request.get('authorization') ?? '';
+    const [scheme, token, ...rest] = header.split(' ');
+    try {
+      if (scheme !== 'Bearer' || !token || rest.length > 0)
+        throw new TokenVerificationError('missing', 'no bearer token');
+      request.bot = this.verifier.verify(token);
+      return true;
+    } catch (error) {
+      if (!(error instanceof TokenVerificationError)) throw error;
+      this.logger.info({ reason: error.reason, detail: error.message }, 'bearer token refused');
+      throw new ErrorEnvelopeException(401, 'Unauthorized', MESSAGES[error.reason], {
+        headers: { 'WWW-Authenticate': 'Bearer' },
+      });
+    }
+  }
+}

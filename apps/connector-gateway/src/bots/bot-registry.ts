@@ -1,0 +1,69 @@
+import { verify as verifyArgon2 } from '@node-rs/argon2';
+import {
+  type BotCertificate,
+  type BotRegistration,
+  digestsEqual,
+  passwordDigest,
+  type RegisteredBot,
+  validateRegisteredBots,
+} from './registered-bot';
+
+/** How a client assertion names the certificate that signed it. */
+export interface CertificateReference {
+  x5t?: string;
+  x5tS256?: string;
+}
+
+/**
+ * The bots registered on this platform. Abstract so that the source (a list today, the shared platform
+ * configuration file at integration) can change without touching its users.
+ */
+export abstract class BotRegistry {
+  /** The registration of `appId`, or undefined. App ids are compared exactly (botbuilder does too). */
+  abstract find(appId: string): BotRegistration | undefined;
+
+  abstract all(): readonly BotRegistration[];
+
+  /** Whether `password` is the bot's app password (argon2 or constant-time comparison). False without one. */
+  abstract verifyAppPassword(bot: BotRegistration, password: string): Promise<boolean>;
+
+  /** The registered certificate an assertion names by `x5t` or `x5t#S256`. */
+  abstract findCertificate(bot: BotRegistration, reference: CertificateReference): BotCertificate | undefined;
+}
+
+/** A registry built from a validated list of RegisteredBot (see `validateRegisteredBots`). */
+export class InMemoryBotRegistry extends BotRegistry {
+  private readonly byAppId: Map<string, BotRegistration>;
+
+  constructor(bots: readonly RegisteredBot[]) {
+    super();
+    this.byAppId = new Map(validateRegisteredBots(bots).map((bot) => [bot.appId, bot]));
+  }
+
+  find(appId: string): BotRegistration | undefined {
+    return this.byAppId.get(appId);
+  }
+
+  all(): readonly BotRegistration[] {
+    return [...this.byAppId.values()];
+  }
+
+  async verifyAppPassword(bot: BotRegistration, password: string): Promise<boolean> {
+    const stored = bot.password;
+    if (!stored) return false;
+    if (stored.kind === 'plain') return digestsEqual(stored.digest, passwordDigest(password));
+    try {
+      return await verifyArgon2(stored.hash, password);
+    } catch {
+      return false;
+    }
+  }
+
+  findCertificate(bot: BotRegistration, reference: CertificateReference): BotCertificate | undefined {
+    return bot.certificates.find(
+      (certificate) =>
+        (reference.x5tS256 !== undefined && certificate.x5tS256 === reference.x5tS256) ||
+        (reference.x5t !== undefined && certificate.x5t === reference.x5t),
+    );
+  }
+}
