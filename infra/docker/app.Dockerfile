@@ -24,6 +24,9 @@ WORKDIR /srv
 COPY --from=build --chown=node:node /repo/node_modules ./node_modules
 COPY --from=build --chown=node:node /repo/libs ./libs
 COPY --from=build --chown=node:node /repo/apps/${APP} ./apps/${APP}
+# State an app keeps on disk (the connector's development signing key, inspection media) lives here;
+# it is created owned by `node` so named volumes mounted on it inherit that owner.
+RUN mkdir -p /var/lib/fieldops && chown node:node /var/lib/fieldops
 USER node
 # Liveness without curl: Node itself asks /healthz.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \

@@ -16,7 +16,11 @@ interface Container {
   image: string;
   command?: string[];
   ports?: Array<{ name: string; containerPort: number }>;
-  env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }>;
+  env?: Array<{
+    name: string;
+    value?: string;
+    valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } };
+  }>;
   readinessProbe?: { httpGet?: { path: string; port: string } };
   livenessProbe?: { httpGet?: { path: string; port: string } };
 }
@@ -145,7 +149,7 @@ describe('Kubernetes manifests', () => {
     const referenced = objects.flatMap(({ object }) =>
       podContainers(object).flatMap((container) =>
         (container.env ?? []).flatMap((variable) =>
-          variable.valueFrom?.secretKeyRef
+          variable.valueFrom?.secretKeyRef && !variable.valueFrom.secretKeyRef.optional
             ? [`${variable.valueFrom.secretKeyRef.name}/${variable.valueFrom.secretKeyRef.key}`]
             : [],
         ),

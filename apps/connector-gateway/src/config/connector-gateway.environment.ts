@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { Expose, Transform } from 'class-transformer';
 import {
   ArrayNotEmpty,
@@ -14,18 +13,8 @@ import {
   ValidateBy,
   type ValidationOptions,
 } from 'class-validator';
-import { CommonEnvironment, ToInteger } from '@fieldops/platform';
+import { CommonEnvironment, repositoryRoot, ToInteger } from '@fieldops/platform';
 import { type ResolvedSigningKey, resolveSigningKeys } from './signing-keys.setting';
-
-/** The monorepo's root (the package.json that declares workspaces); falls back to the working directory. */
-function repositoryRoot(start: string): string {
-  for (let directory = start; directory !== dirname(directory); directory = dirname(directory)) {
-    const manifest = join(directory, 'package.json');
-    if (existsSync(manifest) && 'workspaces' in (JSON.parse(readFileSync(manifest, 'utf8')) as object))
-      return directory;
-  }
-  return process.cwd();
-}
 
 /** Splits a comma-separated list (blanks dropped); leaves non-strings for validation to report. */
 function ToList(): PropertyDecorator {
