@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { KeyRing, signJwt, TokenVerificationError, verifyJwt } from '@fieldops/auth';
 import { ErrorEnvelopeException, LOGGER, type Logger } from '@fieldops/platform';
@@ -52,6 +52,8 @@ export class TokenIssuer {
         issuer: ISSUER,
         audience: ISSUER,
         notBeforeSeconds: 0,
+        // Unique per issue, so a refresh within the same second still yields a new token.
+        jwtId: randomUUID(),
       }),
       expiresIn: lifetimeSeconds,
     };
