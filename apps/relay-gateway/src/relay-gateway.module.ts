@@ -20,6 +20,8 @@ import { SessionController } from './session/session.controller';
 import { StreamService } from './stream/stream.service';
 import { TokensController } from './tokens/tokens.controller';
 import { TokensService } from './tokens/tokens.service';
+import { UploadsController } from './uploads/uploads.controller';
+import { UploadsService } from './uploads/uploads.service';
 
 export interface RelayGatewayModuleOptions {
   environment: RelayGatewayEnvironment;
@@ -61,7 +63,13 @@ export class RelayGatewayModule {
           retentionSeconds: environment.CONVERSATION_RETENTION_SECONDS,
         }),
       ],
-      controllers: [TokensController, ConversationsController, ActivitiesController, SessionController],
+      controllers: [
+        TokensController,
+        ConversationsController,
+        ActivitiesController,
+        UploadsController,
+        SessionController,
+      ],
       providers: [
         { provide: RelayGatewayEnvironment, useValue: environment },
         { provide: PLATFORM_CONFIG, useValue: options.platformConfig },
@@ -85,6 +93,7 @@ export class RelayGatewayModule {
         TokensService,
         ActivitiesService,
         StreamService,
+        UploadsService,
       ],
     };
   }

@@ -31,8 +31,10 @@ export interface DirectLineTokenClaims {
   bot: string;
   site: string;
   conv: string;
-  /** `conversation` for REST calls, `stream` for the 60-s token in a streamUrl. */
-  scope: 'conversation' | 'stream';
+  /** `conversation` for REST calls, `stream` for the 60-s token in a streamUrl, `attachment` for one download. */
+  scope: 'conversation' | 'stream' | 'attachment';
+  /** The attachment an `attachment` token downloads. */
+  att?: string;
   user?: string;
   name?: string;
   origins?: string[];
