@@ -1,0 +1,174 @@
+// Relay benchmark: N WebSocket clients in M conversations against a bot that answers every message.
+// Prints end-to-end latency (client POST → bot reply on the socket) p50/p99, the gateway's own processing time per
+// send (Server-Timing, bot excluded) p50/p99, sustained messages/s, and server memory per idle stream.
+// Usage: npm run build && node --expose-gc bench/relay/bench.js [clients=100] [conversations=50] [seconds=10] [idle=10000]
+// With REDIS_URL set, the relay uses Redis for its store and bus.
+'use strict';
+const { fork } = require('node:child_process');
+const http = require('node:http');
+const { join } = require('node:path');
+const { WebSocket } = require(
+  require.resolve('ws', { paths: [join(__dirname, '../../apps/relay-gateway')] }),
+);
+
+const [clients = 100, conversations = 50, seconds = 10, idle = 10_000] = process.argv.slice(2).map(Number);
+const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
+
+function request(method, url, token, body) {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const req = http.request(
+      url,
+      {
+        method,
+        agent,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {}),
+        },
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode,
+            headers: res.headers,
+            body: chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+function openSocket(url, onFrame) {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url);
+    socket.on('message', (data) => {
+      const text = data.toString('utf8');
+      if (text) onFrame(JSON.parse(text));
+    });
+    socket.once('open', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+async function main() {
+  const server = fork(join(__dirname, 'server.js'), [], { execArgv: ['--expose-gc'], env: process.env });
+  const ask = (message) =>
+    new Promise((resolve) => {
+      server.once('message', resolve);
+      if (message) server.send(message);
+    });
+  const { url, secret } = await ask();
+  const base = `${url}/v3/directline`;
+  console.log(`relay ${url} (${process.env.REDIS_URL ? 'Redis store and bus' : 'in-process store and bus'})`);
+
+  // 1. Active load: `clients` sockets over `conversations` conversations, each client sending in a closed loop.
+  const started = [];
+  for (let index = 0; index < conversations; index += 1) {
+    started.push((await request('POST', `${base}/conversations`, secret, {})).body);
+  }
+  const pending = new Map();
+  const endToEnd = [];
+  const processing = [];
+  const sockets = [];
+  for (let index = 0; index < clients; index += 1) {
+    const conversation = started[index % conversations];
+    const { body } = await request(
+      'GET',
+      `${base}/conversations/${conversation.conversationId}`,
+      conversation.token,
+    );
+    sockets.push(
+      await openSocket(body.streamUrl, (frame) => {
+        for (const activity of frame.activities) {
+          const key = activity.channelData?.key;
+          const waiter = activity.from.id === 'bench-bot' && key ? pending.get(key) : undefined;
+          if (waiter) {
+            pending.delete(key);
+            waiter();
+          }
+        }
+      }),
+    );
+  }
+  let sent = 0;
+  let running = true;
+  const loop = async (index) => {
+    const conversation = started[index % conversations];
+    while (running) {
+      const key = `${index}-${sent++}`;
+      const begin = performance.now();
+      const replied = new Promise((resolve) => pending.set(key, resolve));
+      const response = await request(
+        'POST',
+        `${base}/conversations/${conversation.conversationId}/activities`,
+        conversation.token,
+        {
+          type: 'message',
+          from: { id: `user-${index}` },
+          text: key,
+          channelData: { key },
+        },
+      );
+      if (response.status !== 200) throw new Error(`send answered ${response.status}`);
+      const timing = /dur=([\d.]+)/.exec(response.headers['server-timing'] ?? '');
+      if (timing) processing.push(Number(timing[1]));
+      await replied;
+      endToEnd.push(performance.now() - begin);
+    }
+  };
+  const loadStart = performance.now();
+  const loops = Array.from({ length: clients }, (_, index) => loop(index));
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  running = false;
+  await Promise.all(loops);
+  const elapsed = (performance.now() - loadStart) / 1000;
+  for (const socket of sockets) socket.terminate();
+  console.log(`active: ${clients} WebSocket clients in ${conversations} conversations, ${seconds} s`);
+  console.log(`  sustained: ${(endToEnd.length / elapsed).toFixed(0)} messages/s (each answered by the bot)`);
+  console.log(
+    `  end-to-end (POST → reply on the socket): p50 ${percentile(endToEnd, 50).toFixed(2)} ms, p99 ${percentile(endToEnd, 99).toFixed(2)} ms`,
+  );
+  console.log(
+    `  gateway processing per send (bot excluded): p50 ${percentile(processing, 50).toFixed(3)} ms, p99 ${percentile(processing, 99).toFixed(3)} ms`,
+  );
+
+  // 2. Idle streams: memory of the relay process per open socket.
+  if (idle > 0) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const before = (await ask('memory')).memory;
+    const idleSockets = [];
+    const conversation = (await request('POST', `${base}/conversations`, secret, {})).body;
+    for (let index = 0; index < idle; index += 1) {
+      const { body } = await request(
+        'GET',
+        `${base}/conversations/${conversation.conversationId}?watermark=`,
+        conversation.token,
+      );
+      idleSockets.push(await openSocket(body.streamUrl, () => undefined));
+    }
+    const after = await ask('memory');
+    const perStream = (key) => ((after.memory[key] - before[key]) / idle / 1024).toFixed(1);
+    console.log(
+      `idle: ${after.openStreams} open streams: ${perStream('rss')} KB RSS, ${perStream('heapUsed')} KB heap per stream`,
+    );
+    for (const socket of idleSockets) socket.terminate();
+  }
+  server.send('stop');
+  agent.destroy();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
