@@ -1,0 +1,17 @@
+import { type Response } from 'express';
+
+/** DRF's JSONRenderer: compact, raw UTF-8, U+2028/U+2029 escaped. */
+export function renderJson(body: unknown): string {
+  const text = JSON.stringify(body);
+  return text.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/** Sends `application/json` without a charset parameter (as DRF does); 204 has no body and no type. */
+export function sendJson(response: Response, status: number, body?: unknown): void {
+  if (status === 204 || body === undefined) {
+    response.status(status).end();
+    return;
+  }
+  response.status(status).setHeader('Content-Type', 'application/json');
+  response.send(Buffer.from(renderJson(body), 'utf8'));
+}
