@@ -111,7 +111,7 @@ export function bodyParsingMiddleware(limits: BodyLimits): RequestHandler[] {
         if (error) {
           parsed.error = toDrfError(error as ParserError, request, kind);
         } else if (kind === 'json') {
-          parsed.input = { kind: 'json', data: (request.body as unknown) ?? {} };
+          parsed.input = { kind: 'json', data: request.body === undefined ? {} : (request.body as unknown) };
         } else {
           parsed.input = { kind: 'form', data: formMap(request.body) };
           for (const file of (request as Request & { files?: UploadedPart[] }).files ?? [])

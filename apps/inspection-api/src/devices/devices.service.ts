@@ -137,12 +137,13 @@ export class DevicesService {
   async remove(id: number): Promise<void> {
     const files = await this.dataSource.transaction(async (manager) => {
       const records: Array<{ photo: string | null; attachment: string | null }> = await manager.query(
-        'DELETE FROM "check_records" WHERE "device_id" = $1 RETURNING "photo", "attachment"',
+        'WITH gone AS (DELETE FROM "check_records" WHERE "device_id" = $1 RETURNING "photo", "attachment") SELECT * FROM gone',
         [id],
       );
-      const deleted: unknown[] = await manager.query('DELETE FROM "devices" WHERE "id" = $1 RETURNING "id"', [
-        id,
-      ]);
+      const deleted: unknown[] = await manager.query(
+        'WITH gone AS (DELETE FROM "devices" WHERE "id" = $1 RETURNING "id") SELECT * FROM gone',
+        [id],
+      );
       if (!deleted.length) throw notFound();
       return records.flatMap((record) => [record.photo, record.attachment]);
     });

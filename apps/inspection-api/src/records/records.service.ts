@@ -265,7 +265,7 @@ export class RecordsService {
 
   async remove(id: number): Promise<void> {
     const rows: Array<{ photo: string | null; attachment: string | null }> = await this.dataSource.query(
-      'DELETE FROM "check_records" WHERE "id" = $1 RETURNING "photo", "attachment"',
+      'WITH gone AS (DELETE FROM "check_records" WHERE "id" = $1 RETURNING "photo", "attachment") SELECT * FROM gone',
       [id],
     );
     const row = rows[0];
