@@ -66,7 +66,8 @@ export function dateTimeFilter(
   if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return invalid();
   if (mo === 2 && d === 29 && !(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0))) return invalid();
   const offset = zone === 'Z' ? '+00:00' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone;
-  if (Number(offset.slice(1, 3)) > 23 || Number(offset.slice(4, 6)) > 59) return invalid();
+  // Real zones span -12:00..+14:00; PostgreSQL refuses displacements beyond 15:59.
+  if (Number(offset.slice(1, 3)) > 15 || Number(offset.slice(4, 6)) > 59) return invalid();
   return `${year}-${month}-${day}T${hour}:${minute}:${second}${fraction ? `.${fraction}` : ''}${offset}`;
 }
 
