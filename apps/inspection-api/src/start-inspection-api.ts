@@ -26,6 +26,13 @@ function configureOpenApi(app: NestExpressApplication): void {
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
     .build();
   const document = SwaggerModule.createDocument(app, config);
+  // Only the API's operations (not /healthz, /readyz, /metrics); the spec's paths end with a slash (both forms
+  // are served).
+  document.paths = Object.fromEntries(
+    Object.entries(document.paths)
+      .filter(([path]) => path.startsWith('/api/'))
+      .map(([path, item]) => [path.endsWith('/') ? path : `${path}/`, item]),
+  );
   SwaggerModule.setup('api/docs', app, document, {
     jsonDocumentUrl: 'api/schema',
     yamlDocumentUrl: 'api/schema.yaml',
