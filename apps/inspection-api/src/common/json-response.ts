@@ -3,6 +3,7 @@ import { type Response } from 'express';
 /** DRF's JSONRenderer: compact, raw UTF-8, U+2028/U+2029 escaped. */
 export function renderJson(body: unknown): string {
   const text = JSON.stringify(body);
+  if (!text.includes('\u2028') && !text.includes('\u2029')) return text;
   return text.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
