@@ -1,5 +1,6 @@
 import { type Request } from 'express';
 import { invalidPage } from './drf-exceptions';
+import { RawJson } from './json-response';
 import { quotePlus } from './python-text';
 
 /** The query string as Python's parse_qs(keep_blank_values=True) sees it: name → values, in order. */
@@ -86,6 +87,13 @@ export function pageLinks(
     next: page < pages ? linkWithPage(request, query, page + 1) : null,
     previous: page > 1 ? linkWithPage(request, query, page === 2 ? undefined : page - 1) : null,
   };
+}
+
+/** The page envelope around results that are already compact JSON text. */
+export function rawPageEnvelope(count: number, links: PageLinks, resultsJson: string): RawJson {
+  return new RawJson(
+    `{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":${resultsJson}}`,
+  );
 }
 
 /** The page envelope, keys in DRF's order. */

@@ -15,7 +15,7 @@ import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { parseId } from '../common/ids';
 import { sendJson } from '../common/json-response';
 import {
-  pageEnvelope,
+  rawPageEnvelope,
   pageLinks,
   pageRequest,
   parseQuery,
@@ -55,7 +55,7 @@ export class DevicesController {
     };
     const { count, page, results } = await this.devices.page(filters, wanted);
     const links = pageLinks(request, query, page, pageCount(count, wanted.size));
-    sendJson(response, 200, pageEnvelope(count, links, results));
+    sendJson(response, 200, rawPageEnvelope(count, links, results));
   }
 
   @Post()

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type FieldErrors, isFieldErrors, notFound, validationError } from '../common/drf-exceptions';
 import { type Input, validateInput } from '../common/drf-serializer';
+import { RawJson } from '../common/json-response';
 import { type PageRequest, pageCount } from '../common/pagination';
 import { containsPattern, existingIdsIn, isoTimestamp, SqlParameters, sqlState } from '../common/sql';
 import { invalidPage } from '../common/drf-exceptions';
@@ -12,8 +13,12 @@ import { DeviceEntity } from './device.entity';
 /** The CheckItem representation of alias `i`. */
 export const CHECK_ITEM_JSON = `json_build_object('id', i."id", 'name', i."name", 'description', i."description", 'expected_value', i."expected_value", 'device', i."device_id")`;
 
-/** The Device representation of alias `d`, nested items included (one correlated subquery, no N+1). */
-export const DEVICE_JSON = `json_build_object('id', d."id", 'check_items', COALESCE((SELECT json_agg(${CHECK_ITEM_JSON} ORDER BY i."id") FROM "check_items" i WHERE i."device_id" = d."id"), '[]'::json), 'created_at', ${isoTimestamp('d."created_at"')}, 'name', d."name", 'code', d."code", 'location', d."location", 'group', d."group")`;
+/**
+ * The Device representation of alias `d` as columns in the spec's order, for row_to_json: PostgreSQL renders the
+ * compact JSON text itself (nested items included, one correlated subquery, no N+1), so the hot list path sends it
+ * without parsing and re-serialising it.
+ */
+const DEVICE_COLUMNS = `d."id", COALESCE((SELECT '[' || string_agg(row_to_json(i)::text, ',' ORDER BY i."id") || ']' FROM (SELECT ci."id", ci."name", ci."description", ci."expected_value", ci."device_id" AS "device" FROM "check_items" ci WHERE ci."device_id" = d."id") i), '[]')::json AS "check_items", ${isoTimestamp('d."created_at"')} AS "created_at", d."name", d."code", d."location", d."group"`;
 
 export interface DeviceFilters {
   group?: string;
@@ -33,7 +38,7 @@ export function devicePageSql(filters: DeviceFilters, limit: number, offset: num
   }
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
   const sql = `SELECT (SELECT count(*) FROM "devices" d ${where})::int AS "count",
-    COALESCE((SELECT json_agg(${DEVICE_JSON} ORDER BY d."id") FROM (SELECT * FROM "devices" d ${where} ORDER BY d."id" LIMIT ${parameters.add(limit)} OFFSET ${parameters.add(offset)}) d), '[]'::json) AS "results"`;
+    COALESCE((SELECT '[' || string_agg(row_to_json(x)::text, ',' ORDER BY x."id") || ']' FROM (SELECT ${DEVICE_COLUMNS} FROM (SELECT * FROM "devices" d ${where} ORDER BY d."id" LIMIT ${parameters.add(limit)} OFFSET ${parameters.add(offset)}) d) x), '[]') AS "results"`;
   return { sql, parameters: parameters.values };
 }
 
@@ -48,7 +53,7 @@ export class DevicesService {
   async page(
     filters: DeviceFilters,
     request: PageRequest,
-  ): Promise<{ count: number; page: number; results: unknown }> {
+  ): Promise<{ count: number; page: number; results: string }> {
     let page = request.page;
     if (page === 'last') {
       const { sql, parameters } = devicePageSql(filters, 0, 0);
@@ -58,19 +63,19 @@ export class DevicesService {
     const offset = (page - 1) * request.size;
     if (!Number.isSafeInteger(offset)) throw invalidPage();
     const { sql, parameters } = devicePageSql(filters, request.size, offset);
-    const [row] = await this.dataSource.query<Array<{ count: number; results: unknown }>>(sql, parameters);
+    const [row] = await this.dataSource.query<Array<{ count: number; results: string }>>(sql, parameters);
     const count = row?.count ?? 0;
     if (page > pageCount(count, request.size)) throw invalidPage();
-    return { count, page, results: row?.results ?? [] };
+    return { count, page, results: row?.results ?? '[]' };
   }
 
-  async findOne(id: number): Promise<unknown> {
-    const rows: Array<{ body: unknown }> = await this.dataSource.query(
-      `SELECT ${DEVICE_JSON} AS "body" FROM "devices" d WHERE d."id" = $1`,
+  async findOne(id: number): Promise<RawJson> {
+    const rows: Array<{ body: string }> = await this.dataSource.query(
+      `SELECT row_to_json(x)::text AS "body" FROM (SELECT ${DEVICE_COLUMNS} FROM "devices" d WHERE d."id" = $1) x`,
       [id],
     );
     if (!rows[0]) throw notFound();
-    return rows[0].body;
+    return new RawJson(rows[0].body);
   }
 
   private async exists(id: number): Promise<void> {
@@ -95,7 +100,7 @@ export class DevicesService {
     return values as Partial<Record<'name' | 'code' | 'location' | 'group', string>>;
   }
 
-  async create(readInput: () => Input): Promise<unknown> {
+  async create(readInput: () => Input): Promise<RawJson> {
     const values = await this.validate(readInput(), false);
     try {
       const result = await this.dataSource
@@ -113,7 +118,7 @@ export class DevicesService {
   }
 
   /** PUT (partial=false: required fields must be present) and PATCH; only sent fields are assigned. */
-  async update(id: number, readInput: () => Input, partial: boolean): Promise<unknown> {
+  async update(id: number, readInput: () => Input, partial: boolean): Promise<RawJson> {
     await this.exists(id);
     const values = await this.validate(readInput(), partial, id);
     if (Object.keys(values).length) {
