@@ -1,14 +1,29 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { JwtAuthModule, type KeyRing } from '@fieldops/auth';
+import { JwtAuthModule, KeyRing } from '@fieldops/auth';
 import { checkDatabaseReady } from '@fieldops/database';
 import { PlatformModule, ReadinessRegistry } from '@fieldops/platform';
 import { type Logger } from '@fieldops/platform';
+import { type JwtPayload } from 'jsonwebtoken';
 import { DataSource } from 'typeorm';
+import { ApiRootController } from './api-root.controller';
+import { TokensController } from './auth/tokens.controller';
+import { TokensService } from './auth/tokens.service';
 import { InspectionApiEnvironment } from './config/inspection-api.environment';
 import { inspectionDataSourceOptions } from './database/inspection-data-source';
+import { DevicesController } from './devices/devices.controller';
+import { DevicesService } from './devices/devices.service';
 import { DrfExceptionFilter } from './errors/drf-exception.filter';
+import { ItemsController } from './items/items.controller';
+import { ItemsService } from './items/items.service';
+import { MediaController } from './media/media.controller';
+import { LocalDirectoryMediaStorage, MEDIA_ROOT, MediaStorage } from './media/media-storage';
+import { PlansController } from './plans/plans.controller';
+import { PlansService } from './plans/plans.service';
+import { RecordsController } from './records/records.controller';
+import { RecordsService } from './records/records.service';
+import { UsersService } from './users/users.service';
 
 export interface InspectionApiModuleOptions {
   environment: InspectionApiEnvironment;
@@ -20,9 +35,19 @@ export interface InspectionApiModuleOptions {
 @Module({})
 export class InspectionApiModule {
   static forRoot({ environment, logger, databaseUrl, keyRing }: InspectionApiModuleOptions): DynamicModule {
+    const services: Array<Provider & object> = [
+      { provide: InspectionApiEnvironment, useValue: environment },
+      { provide: KeyRing, useValue: keyRing },
+      { provide: MEDIA_ROOT, useValue: environment.INSPECTION_MEDIA_ROOT },
+      { provide: MediaStorage, useClass: LocalDirectoryMediaStorage },
+      UsersService,
+      TokensService,
+    ];
+    const shared = SharedServices.forRoot(services);
     return {
       module: InspectionApiModule,
       imports: [
+        shared,
         PlatformModule.forRoot({ service: 'inspection-api', logger }),
         TypeOrmModule.forRoot(
           inspectionDataSourceOptions(
@@ -31,10 +56,30 @@ export class InspectionApiModule {
             logger.child({ component: 'database' }),
           ),
         ),
-        JwtAuthModule.forRootAsync({ useFactory: () => ({ keyRing, algorithms: ['HS256'] }) }),
+        JwtAuthModule.forRootAsync({
+          imports: [shared],
+          inject: [TokensService],
+          useFactory: (tokens: TokensService) => ({
+            keyRing,
+            algorithms: ['HS256'],
+            toPrincipal: (claims: JwtPayload) => tokens.principal(claims),
+          }),
+        }),
+      ],
+      controllers: [
+        ApiRootController,
+        TokensController,
+        DevicesController,
+        ItemsController,
+        PlansController,
+        RecordsController,
+        MediaController,
       ],
       providers: [
-        { provide: InspectionApiEnvironment, useValue: environment },
+        DevicesService,
+        ItemsService,
+        PlansService,
+        RecordsService,
         { provide: APP_FILTER, useClass: DrfExceptionFilter },
         {
           provide: 'inspection-api:database-readiness',
@@ -43,6 +88,19 @@ export class InspectionApiModule {
             readiness.register('database', () => checkDatabaseReady(dataSource)),
         },
       ],
+    };
+  }
+}
+
+/** Configuration, users, tokens and storage: one global module, so the bearer strategy's factory can use them too. */
+@Module({})
+class SharedServices {
+  static forRoot(providers: Array<Provider & object>): DynamicModule {
+    return {
+      module: SharedServices,
+      global: true,
+      providers,
+      exports: providers.map((provider) => ('provide' in provider ? provider.provide : provider)),
     };
   }
 }

@@ -1,10 +1,43 @@
 import { runMigrationsUnderLock } from '@fieldops/database';
 import { type StartedService, startService, type StartServiceOptions } from '@fieldops/platform';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { type NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
+import { authorizationHeaderMiddleware } from './auth/authorization-header';
 import { inspectionKeyRing } from './auth/inspection-key-ring';
+import { bodyParsingMiddleware } from './common/request-input';
+import { apiHeadersMiddleware } from './common/routes';
 import { InspectionApiEnvironment } from './config/inspection-api.environment';
 import { resolveDatabaseUrl } from './database/database-url';
 import { InspectionApiModule } from './inspection-api.module';
+import { UsersService } from './users/users.service';
+
+export const OPENAPI_DESCRIPTION = `Devices, check items, check plans and check records, with JWT authentication (simplejwt-compatible).
+
+Wire format: Django REST Framework's. Errors are \`{"detail": "..."}\` or an object of field → messages; 401 carries \`WWW-Authenticate: Bearer realm="api"\`; 405 carries \`Allow\`.
+
+Decisions where the spec is silent: device \`code\` is unique; deleting a device deletes its items and records (and removes it from plans); deleting a plan or an item sets the records' \`plan\` / \`item\` to null; \`active\` defaults to true; plan \`devices\` is a non-empty list of existing, distinct ids (duplicates are a 400). Lists of devices, plans and records are paged (\`page\`, \`page_size\`: default 20, at most 100, larger values clamped, invalid values fall back to the default; an invalid page is 404 \`{"detail":"Invalid page."}\`), ordered by id; \`GET /api/items/\` returns a bare array. Token operations answer 201 and need no bearer header; access tokens live 5 minutes, refresh tokens 1 day (configurable). Record photos and attachments are uploaded with multipart/form-data (parts \`photo\` and \`attachment\`), served at the absolute \`/media/...\` URLs the record shows; \`photo\` must be an image (checked by content); each file is at most 10 MB by default (413 beyond). Paths work with and without the trailing slash.`;
+
+function configureOpenApi(app: NestExpressApplication): void {
+  const config = new DocumentBuilder()
+    .setTitle('FieldOps inspection API')
+    .setVersion('v1')
+    .setDescription(OPENAPI_DESCRIPTION)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  // Only the API's operations (not /healthz, /readyz, /metrics); the spec's paths end with a slash (both forms
+  // are served).
+  document.paths = Object.fromEntries(
+    Object.entries(document.paths)
+      .filter(([path]) => path.startsWith('/api/'))
+      .map(([path, item]) => [path.endsWith('/') ? path : `${path}/`, item]),
+  );
+  SwaggerModule.setup('api/docs', app, document, {
+    jsonDocumentUrl: 'api/schema',
+    yamlDocumentUrl: 'api/schema.yaml',
+  });
+}
 
 /** Validates the configuration, prepares the database (embedded when DATABASE_URL is unset), migrates, listens. */
 export function startInspectionApi(
@@ -23,10 +56,26 @@ export function startInspectionApi(
           keyRing: inspectionKeyRing(environment, logger),
         }),
       configure: async (app, { environment, logger }) => {
+        app.use(apiHeadersMiddleware);
+        app.use(authorizationHeaderMiddleware);
+        for (const parser of bodyParsingMiddleware({
+          maxBodyBytes: environment.INSPECTION_MAX_BODY_BYTES,
+          maxFileBytes: Math.max(
+            environment.INSPECTION_MAX_PHOTO_BYTES,
+            environment.INSPECTION_MAX_ATTACHMENT_BYTES,
+          ),
+        }))
+          app.use(parser);
+        configureOpenApi(app);
         if (environment.DATABASE_MIGRATIONS_RUN) {
           await runMigrationsUnderLock(app.get(DataSource), {
             logger: logger.child({ component: 'migrations' }),
           });
+        }
+        if (environment.INSPECTION_ADMIN_USERNAME && environment.INSPECTION_ADMIN_PASSWORD) {
+          await app
+            .get(UsersService)
+            .ensureUser(environment.INSPECTION_ADMIN_USERNAME, environment.INSPECTION_ADMIN_PASSWORD);
         }
       },
     },

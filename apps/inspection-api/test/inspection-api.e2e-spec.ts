@@ -84,3 +84,50 @@ describe('inspection-api configuration', () => {
     ).rejects.toThrow(/DATABASE_POOL_SIZE/);
   });
 });
+
+describe('inspection-api documentation', () => {
+  it('serves OpenAPI 3 at /api/schema/ with the spec fields, bounds and the multipart upload, and a UI', async () => {
+    const database = await createScratchDatabase(adminUrl(), 'inspection_openapi');
+    const api = await startInspectionApi({ environment: environmentFor(database.url) });
+    try {
+      const response = await fetch(`${api.url}/api/schema/`);
+      expect(response.status).toBe(200);
+      const document = (await response.json()) as {
+        openapi: string;
+        paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>;
+        components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> };
+      };
+      expect(document.openapi).toMatch(/^3\./);
+      for (const path of [
+        '/api/devices/',
+        '/api/devices/{id}/',
+        '/api/items/',
+        '/api/items/{id}/',
+        '/api/plans/',
+        '/api/plans/{id}/',
+        '/api/records/',
+        '/api/records/{id}/',
+        '/api/token/',
+        '/api/token/refresh/',
+      ])
+        expect(document.paths[path]).toBeDefined();
+      const operations = Object.values(document.paths).flatMap((item) => Object.keys(item));
+      expect(operations).toHaveLength(26);
+      expect(Object.keys(document.paths['/api/records/']?.post?.requestBody?.content ?? {})).toContain(
+        'multipart/form-data',
+      );
+      const device = document.components.schemas.DeviceDto?.properties;
+      expect(device?.name).toMatchObject({ minLength: 1, maxLength: 200 });
+      expect(device?.code).toMatchObject({ minLength: 1, maxLength: 100 });
+      expect(document.components.schemas.CheckRecordMultipartDto?.properties.photo).toMatchObject({
+        format: 'binary',
+      });
+      const ui = await fetch(`${api.url}/api/docs/`);
+      expect(ui.status).toBe(200);
+      expect(await ui.text()).toContain('swagger');
+    } finally {
+      await api.close();
+      await database.drop();
+    }
+  });
+});

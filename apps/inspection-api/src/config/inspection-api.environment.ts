@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Expose } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MinLength, Min, IsBoolean } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { CommonEnvironment, ToBoolean, ToInteger } from '@fieldops/platform';
 
 /** The monorepo's root (the package.json that declares workspaces); falls back to the working directory. */
@@ -39,4 +39,41 @@ export class InspectionApiEnvironment extends CommonEnvironment {
    * Unset: a random key per process, with a warning (tokens die with the process).
    */
   @Expose() @IsOptional() @IsString() @MinLength(32) INSPECTION_JWT_SIGNING_KEY?: string;
+
+  /** Lifetime of access tokens in seconds (simplejwt's ACCESS_TOKEN_LIFETIME, 5 minutes). */
+  @Expose() @ToInteger() @IsInt() @Min(1) @Max(31_536_000) INSPECTION_ACCESS_TOKEN_LIFETIME_SECONDS: number =
+    300;
+
+  /** Lifetime of refresh tokens in seconds (simplejwt's REFRESH_TOKEN_LIFETIME, 1 day). */
+  @Expose() @ToInteger() @IsInt() @Min(1) @Max(31_536_000) INSPECTION_REFRESH_TOKEN_LIFETIME_SECONDS: number =
+    86_400;
+
+  /** The first user, created at start-up when no user of that name exists (both or neither). */
+  @Expose() @IsOptional() @IsString() @MinLength(1) @MaxLength(150) INSPECTION_ADMIN_USERNAME?: string;
+
+  @Expose() @IsOptional() @IsString() @MinLength(1) INSPECTION_ADMIN_PASSWORD?: string;
+
+  /** Default number of results per page of devices, plans and records. */
+  @Expose() @ToInteger() @IsInt() @Min(1) @Max(10_000) INSPECTION_PAGE_SIZE: number = 20;
+
+  /** Largest `page_size` a client may ask for (larger values are clamped to it). */
+  @Expose() @ToInteger() @IsInt() @Min(1) @Max(10_000) INSPECTION_MAX_PAGE_SIZE: number = 100;
+
+  /** Largest JSON or form-encoded request body, in bytes (413 beyond). Django's default: 2.5 MB. */
+  @Expose() @ToInteger() @IsInt() @Min(1024) @Max(1_073_741_824) INSPECTION_MAX_BODY_BYTES: number =
+    2_621_440;
+
+  /** Largest record photo, in bytes (413 beyond). */
+  @Expose() @ToInteger() @IsInt() @Min(1) @Max(1_073_741_824) INSPECTION_MAX_PHOTO_BYTES: number = 10_485_760;
+
+  /** Largest record attachment, in bytes (413 beyond). */
+  @Expose() @ToInteger() @IsInt() @Min(1) @Max(1_073_741_824) INSPECTION_MAX_ATTACHMENT_BYTES: number =
+    10_485_760;
+
+  /** Directory where uploaded photos and attachments are kept (served back under /media/). */
+  @Expose() @IsString() @MinLength(1) INSPECTION_MEDIA_ROOT: string = resolve(
+    repositoryRoot(__dirname),
+    '.data',
+    'media',
+  );
 }

@@ -1,9 +1,25 @@
 import { buildPostgresDataSourceOptions, type DatabaseLogger } from '@fieldops/database';
 import { type DataSourceOptions } from 'typeorm';
+import { DeviceEntity } from '../devices/device.entity';
+import { CheckItemEntity } from '../items/check-item.entity';
+import { CheckPlanDeviceEntity, CheckPlanEntity } from '../plans/check-plan.entity';
+import { CheckRecordEntity } from '../records/check-record.entity';
+import { UserEntity } from '../users/user.entity';
 import { CreateUsers1732240000000 } from './migrations/1732240000000-create-users';
+import { CreateInspectionTables1732300000000 } from './migrations/1732300000000-create-inspection-tables';
 
 /** Every migration, in order. New ones are appended here (and never edited once released). */
-export const INSPECTION_MIGRATIONS = [CreateUsers1732240000000];
+export const INSPECTION_MIGRATIONS = [CreateUsers1732240000000, CreateInspectionTables1732300000000];
+
+/** Every entity of the service. */
+export const INSPECTION_ENTITIES = [
+  UserEntity,
+  DeviceEntity,
+  CheckItemEntity,
+  CheckPlanEntity,
+  CheckPlanDeviceEntity,
+  CheckRecordEntity,
+];
 
 /** The one DataSource definition: used by the app and by the migration command alike. */
 export function inspectionDataSourceOptions(
@@ -13,7 +29,7 @@ export function inspectionDataSourceOptions(
 ): DataSourceOptions {
   return buildPostgresDataSourceOptions({
     url,
-    entities: [],
+    entities: INSPECTION_ENTITIES,
     migrations: INSPECTION_MIGRATIONS,
     poolSize,
     applicationName: 'inspection-api',

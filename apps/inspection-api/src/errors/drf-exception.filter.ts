@@ -1,7 +1,14 @@
-import { Catch, HttpException, Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { type ArgumentsHost, Catch, HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { AuthenticationFailedException } from '@fieldops/auth';
 import { LOGGER, type WireError, WireExceptionFilter } from '@fieldops/platform';
 import { type Logger } from '@fieldops/platform';
+import { type Request, type Response } from 'express';
+import { BAD_AUTHORIZATION_HEADER, type RequestWithAuthProblem } from '../auth/authorization-header';
+import { AUTH_FAILURES } from '../auth/auth-failures';
+import { DrfException } from '../common/drf-exceptions';
+import { sendJson } from '../common/json-response';
+import { allowedMethods } from '../common/routes';
 
 const DEFAULT_DETAILS: Record<number, string> = {
   400: 'Malformed request.',
@@ -14,7 +21,10 @@ const DEFAULT_DETAILS: Record<number, string> = {
   429: 'Request was throttled.',
 };
 
-/** inspection-api's wire format: Django REST Framework error bodies (`{"detail": …}` or field → messages). */
+/**
+ * inspection-api's wire format: Django REST Framework error bodies (`{"detail": …}` or field → messages),
+ * sent as `application/json` without a charset, with `WWW-Authenticate` on 401 and `Allow` on 405.
+ */
 @Catch()
 @Injectable()
 export class DrfExceptionFilter extends WireExceptionFilter {
@@ -22,9 +32,16 @@ export class DrfExceptionFilter extends WireExceptionFilter {
     super(logger);
   }
 
-  protected renderBody({ status, exception }: WireError): unknown {
+  protected renderBody({ status, exception, request }: WireError): unknown {
     if (exception instanceof AuthenticationFailedException) {
+      if ((request as RequestWithAuthProblem).authorizationProblem === BAD_AUTHORIZATION_HEADER)
+        return {
+          detail: 'Authorization header must contain two space-delimited values',
+          code: 'bad_authorization_header',
+        };
       if (exception.reason === 'missing') return { detail: 'Authentication credentials were not provided.' };
+      const known = AUTH_FAILURES[exception.message];
+      if (known) return known;
       return {
         detail: 'Given token not valid for any token type',
         code: 'token_not_valid',
@@ -37,12 +54,42 @@ export class DrfExceptionFilter extends WireExceptionFilter {
       const response = exception.getResponse();
       // A body that is already DRF-shaped (field errors, {detail, code}) goes out as it is.
       if (typeof response === 'object' && response !== null && !('statusCode' in response)) return response;
+      if (status === 405) return { detail: `Method "${request.method}" not allowed.` };
       return { detail: DEFAULT_DETAILS[status] ?? exception.message };
     }
     return { detail: 'A server error occurred.' };
   }
 
-  protected override renderHeaders({ status }: WireError): Record<string, string> {
-    return status === 401 ? { 'WWW-Authenticate': 'Bearer realm="api"' } : {};
+  protected override renderHeaders({ status, exception, request }: WireError): Record<string, string> {
+    const headers: Record<string, string> = exception instanceof DrfException ? { ...exception.headers } : {};
+    if (status === 401) headers['WWW-Authenticate'] = 'Bearer realm="api"';
+    if (status === 405 && !headers.Allow) {
+      const allow = allowedMethods(request.path);
+      if (allow) headers.Allow = allow.join(', ');
+    }
+    return headers;
+  }
+
+  override catch(exception: unknown, host: ArgumentsHost): void {
+    if (host.getType() !== 'http') throw exception;
+    const http = host.switchToHttp();
+    const request = http.getRequest<Request>();
+    const response = http.getResponse<Response>();
+    const status =
+      exception instanceof HttpException ? exception.getStatus() : HttpStatus.INTERNAL_SERVER_ERROR;
+    const error: WireError = { status, exception, request };
+    if (status >= 500) {
+      error.errorId = randomUUID();
+      this.logger.error(
+        { err: exception, errorId: error.errorId, method: request.method, url: request.originalUrl },
+        'request failed',
+      );
+    }
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    for (const [name, value] of Object.entries(this.renderHeaders(error))) response.setHeader(name, value);
+    sendJson(response, status, this.renderBody(error));
   }
 }

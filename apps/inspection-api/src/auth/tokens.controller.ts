@@ -1,0 +1,91 @@
+import { All, Controller, Post, Req, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiExcludeEndpoint,
+  ApiOperation,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import { Public } from '@fieldops/platform';
+import { type Request, type Response } from 'express';
+import { isFieldErrors, validationError } from '../common/drf-exceptions';
+import { validateInput } from '../common/drf-serializer';
+import { sendJson } from '../common/json-response';
+import { Body, type RequestInput } from '../common/request-input';
+import { otherMethod, TOKEN_METHODS } from '../common/routes';
+import { DrfException } from '../common/drf-exceptions';
+import { UsersService } from '../users/users.service';
+import {
+  TOKEN_OBTAIN_FIELDS,
+  TOKEN_REFRESH_FIELDS,
+  TokenAccessDto,
+  TokenObtainPairDto,
+  TokenPairDto,
+  TokenRefreshDto,
+} from './dto/token.dto';
+import { TokensService } from './tokens.service';
+
+const noRelations = (): Promise<Set<number>> => Promise.resolve(new Set());
+
+/** simplejwt's TokenObtainPairView and TokenRefreshView. They need no bearer header. */
+@ApiTags('token')
+@Public()
+@Controller('api/token')
+export class TokensController {
+  constructor(
+    private readonly users: UsersService,
+    private readonly tokens: TokensService,
+  ) {}
+
+  @Post()
+  @ApiOperation({
+    summary: 'Obtain an access and refresh token pair',
+    description:
+      'Takes user credentials and returns a JWT pair. Answers 201 as the spec says (a stock simplejwt view answers 200).',
+  })
+  @ApiBody({ type: TokenObtainPairDto })
+  @ApiCreatedResponse({ type: TokenPairDto })
+  @ApiBadRequestResponse({ description: 'Field errors, e.g. {"username":["This field is required."]}' })
+  @ApiUnauthorizedResponse({ description: '{"detail":"No active account found with the given credentials"}' })
+  async obtain(@Body() body: RequestInput, @Res() response: Response): Promise<void> {
+    const { values, errors } = await validateInput(body.read(), TOKEN_OBTAIN_FIELDS, {
+      partial: false,
+      existingIds: noRelations,
+    });
+    if (isFieldErrors(errors)) throw validationError(errors);
+    const userId = await this.users.authenticate(values.username as string, values.password as string);
+    if (userId === undefined)
+      throw new DrfException(401, { detail: 'No active account found with the given credentials' });
+    sendJson(response, 201, this.tokens.pair(userId));
+  }
+
+  @Post('refresh')
+  @ApiOperation({ summary: 'Obtain a new access token for a refresh token' })
+  @ApiBody({ type: TokenRefreshDto })
+  @ApiCreatedResponse({ type: TokenAccessDto })
+  @ApiUnauthorizedResponse({
+    description: '{"detail":"Token is invalid or expired","code":"token_not_valid"}',
+  })
+  async refresh(@Body() body: RequestInput, @Res() response: Response): Promise<void> {
+    const { values, errors } = await validateInput(body.read(), TOKEN_REFRESH_FIELDS, {
+      partial: false,
+      existingIds: noRelations,
+    });
+    if (isFieldErrors(errors)) throw validationError(errors);
+    sendJson(response, 201, await this.tokens.refresh(values.refresh as string));
+  }
+
+  @All()
+  @ApiExcludeEndpoint()
+  obtainOther(@Req() request: Request, @Res() response: Response): void {
+    otherMethod(request, response, TOKEN_METHODS, 'Token Obtain Pair');
+  }
+
+  @All('refresh')
+  @ApiExcludeEndpoint()
+  refreshOther(@Req() request: Request, @Res() response: Response): void {
+    otherMethod(request, response, TOKEN_METHODS, 'Token Refresh');
+  }
+}

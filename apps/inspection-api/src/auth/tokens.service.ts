@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { KeyRing, signJwt, TokenVerificationError, verifyJwt } from '@fieldops/auth';
+import { type JwtPayload } from 'jsonwebtoken';
+import { InspectionApiEnvironment } from '../config/inspection-api.environment';
+import { tokenNotValid, DrfException } from '../common/drf-exceptions';
+import { UsersService } from '../users/users.service';
+import { TOKEN_WITHOUT_USER, USER_INACTIVE, USER_NOT_FOUND, WRONG_TOKEN_TYPE } from './auth-failures';
+
+type TokenType = 'access' | 'refresh';
+
+/** The authenticated principal of a request (`request.user`). */
+export interface Principal {
+  userId: number;
+}
+
+/** simplejwt's tokens: HS256 JWTs with token_type, jti, iat, exp and user_id. */
+@Injectable()
+export class TokensService {
+  constructor(
+    @Inject(KeyRing) private readonly keyRing: KeyRing,
+    private readonly environment: InspectionApiEnvironment,
+    private readonly users: UsersService,
+  ) {}
+
+  private sign(userId: number, tokenType: TokenType): string {
+    return signJwt(
+      this.keyRing,
+      { token_type: tokenType, user_id: userId },
+      {
+        expiresInSeconds:
+          tokenType === 'access'
+            ? this.environment.INSPECTION_ACCESS_TOKEN_LIFETIME_SECONDS
+            : this.environment.INSPECTION_REFRESH_TOKEN_LIFETIME_SECONDS,
+        jwtId: randomUUID().replace(/-/g, ''),
+      },
+    );
+  }
+
+  pair(userId: number): { refresh: string; access: string } {
+    return { refresh: this.sign(userId, 'refresh'), access: this.sign(userId, 'access') };
+  }
+
+  /** POST /api/token/refresh/: a new access token for a valid refresh token. */
+  async refresh(token: string): Promise<{ access: string }> {
+    let claims: JwtPayload;
+    try {
+      claims = verifyJwt(this.keyRing, token, { algorithms: ['HS256'] });
+    } catch (error) {
+      if (error instanceof TokenVerificationError) throw tokenNotValid('Token is invalid or expired');
+      throw error;
+    }
+    if (typeof claims.jti !== 'string') throw tokenNotValid('Token has no id');
+    if (claims.token_type !== 'refresh') throw tokenNotValid(WRONG_TOKEN_TYPE);
+    const userId = claims.user_id as unknown;
+    if (typeof userId !== 'number' || (await this.users.principalState(userId)) !== 'active') {
+      throw new DrfException(
+        401,
+        { detail: 'No active account found for the given token.', code: 'no_active_account' },
+        { 'WWW-Authenticate': 'Bearer realm="api"' },
+      );
+    }
+    return { access: this.sign(userId, 'access') };
+  }
+
+  /** The bearer check after the signature and expiry passed (JWTAuthentication's remaining checks). */
+  async principal(claims: JwtPayload): Promise<Principal> {
+    if (claims.token_type !== 'access') throw new Error(WRONG_TOKEN_TYPE);
+    if (typeof claims.jti !== 'string') throw new Error(WRONG_TOKEN_TYPE);
+    const userId = claims.user_id as unknown;
+    if (typeof userId !== 'number') throw new Error(TOKEN_WITHOUT_USER);
+    const state = await this.users.principalState(userId);
+    if (state === 'missing') throw new Error(USER_NOT_FOUND);
+    if (state === 'inactive') throw new Error(USER_INACTIVE);
+    return { userId };
+  }
+}

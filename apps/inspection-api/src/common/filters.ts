@@ -1,0 +1,76 @@
+import { type FieldErrors, isFieldErrors, validationError } from './drf-exceptions';
+
+/**
+ * Query filters (django-filter's behaviour): an empty value means no filter, an invalid value is a 400
+ * keyed by the parameter. Unknown parameters are ignored.
+ */
+const INVALID_CHOICE = 'Select a valid choice. That choice is not one of the available choices.';
+
+export function integerFilter(
+  value: string | undefined,
+  name: string,
+  errors: FieldErrors,
+): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^\s*\d{1,10}\s*$/.test(value) || Number(value) > 2_147_483_647) {
+    errors[name] = [INVALID_CHOICE];
+    return undefined;
+  }
+  return Number(value);
+}
+
+export function choiceFilter(
+  value: string | undefined,
+  name: string,
+  choices: readonly string[],
+  errors: FieldErrors,
+): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!choices.includes(value)) {
+    errors[name] = [`Select a valid choice. ${value} is not one of the available choices.`];
+    return undefined;
+  }
+  return value;
+}
+
+/** `true`/`false` (also `1`/`0`, any case); anything else is ignored, as django-filter's BooleanFilter does. */
+export function booleanFilter(value: string | undefined): boolean | undefined {
+  const normalised = value?.trim().toLowerCase();
+  if (normalised === 'true' || normalised === '1') return true;
+  if (normalised === 'false' || normalised === '0') return false;
+  return undefined;
+}
+
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** An ISO 8601 date or date-time (no zone: UTC); returns a normalised ISO string for PostgreSQL. */
+export function dateTimeFilter(
+  value: string | undefined,
+  name: string,
+  errors: FieldErrors,
+): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const match = DATE_TIME.exec(value.trim());
+  const invalid = (): undefined => {
+    errors[name] = ['Enter a valid date/time.'];
+    return undefined;
+  };
+  if (!match) return invalid();
+  const [, year, month, day, hour = '00', minute = '00', second = '00', fraction = '', zone = 'Z'] = match;
+  const y = Number(year);
+  const mo = Number(month);
+  const d = Number(day);
+  if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > new Date(Date.UTC(2000, mo, 0)).getUTCDate())
+    return invalid();
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return invalid();
+  if (mo === 2 && d === 29 && !(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0))) return invalid();
+  const offset = zone === 'Z' ? '+00:00' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone;
+  // Real zones span -12:00..+14:00; PostgreSQL refuses displacements beyond 15:59.
+  if (Number(offset.slice(1, 3)) > 15 || Number(offset.slice(4, 6)) > 59) return invalid();
+  return `${year}-${month}-${day}T${hour}:${minute}:${second}${fraction ? `.${fraction}` : ''}${offset}`;
+}
+
+export function filterError(errors: FieldErrors): void {
+  if (isFieldErrors(errors)) throw validationError(errors);
+}

@@ -1,0 +1,102 @@
+import { type Request } from 'express';
+import { invalidPage } from './drf-exceptions';
+import { RawJson } from './json-response';
+import { quotePlus } from './python-text';
+
+/** The query string as Python's parse_qs(keep_blank_values=True) sees it: name → values, in order. */
+export function parseQuery(request: Request): Map<string, string[]> {
+  const url = request.originalUrl;
+  const at = url.indexOf('?');
+  const query = new Map<string, string[]>();
+  if (at < 0) return query;
+  for (const [name, value] of new URLSearchParams(url.slice(at + 1))) {
+    query.set(name, [...(query.get(name) ?? []), value]);
+  }
+  return query;
+}
+
+/** QueryDict.get(): the last value of a parameter; NUL characters removed (PostgreSQL refuses them). */
+export function queryValue(query: Map<string, string[]>, name: string): string | undefined {
+  const values = query.get(name);
+  return values?.[values.length - 1]?.replace(/\0/g, '');
+}
+
+/** scheme://host of the request; X-Forwarded-Proto / -Host count only from trusted proxies (trust proxy). */
+export function requestOrigin(request: Request): string {
+  return `${request.protocol}://${request.host || 'localhost'}`;
+}
+
+export interface PageSettings {
+  defaultSize: number;
+  maxSize: number;
+}
+
+export interface PageRequest {
+  /** 1-based page number, or 'last'. */
+  page: number | 'last';
+  size: number;
+}
+
+const INTEGER = /^\s*[+-]?\d+\s*$/;
+
+/** DRF PageNumberPagination's reading of `page` and `page_size` (invalid page → 404 "Invalid page."). */
+export function pageRequest(query: Map<string, string[]>, settings: PageSettings): PageRequest {
+  let size = settings.defaultSize;
+  const sizeText = queryValue(query, 'page_size');
+  if (sizeText !== undefined && INTEGER.test(sizeText)) {
+    const parsed = Number.parseInt(sizeText.trim(), 10);
+    if (parsed > 0) size = Math.min(parsed, settings.maxSize);
+  }
+  const pageText = queryValue(query, 'page');
+  if (pageText === undefined) return { page: 1, size };
+  if (pageText === 'last') return { page: 'last', size };
+  if (!INTEGER.test(pageText)) throw invalidPage();
+  const page = Number(pageText.trim());
+  if (!Number.isSafeInteger(page) || page < 1) throw invalidPage();
+  return { page, size };
+}
+
+/** Django's Paginator.num_pages with allow_empty_first_page. */
+export const pageCount = (count: number, size: number): number => Math.max(1, Math.ceil(count / size));
+
+/** The absolute URL of this request with `page` set (or removed), query re-encoded sorted by name. */
+function linkWithPage(request: Request, query: Map<string, string[]>, page: number | undefined): string {
+  const path = request.originalUrl.split('?')[0] ?? '/';
+  const entries = new Map(query);
+  if (page === undefined) entries.delete('page');
+  else entries.set('page', [String(page)]);
+  const names = [...entries.keys()].sort();
+  const encoded = names
+    .flatMap((name) => (entries.get(name) ?? []).map((value) => `${quotePlus(name)}=${quotePlus(value)}`))
+    .join('&');
+  return `${requestOrigin(request)}${path}${encoded ? `?${encoded}` : ''}`;
+}
+
+export interface PageLinks {
+  next: string | null;
+  previous: string | null;
+}
+
+export function pageLinks(
+  request: Request,
+  query: Map<string, string[]>,
+  page: number,
+  pages: number,
+): PageLinks {
+  return {
+    next: page < pages ? linkWithPage(request, query, page + 1) : null,
+    previous: page > 1 ? linkWithPage(request, query, page === 2 ? undefined : page - 1) : null,
+  };
+}
+
+/** The page envelope around results that are already compact JSON text. */
+export function rawPageEnvelope(count: number, links: PageLinks, resultsJson: string): RawJson {
+  return new RawJson(
+    `{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":${resultsJson}}`,
+  );
+}
+
+/** The page envelope, keys in DRF's order. */
+export function pageEnvelope(count: number, links: PageLinks, results: unknown) {
+  return { count, next: links.next, previous: links.previous, results };
+}

@@ -1,0 +1,163 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express from 'express';
+import multer from 'multer';
+import { type DrfException, parseError, payloadTooLarge, unsupportedMediaType } from './drf-exceptions';
+import { type Input } from './drf-serializer';
+import { pythonJsonError } from './python-json-error';
+
+/** A file part of a multipart request. */
+export interface UploadedPart {
+  fieldname: string;
+  originalname: string;
+  mimetype: string;
+  size: number;
+  buffer: Buffer;
+}
+
+/** What the parsing middleware leaves on the request: the input, or the error reading it would raise. */
+export interface ParsedBody {
+  input: Input;
+  files: Map<string, UploadedPart>;
+  error?: DrfException;
+}
+
+type RequestWithBody = Request & { drfBody?: ParsedBody };
+
+export interface BodyLimits {
+  maxBodyBytes: number;
+  maxFileBytes: number;
+}
+
+function formMap(body: unknown): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  if (typeof body !== 'object' || body === null) return map;
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    const list = Array.isArray(value) ? value : [value];
+    map.set(
+      key,
+      list.map((item) => (typeof item === 'string' ? item : JSON.stringify(item))),
+    );
+  }
+  return map;
+}
+
+function hasBody(request: Request): boolean {
+  return (
+    request.headers['transfer-encoding'] !== undefined ||
+    (request.headers['content-length'] !== undefined && request.headers['content-length'] !== '0')
+  );
+}
+
+interface ParserError extends Error {
+  type?: string;
+  code?: string;
+  status?: number;
+}
+
+/**
+ * Reads JSON, urlencoded and multipart bodies (DRF's three default parsers) without ever failing the
+ * request here: a parse error, an oversized body or an unsupported media type is kept on the request and
+ * raised only when a handler reads its input — after authentication, method and object checks, in DRF's
+ * order. Installed under the names Nest looks for, so Nest adds no parser of its own.
+ */
+export function bodyParsingMiddleware(limits: BodyLimits): RequestHandler[] {
+  const json = express.json({ limit: limits.maxBodyBytes, strict: false, type: () => true });
+  const urlencoded = express.urlencoded({
+    extended: false,
+    limit: limits.maxBodyBytes,
+    parameterLimit: 10_000,
+    type: () => true,
+  });
+  const multipart = multer({
+    storage: multer.memoryStorage(),
+    limits: {
+      fileSize: limits.maxFileBytes,
+      files: 4,
+      fields: 200,
+      parts: 210,
+      fieldSize: limits.maxBodyBytes,
+    },
+  }).any();
+
+  const toDrfError = (error: ParserError, request: Request, kind: 'json' | 'form' | 'multipart') => {
+    if (error.type === 'entity.too.large')
+      return payloadTooLarge(`Request body exceeds the limit of ${limits.maxBodyBytes} bytes.`);
+    if (error.code === 'LIMIT_FILE_SIZE')
+      return payloadTooLarge(`Uploaded file exceeds the limit of ${limits.maxFileBytes} bytes.`);
+    if (error.code === 'LIMIT_FIELD_VALUE')
+      return payloadTooLarge(`Form field exceeds the limit of ${limits.maxBodyBytes} bytes.`);
+    if (error.type === 'charset.unsupported' || error.type === 'encoding.unsupported')
+      return unsupportedMediaType(request.headers['content-type'] ?? '');
+    if (kind === 'json' && error.type === 'entity.parse.failed')
+      return parseError(`JSON parse error - ${pythonJsonError(error, (error as { body?: string }).body)}`);
+    if (kind === 'multipart') return parseError(`Multipart form parse error - ${error.message}`);
+    return parseError(kind === 'json' ? `JSON parse error - ${error.message}` : 'Malformed request.');
+  };
+
+  function jsonParser(request: Request, response: Response, next: NextFunction): void {
+    const target = request as RequestWithBody;
+    const parsed: ParsedBody = { input: { kind: 'json', data: {} }, files: new Map() };
+    target.drfBody = parsed;
+    if (!hasBody(request)) {
+      next();
+      return;
+    }
+    const contentType = request.headers['content-type'];
+    const mediaType = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    const done =
+      (kind: 'json' | 'form' | 'multipart') =>
+      (error?: unknown): void => {
+        if (error) {
+          parsed.error = toDrfError(error as ParserError, request, kind);
+        } else if (kind === 'json') {
+          parsed.input = { kind: 'json', data: request.body === undefined ? {} : (request.body as unknown) };
+        } else {
+          parsed.input = { kind: 'form', data: formMap(request.body) };
+          for (const file of (request as Request & { files?: UploadedPart[] }).files ?? [])
+            parsed.files.set(file.fieldname, file);
+        }
+        next();
+      };
+    if (mediaType === 'application/json' || mediaType.endsWith('+json')) {
+      json(request, response, done('json'));
+    } else if (mediaType === 'application/x-www-form-urlencoded') {
+      urlencoded(request, response, done('form'));
+    } else if (mediaType === 'multipart/form-data') {
+      multipart(request, response, done('multipart'));
+    } else if (contentType === undefined) {
+      // No media type: DRF treats the body as empty.
+      request.resume();
+      next();
+    } else {
+      request.resume();
+      parsed.error = unsupportedMediaType(contentType);
+      next();
+    }
+  }
+  function urlencodedParser(_request: Request, _response: Response, next: NextFunction): void {
+    next();
+  }
+  return [jsonParser, urlencodedParser];
+}
+
+/** The request's parsed body; reading it raises the parse / size / media-type error, if any. */
+export class RequestInput {
+  constructor(private readonly body: ParsedBody | undefined) {}
+
+  read(): Input {
+    if (this.body?.error) throw this.body.error;
+    return this.body?.input ?? { kind: 'json', data: {} };
+  }
+
+  /** Multipart file parts by field name (empty for other bodies). */
+  files(): Map<string, UploadedPart> {
+    if (this.body?.error) throw this.body.error;
+    return this.body?.files ?? new Map<string, UploadedPart>();
+  }
+}
+
+export const Body = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): RequestInput =>
+    new RequestInput(context.switchToHttp().getRequest<RequestWithBody>().drfBody),
+);

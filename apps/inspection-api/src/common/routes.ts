@@ -1,0 +1,53 @@
+import { type Request, type Response } from 'express';
+import { methodNotAllowed } from './drf-exceptions';
+import { sendJson } from './json-response';
+
+export const LIST_METHODS = ['GET', 'POST', 'HEAD', 'OPTIONS'] as const;
+export const DETAIL_METHODS = ['GET', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+export const TOKEN_METHODS = ['POST', 'OPTIONS'] as const;
+export const ROOT_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
+
+const ROUTES: Array<[RegExp, readonly string[]]> = [
+  [/^\/api\/?$/, ROOT_METHODS],
+  [/^\/api\/(devices|items|plans|records)\/?$/, LIST_METHODS],
+  [/^\/api\/(devices|items|plans|records)\/[^/.]+\/?$/, DETAIL_METHODS],
+  [/^\/api\/token(\/refresh)?\/?$/, TOKEN_METHODS],
+];
+
+/** The methods a path's view allows (DRF sends `Allow` on every response of a view, errors included). */
+export function allowedMethods(path: string): readonly string[] | undefined {
+  return ROUTES.find(([pattern]) => pattern.test(path))?.[1];
+}
+
+/** Sets `Allow` and `Vary: Accept` on responses of the API's views, as DRF does. */
+export function apiHeadersMiddleware(request: Request, response: Response, next: () => void): void {
+  const allow = allowedMethods(request.path);
+  if (allow) {
+    response.setHeader('Allow', allow.join(', '));
+    response.setHeader('Vary', 'Accept');
+  }
+  next();
+}
+
+/**
+ * The catch-all of a route: OPTIONS answers DRF's metadata, any other method is 405. Runs after the
+ * global guard, so an unauthenticated request gets 401 first (DRF checks authentication before the method).
+ */
+export function otherMethod(
+  request: Request,
+  response: Response,
+  allow: readonly string[],
+  name: string,
+  description = '',
+): void {
+  if (request.method === 'OPTIONS') {
+    sendJson(response, 200, {
+      name,
+      description,
+      renders: ['application/json'],
+      parses: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
+    });
+    return;
+  }
+  throw methodNotAllowed(request.method, allow);
+}

@@ -1,0 +1,39 @@
+import { type DataSource, type EntityManager, QueryFailedError } from 'typeorm';
+import { type ExistingIds } from './drf-serializer';
+
+/** An ISO 8601 UTC timestamp with microseconds, as DRF renders datetimes (`…T01:20:54.215536Z`). */
+export const isoTimestamp = (column: string): string =>
+  `replace(to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), '.000000Z', 'Z')`;
+
+const RELATED_TABLES = new Set(['devices', 'check_items', 'check_plans']);
+
+/** Which of `ids` exist in `table` (one statement). */
+export function existingIdsIn(db: DataSource | EntityManager): ExistingIds {
+  return async (table, ids) => {
+    if (!RELATED_TABLES.has(table)) throw new Error(`unknown related table ${table}`);
+    const rows: Array<{ id: number }> = await db.query(
+      `SELECT "id" FROM "${table}" WHERE "id" = ANY($1::int[])`,
+      [ids],
+    );
+    return new Set(rows.map((row) => row.id));
+  };
+}
+
+/** The PostgreSQL SQLSTATE of a failed query (23505 unique violation, 23503 foreign key violation …). */
+export function sqlState(error: unknown): string | undefined {
+  if (!(error instanceof QueryFailedError)) return undefined;
+  const code = (error.driverError as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** Collects positional parameters for a statement built from optional filters. */
+export class SqlParameters {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** `%term%` for ILIKE with the pattern characters escaped. */
+export const containsPattern = (term: string): string => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,0 +1,19 @@
+import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+
+export const FREQUENCIES = ['daily', 'weekly', 'monthly'] as const;
+export type Frequency = (typeof FREQUENCIES)[number];
+
+@Entity({ name: 'check_plans' })
+export class CheckPlanEntity {
+  @PrimaryGeneratedColumn() id: number;
+  @Column({ type: 'varchar', length: 200 }) name: string;
+  @Column({ type: 'varchar', length: 10 }) frequency: Frequency;
+  @Column({ type: 'boolean', default: true }) active: boolean;
+}
+
+/** The plan ↔ device set (both sides ON DELETE CASCADE). */
+@Entity({ name: 'check_plan_devices' })
+export class CheckPlanDeviceEntity {
+  @PrimaryColumn({ name: 'plan_id', type: 'integer' }) planId: number;
+  @PrimaryColumn({ name: 'device_id', type: 'integer' }) deviceId: number;
+}

@@ -1,0 +1,38 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { type FieldSpec } from '../../common/drf-serializer';
+import { FREQUENCIES } from '../check-plan.entity';
+
+export class CheckPlanDto {
+  @ApiProperty({ readOnly: true }) id: number;
+  @ApiProperty({
+    type: [Number],
+    uniqueItems: true,
+    minItems: 1,
+    description: 'Ids of existing devices; a non-empty list without duplicates (duplicates are a 400).',
+  })
+  devices: number[];
+  @ApiProperty({ minLength: 1, maxLength: 200 }) name: string;
+  @ApiProperty({ enum: FREQUENCIES }) frequency: string;
+  @ApiPropertyOptional({ default: true }) active: boolean;
+}
+
+export class CheckPlanInputDto {
+  @ApiProperty({ type: [Number], uniqueItems: true, minItems: 1 }) devices: number[];
+  @ApiProperty({ minLength: 1, maxLength: 200 }) name: string;
+  @ApiProperty({ enum: FREQUENCIES }) frequency: string;
+  @ApiPropertyOptional({ default: true }) active?: boolean;
+}
+
+export class CheckPlanPageDto {
+  @ApiProperty() count: number;
+  @ApiProperty({ type: String, format: 'uri', nullable: true }) next: string | null;
+  @ApiProperty({ type: String, format: 'uri', nullable: true }) previous: string | null;
+  @ApiProperty({ type: [CheckPlanDto] }) results: CheckPlanDto[];
+}
+
+export const CHECK_PLAN_FIELDS: readonly FieldSpec[] = [
+  { kind: 'pks', name: 'devices', required: true, table: 'devices' },
+  { kind: 'char', name: 'name', required: true, allowBlank: false, maxLength: 200 },
+  { kind: 'choice', name: 'frequency', required: true, choices: FREQUENCIES },
+  { kind: 'bool', name: 'active' },
+];

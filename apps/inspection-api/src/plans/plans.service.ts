@@ -1,0 +1,121 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { invalidPage, isFieldErrors, notFound, validationError } from '../common/drf-exceptions';
+import { type Input, validateInput } from '../common/drf-serializer';
+import { type PageRequest, pageCount } from '../common/pagination';
+import { existingIdsIn, SqlParameters, sqlState } from '../common/sql';
+import { CheckPlanEntity, type Frequency } from './check-plan.entity';
+import { CHECK_PLAN_FIELDS } from './dto/check-plan.dto';
+
+/** The CheckPlan representation of alias `p`; `devices` ascending. */
+export const PLAN_JSON = `json_build_object('id', p."id", 'devices', COALESCE((SELECT json_agg(pd."device_id" ORDER BY pd."device_id") FROM "check_plan_devices" pd WHERE pd."plan_id" = p."id"), '[]'::json), 'name', p."name", 'frequency', p."frequency", 'active', p."active")`;
+
+export function planPageSql(active: boolean | undefined, limit: number, offset: number) {
+  const parameters = new SqlParameters();
+  const where = active === undefined ? '' : `WHERE p."active" = ${parameters.add(active)}`;
+  const sql = `SELECT (SELECT count(*) FROM "check_plans" p ${where})::int AS "count",
+    COALESCE((SELECT json_agg(${PLAN_JSON} ORDER BY p."id") FROM (SELECT * FROM "check_plans" p ${where} ORDER BY p."id" LIMIT ${parameters.add(limit)} OFFSET ${parameters.add(offset)}) p), '[]'::json) AS "results"`;
+  return { sql, parameters: parameters.values };
+}
+
+type PlanValues = { devices?: number[]; name?: string; frequency?: Frequency; active?: boolean };
+
+@Injectable()
+export class PlansService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async page(
+    active: boolean | undefined,
+    request: PageRequest,
+  ): Promise<{ count: number; page: number; results: unknown }> {
+    let page = request.page;
+    if (page === 'last') {
+      const { sql, parameters } = planPageSql(active, 0, 0);
+      const [row] = await this.dataSource.query<Array<{ count: number }>>(sql, parameters);
+      page = pageCount(row?.count ?? 0, request.size);
+    }
+    const offset = (page - 1) * request.size;
+    if (!Number.isSafeInteger(offset)) throw invalidPage();
+    const { sql, parameters } = planPageSql(active, request.size, offset);
+    const [row] = await this.dataSource.query<Array<{ count: number; results: unknown }>>(sql, parameters);
+    const count = row?.count ?? 0;
+    if (page > pageCount(count, request.size)) throw invalidPage();
+    return { count, page, results: row?.results ?? [] };
+  }
+
+  async findOne(id: number, db: DataSource | EntityManager = this.dataSource): Promise<unknown> {
+    const rows: Array<{ body: unknown }> = await db.query(
+      `SELECT ${PLAN_JSON} AS "body" FROM "check_plans" p WHERE p."id" = $1`,
+      [id],
+    );
+    if (!rows[0]) throw notFound();
+    return rows[0].body;
+  }
+
+  private async validate(input: Input, partial: boolean): Promise<PlanValues> {
+    const { values, errors } = await validateInput(input, CHECK_PLAN_FIELDS, {
+      partial,
+      existingIds: existingIdsIn(this.dataSource),
+    });
+    if (isFieldErrors(errors)) throw validationError(errors);
+    return values;
+  }
+
+  private async setDevices(manager: EntityManager, planId: number, devices: number[]): Promise<void> {
+    await manager.query('DELETE FROM "check_plan_devices" WHERE "plan_id" = $1', [planId]);
+    await manager.query(
+      'INSERT INTO "check_plan_devices" ("plan_id", "device_id") SELECT $1, unnest($2::int[])',
+      [planId, devices],
+    );
+  }
+
+  /** A device deleted between validation and the write is reported as the validation would have. */
+  private async writing<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await this.dataSource.transaction(work);
+    } catch (error) {
+      if (sqlState(error) === '23503')
+        throw validationError({ devices: ['Invalid pk - object does not exist.'] });
+      throw error;
+    }
+  }
+
+  async create(readInput: () => Input): Promise<unknown> {
+    const { devices = [], ...plan } = await this.validate(readInput(), false);
+    return this.writing(async (manager) => {
+      const result = await manager
+        .createQueryBuilder()
+        .insert()
+        .into(CheckPlanEntity)
+        .values(plan)
+        .returning(['id'])
+        .execute();
+      const id = (result.identifiers[0] as { id: number }).id;
+      await this.setDevices(manager, id, devices);
+      return this.findOne(id, manager);
+    });
+  }
+
+  /** PUT/PATCH: sent fields are assigned; `devices` replaces the whole set. */
+  async update(id: number, readInput: () => Input, partial: boolean): Promise<unknown> {
+    if (!(await this.dataSource.getRepository(CheckPlanEntity).existsBy({ id }))) throw notFound();
+    const { devices, ...plan } = await this.validate(readInput(), partial);
+    return this.writing(async (manager) => {
+      if (Object.keys(plan).length)
+        await manager
+          .createQueryBuilder()
+          .update(CheckPlanEntity)
+          .set(plan)
+          .where('id = :id', { id })
+          .execute();
+      if (devices) await this.setDevices(manager, id, devices);
+      return this.findOne(id, manager);
+    });
+  }
+
+  /** Records that referred to the plan keep existing with `plan: null` (ON DELETE SET NULL). */
+  async remove(id: number): Promise<void> {
+    const result = await this.dataSource.getRepository(CheckPlanEntity).delete({ id });
+    if (!result.affected) throw notFound();
+  }
+}

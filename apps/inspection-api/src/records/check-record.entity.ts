@@ -1,0 +1,23 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+export const STATUSES = ['ok', 'warn', 'fail'] as const;
+export type RecordStatus = (typeof STATUSES)[number];
+
+@Entity({ name: 'check_records' })
+export class CheckRecordEntity {
+  @PrimaryGeneratedColumn() id: number;
+  @Column({ type: 'varchar', length: 4 }) status: RecordStatus;
+  @Column({ type: 'varchar', length: 200, default: '' }) value: string;
+  @Column({ type: 'text', default: '' }) note: string;
+  /** Storage key of the photo (`photos/<random>.<ext>`), null when none. */
+  @Column({ type: 'varchar', length: 255, nullable: true }) photo: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) attachment: string | null;
+  @CreateDateColumn({ name: 'checked_at', type: 'timestamptz' }) checkedAt: Date;
+  @Column({ name: 'checked_by', type: 'varchar', length: 150, default: '' }) checkedBy: string;
+  /** ON DELETE SET NULL. */
+  @Column({ name: 'plan_id', type: 'integer', nullable: true }) planId: number | null;
+  /** ON DELETE CASCADE. */
+  @Column({ name: 'device_id', type: 'integer' }) deviceId: number;
+  /** ON DELETE SET NULL. */
+  @Column({ name: 'item_id', type: 'integer', nullable: true }) itemId: number | null;
+}

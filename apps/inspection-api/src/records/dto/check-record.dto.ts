@@ -1,0 +1,92 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { type FieldSpec } from '../../common/drf-serializer';
+import { STATUSES } from '../check-record.entity';
+
+export class CheckRecordDto {
+  @ApiProperty({ readOnly: true }) id: number;
+  @ApiProperty({ enum: STATUSES }) status: string;
+  @ApiPropertyOptional({ maxLength: 200, default: '' }) value: string;
+  @ApiPropertyOptional({ default: '' }) note: string;
+  @ApiProperty({
+    type: String,
+    format: 'uri',
+    nullable: true,
+    readOnly: true,
+    description: 'Absolute URL of the photo under /media/photos/; set through multipart/form-data.',
+  })
+  photo: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'uri',
+    nullable: true,
+    readOnly: true,
+    description: 'Absolute URL of the attachment under /media/attachments/; set through multipart/form-data.',
+  })
+  attachment: string | null;
+  @ApiProperty({ format: 'date-time', readOnly: true }) checked_at: string;
+  @ApiPropertyOptional({ maxLength: 150, default: '' }) checked_by: string;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Id of a CheckPlan; null once the plan is deleted.',
+  })
+  plan: number | null;
+  @ApiProperty({ description: 'Id of a Device (deleting the device deletes its records).' }) device: number;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Id of a CheckItem; null once the item is deleted.',
+  })
+  item: number | null;
+}
+
+export class CheckRecordInputDto {
+  @ApiProperty({ enum: STATUSES }) status: string;
+  @ApiPropertyOptional({ maxLength: 200 }) value?: string;
+  @ApiPropertyOptional() note?: string;
+  @ApiPropertyOptional({ maxLength: 150 }) checked_by?: string;
+  @ApiPropertyOptional({ type: Number, nullable: true }) plan?: number | null;
+  @ApiProperty() device: number;
+  @ApiPropertyOptional({ type: Number, nullable: true }) item?: number | null;
+}
+
+/** The multipart/form-data form of a record write: the fields as form fields plus the two file parts. */
+export class CheckRecordMultipartDto {
+  @ApiProperty({ enum: STATUSES }) status: string;
+  @ApiPropertyOptional({ maxLength: 200 }) value?: string;
+  @ApiPropertyOptional() note?: string;
+  @ApiPropertyOptional({ maxLength: 150 }) checked_by?: string;
+  @ApiPropertyOptional({ type: Number, description: 'Empty means null.' }) plan?: number;
+  @ApiProperty() device: number;
+  @ApiPropertyOptional({ type: Number, description: 'Empty means null.' }) item?: number;
+  @ApiPropertyOptional({
+    type: 'string',
+    format: 'binary',
+    description:
+      'An image (JPEG, PNG, GIF, WebP, BMP or TIFF, checked by content), at most INSPECTION_MAX_PHOTO_BYTES (10 MB). An empty text field clears it.',
+  })
+  photo?: unknown;
+  @ApiPropertyOptional({
+    type: 'string',
+    format: 'binary',
+    description: 'Any file, at most INSPECTION_MAX_ATTACHMENT_BYTES (10 MB). An empty text field clears it.',
+  })
+  attachment?: unknown;
+}
+
+export class CheckRecordPageDto {
+  @ApiProperty() count: number;
+  @ApiProperty({ type: String, format: 'uri', nullable: true }) next: string | null;
+  @ApiProperty({ type: String, format: 'uri', nullable: true }) previous: string | null;
+  @ApiProperty({ type: [CheckRecordDto] }) results: CheckRecordDto[];
+}
+
+export const CHECK_RECORD_FIELDS: readonly FieldSpec[] = [
+  { kind: 'choice', name: 'status', required: true, choices: STATUSES },
+  { kind: 'char', name: 'value', required: false, allowBlank: true, maxLength: 200 },
+  { kind: 'char', name: 'note', required: false, allowBlank: true },
+  { kind: 'char', name: 'checked_by', required: false, allowBlank: true, maxLength: 150 },
+  { kind: 'pk', name: 'plan', required: false, nullable: true, table: 'check_plans' },
+  { kind: 'pk', name: 'device', required: true, nullable: false, table: 'devices' },
+  { kind: 'pk', name: 'item', required: false, nullable: true, table: 'check_items' },
+];

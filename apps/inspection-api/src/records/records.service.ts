@@ -1,0 +1,275 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { InspectionApiEnvironment } from '../config/inspection-api.environment';
+import {
+  type FieldErrors,
+  invalidPage,
+  isFieldErrors,
+  notFound,
+  payloadTooLarge,
+  validationError,
+} from '../common/drf-exceptions';
+import { type Input, validateInput } from '../common/drf-serializer';
+import { type PageRequest, pageCount } from '../common/pagination';
+import { type UploadedPart } from '../common/request-input';
+import { existingIdsIn, isoTimestamp, SqlParameters, sqlState } from '../common/sql';
+import { imageExtension, safeExtension } from '../media/image-type';
+import { type MediaKind, MediaStorage } from '../media/media-storage';
+import { CheckRecordEntity } from './check-record.entity';
+import { CHECK_RECORD_FIELDS } from './dto/check-record.dto';
+
+/** The CheckRecord representation of alias `r`; `$1` is the absolute media base URL. */
+export const RECORD_JSON = `json_build_object('id', r."id", 'status', r."status", 'value', r."value", 'note', r."note", 'photo', CASE WHEN r."photo" IS NULL THEN NULL ELSE $1::text || r."photo" END, 'attachment', CASE WHEN r."attachment" IS NULL THEN NULL ELSE $1::text || r."attachment" END, 'checked_at', ${isoTimestamp('r."checked_at"')}, 'checked_by', r."checked_by", 'plan', r."plan_id", 'device', r."device_id", 'item', r."item_id")`;
+
+export interface RecordFilters {
+  device?: number;
+  plan?: number;
+  item?: number;
+  status?: string;
+  checkedAfter?: string;
+  checkedBefore?: string;
+}
+
+export function recordPageSql(mediaBase: string, filters: RecordFilters, limit: number, offset: number) {
+  const parameters = new SqlParameters();
+  parameters.add(mediaBase);
+  const conditions: string[] = [];
+  if (filters.device !== undefined) conditions.push(`r."device_id" = ${parameters.add(filters.device)}`);
+  if (filters.plan !== undefined) conditions.push(`r."plan_id" = ${parameters.add(filters.plan)}`);
+  if (filters.item !== undefined) conditions.push(`r."item_id" = ${parameters.add(filters.item)}`);
+  if (filters.status !== undefined) conditions.push(`r."status" = ${parameters.add(filters.status)}`);
+  if (filters.checkedAfter !== undefined)
+    conditions.push(`r."checked_at" >= ${parameters.add(filters.checkedAfter)}::timestamptz`);
+  if (filters.checkedBefore !== undefined)
+    conditions.push(`r."checked_at" <= ${parameters.add(filters.checkedBefore)}::timestamptz`);
+  const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+  const sql = `SELECT (SELECT count(*) FROM "check_records" r ${where})::int AS "count",
+    COALESCE((SELECT json_agg(${RECORD_JSON} ORDER BY r."id") FROM (SELECT * FROM "check_records" r ${where} ORDER BY r."id" LIMIT ${parameters.add(limit)} OFFSET ${parameters.add(offset)}) r), '[]'::json) AS "results"`;
+  return { sql, parameters: parameters.values };
+}
+
+const COLUMNS: Record<string, keyof CheckRecordEntity> = {
+  status: 'status',
+  value: 'value',
+  note: 'note',
+  checked_by: 'checkedBy',
+  plan: 'planId',
+  device: 'deviceId',
+  item: 'itemId',
+};
+/** Serializer field order, for the order of error keys. */
+const FIELD_ORDER = [
+  'status',
+  'value',
+  'note',
+  'photo',
+  'attachment',
+  'checked_by',
+  'plan',
+  'device',
+  'item',
+];
+
+type FileChange = { kind: MediaKind; content: Buffer; extension: string } | null;
+
+const NOT_A_FILE = 'The submitted data was not a file. Check the encoding type on the form.';
+const NOT_AN_IMAGE =
+  'Upload a valid image. The file you uploaded was either not an image or a corrupted image.';
+
+@Injectable()
+export class RecordsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly media: MediaStorage,
+    private readonly environment: InspectionApiEnvironment,
+  ) {}
+
+  async page(
+    mediaBase: string,
+    filters: RecordFilters,
+    request: PageRequest,
+  ): Promise<{ count: number; page: number; results: unknown }> {
+    let page = request.page;
+    if (page === 'last') {
+      const { sql, parameters } = recordPageSql(mediaBase, filters, 0, 0);
+      const [row] = await this.dataSource.query<Array<{ count: number }>>(sql, parameters);
+      page = pageCount(row?.count ?? 0, request.size);
+    }
+    const offset = (page - 1) * request.size;
+    if (!Number.isSafeInteger(offset)) throw invalidPage();
+    const { sql, parameters } = recordPageSql(mediaBase, filters, request.size, offset);
+    const [row] = await this.dataSource.query<Array<{ count: number; results: unknown }>>(sql, parameters);
+    const count = row?.count ?? 0;
+    if (page > pageCount(count, request.size)) throw invalidPage();
+    return { count, page, results: row?.results ?? [] };
+  }
+
+  async findOne(mediaBase: string, id: number): Promise<unknown> {
+    const rows: Array<{ body: unknown }> = await this.dataSource.query(
+      `SELECT ${RECORD_JSON} AS "body" FROM "check_records" r WHERE r."id" = $2`,
+      [mediaBase, id],
+    );
+    if (!rows[0]) throw notFound();
+    return rows[0].body;
+  }
+
+  /** photo / attachment from multipart input: a file part sets, an empty text field clears. */
+  private fileChanges(input: Input, files: Map<string, UploadedPart>, errors: FieldErrors) {
+    const changes: Partial<Record<'photo' | 'attachment', FileChange>> = {};
+    if (input.kind !== 'form') return changes; // read-only in JSON bodies: ignored
+    for (const field of ['photo', 'attachment'] as const) {
+      const part = files.get(field);
+      const limit =
+        field === 'photo'
+          ? this.environment.INSPECTION_MAX_PHOTO_BYTES
+          : this.environment.INSPECTION_MAX_ATTACHMENT_BYTES;
+      if (part) {
+        if (part.size > limit) throw payloadTooLarge(`The ${field} exceeds the limit of ${limit} bytes.`);
+        if (part.size === 0) {
+          errors[field] = ['The submitted file is empty.'];
+          continue;
+        }
+        if (field === 'photo') {
+          const extension = imageExtension(part.buffer);
+          if (!extension) errors[field] = [NOT_AN_IMAGE];
+          else changes.photo = { kind: 'photos', content: part.buffer, extension };
+        } else {
+          changes.attachment = {
+            kind: 'attachments',
+            content: part.buffer,
+            extension: safeExtension(part.originalname),
+          };
+        }
+        continue;
+      }
+      const text = input.data.get(field);
+      if (text === undefined) continue;
+      if (text[text.length - 1] === '') changes[field] = null;
+      else errors[field] = [NOT_A_FILE];
+    }
+    return changes;
+  }
+
+  private async validate(input: Input, files: Map<string, UploadedPart>, partial: boolean) {
+    const { values, errors } = await validateInput(input, CHECK_RECORD_FIELDS, {
+      partial,
+      existingIds: existingIdsIn(this.dataSource),
+    });
+    const fileErrors: FieldErrors = {};
+    const changes =
+      isFieldErrors(errors) && 'non_field_errors' in errors ? {} : this.fileChanges(input, files, fileErrors);
+    const all: FieldErrors = { ...errors, ...fileErrors };
+    if (isFieldErrors(all)) {
+      const ordered: FieldErrors = {};
+      for (const key of [...FIELD_ORDER, ...Object.keys(all)]) if (all[key]) ordered[key] = all[key];
+      throw validationError(ordered);
+    }
+    const entity: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(values)) entity[COLUMNS[field] ?? field] = value;
+    return { entity: entity as Partial<CheckRecordEntity>, changes };
+  }
+
+  /** Writes new files first; returns their keys (null = cleared) and a rollback that removes them. */
+  private async storeFiles(changes: Partial<Record<'photo' | 'attachment', FileChange>>) {
+    const keys: Partial<Record<'photo' | 'attachment', string | null>> = {};
+    try {
+      for (const field of ['photo', 'attachment'] as const) {
+        const change = changes[field];
+        if (change === undefined) continue;
+        keys[field] =
+          change === null ? null : await this.media.save(change.kind, change.content, change.extension);
+      }
+    } catch (error) {
+      await this.media.removeAll(Object.values(keys));
+      throw error;
+    }
+    return { keys, rollback: () => this.media.removeAll(Object.values(keys)) };
+  }
+
+  private referenceVanished(error: unknown): never {
+    if (sqlState(error) === '23503')
+      throw validationError({ non_field_errors: ['A referenced device, plan or item no longer exists.'] });
+    throw error;
+  }
+
+  async create(
+    mediaBase: string,
+    readInput: () => Input,
+    readFiles: () => Map<string, UploadedPart>,
+  ): Promise<unknown> {
+    const input = readInput();
+    const { entity, changes } = await this.validate(input, readFiles(), false);
+    const { keys, rollback } = await this.storeFiles(changes);
+    let id: number;
+    try {
+      const result = await this.dataSource
+        .createQueryBuilder()
+        .insert()
+        .into(CheckRecordEntity)
+        .values({ ...entity, ...keys })
+        .returning(['id'])
+        .execute();
+      id = (result.identifiers[0] as { id: number }).id;
+    } catch (error) {
+      await rollback();
+      return this.referenceVanished(error);
+    }
+    return this.findOne(mediaBase, id);
+  }
+
+  /** PUT/PATCH; a replaced or cleared file is removed once the row no longer points at it. */
+  async update(
+    mediaBase: string,
+    id: number,
+    readInput: () => Input,
+    readFiles: () => Map<string, UploadedPart>,
+    partial: boolean,
+  ): Promise<unknown> {
+    const current = await this.dataSource.getRepository(CheckRecordEntity).findOne({
+      where: { id },
+      select: { id: true, photo: true, attachment: true },
+    });
+    if (!current) throw notFound();
+    const input = readInput();
+    const { entity, changes } = await this.validate(input, readFiles(), partial);
+    const { keys, rollback } = await this.storeFiles(changes);
+    const values = { ...entity, ...keys };
+    let previous: Array<string | null> = [];
+    if (Object.keys(values).length) {
+      try {
+        previous = await this.dataSource.transaction(async (manager) => {
+          const rows: Array<{ photo: string | null; attachment: string | null }> = await manager.query(
+            'SELECT "photo", "attachment" FROM "check_records" WHERE "id" = $1 FOR UPDATE',
+            [id],
+          );
+          const row = rows[0];
+          if (!row) throw notFound();
+          await manager
+            .createQueryBuilder()
+            .update(CheckRecordEntity)
+            .set(values)
+            .where('id = :id', { id })
+            .execute();
+          return (['photo', 'attachment'] as const)
+            .filter((field) => field in keys)
+            .map((field) => row[field]);
+        });
+      } catch (error) {
+        await rollback();
+        return this.referenceVanished(error);
+      }
+    }
+    await this.media.removeAll(previous);
+    return this.findOne(mediaBase, id);
+  }
+
+  async remove(id: number): Promise<void> {
+    const rows: Array<{ photo: string | null; attachment: string | null }> = await this.dataSource.query(
+      'WITH gone AS (DELETE FROM "check_records" WHERE "id" = $1 RETURNING "photo", "attachment") SELECT * FROM gone',
+      [id],
+    );
+    const row = rows[0];
+    if (!row) throw notFound();
+    await this.media.removeAll([row.photo, row.attachment]);
+  }
+}

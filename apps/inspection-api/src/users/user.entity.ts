@@ -1,0 +1,14 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+/** An account that obtains JWTs (Django's auth_user, the columns simplejwt needs). */
+@Entity({ name: 'users' })
+export class UserEntity {
+  @PrimaryGeneratedColumn() id: number;
+  @Column({ type: 'varchar', length: 150, unique: true }) username: string;
+  /** argon2id PHC string. */
+  @Column({ type: 'varchar', length: 255 }) password: string;
+  @Column({ name: 'is_active', type: 'boolean', default: true }) isActive: boolean;
+  @Column({ name: 'is_staff', type: 'boolean', default: false }) isStaff: boolean;
+  @Column({ name: 'date_joined', type: 'timestamptz' }) dateJoined: Date;
+  @Column({ name: 'last_login', type: 'timestamptz', nullable: true }) lastLogin: Date | null;
+}

@@ -1,0 +1,59 @@
+import { Client } from 'pg';
+import { TestApi } from './support/test-api';
+
+/** Counts the SQL statements the app sends (a hook on pg's Client#query, which TypeORM's pool uses). */
+function countStatements(): { statements: string[]; restore: () => void } {
+  const statements: string[] = [];
+  const original = Client.prototype.query;
+  const patched = function (this: Client, ...args: unknown[]) {
+    const first = args[0];
+    statements.push(typeof first === 'string' ? first : String((first as { text?: string })?.text));
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  };
+  Client.prototype.query = patched as typeof original;
+  return { statements, restore: () => void (Client.prototype.query = original) };
+}
+
+describe('SQL statements per list request', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await TestApi.start('inspection_queries');
+    for (let index = 0; index < 30; index += 1) {
+      const device = await api.createDevice();
+      for (let item = 0; item < 3; item += 1)
+        await api.post('/api/items/', { name: `I${item}`, device: device.id });
+      const plan = (await api.post('/api/plans/', { name: 'P', devices: [device.id], frequency: 'daily' }))
+        .body as { id: number };
+      await api.post('/api/records/', { status: 'ok', device: device.id, plan: plan.id });
+    }
+    await api.get('/api/devices/'); // warms the bearer check's user cache
+  });
+  afterAll(() => api?.close());
+
+  async function statementsFor(path: string): Promise<number> {
+    const counter = countStatements();
+    try {
+      const response = await api.get(path);
+      expect(response.status).toBe(200);
+    } finally {
+      counter.restore();
+    }
+    return counter.statements.length;
+  }
+
+  it.each(['/api/devices/', '/api/plans/', '/api/records/', '/api/items/'])(
+    '%s issues the same small number of statements for 1 or 30 results',
+    async (path) => {
+      const separator = path.includes('?') ? '&' : '?';
+      const one = await statementsFor(`${path}${separator}page_size=1`);
+      const many = await statementsFor(`${path}${separator}page_size=30`);
+      expect(one).toBeGreaterThan(0);
+      expect(many).toBe(one);
+      expect(many).toBeLessThanOrEqual(2);
+    },
+  );
+
+  it('a device detail is one statement regardless of its items', async () => {
+    expect(await statementsFor('/api/devices/1/')).toBeLessThanOrEqual(2);
+  });
+});
