@@ -1,41 +1,43 @@
-import { type ExecutionContext, Injectable } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable, type Type } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { IS_PUBLIC_KEY } from '@fieldops/platform';
 import { TokenExpiredError } from 'jsonwebtoken';
 import { AuthenticationFailedException } from './authentication-failed.exception';
-import { JWT_BEARER_STRATEGY } from './jwt-bearer.strategy';
 
 /**
- * Installed as the app's global guard: every route needs a valid bearer JWT unless it (or its
- * controller) is marked `@Public()`. A forgotten decorator therefore fails closed.
+ * The app's global guard for the passport strategy named `strategyName`: every route needs a valid bearer
+ * JWT unless it (or its controller) is marked `@Public()`. A forgotten decorator therefore fails closed.
  */
-@Injectable()
-export class JwtAuthGuard extends AuthGuard(JWT_BEARER_STRATEGY) {
-  constructor(private readonly reflector: Reflector) {
-    super();
-  }
-
-  override canActivate(context: ExecutionContext) {
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
-    if (isPublic) return true;
-    return super.canActivate(context);
-  }
-
-  override handleRequest<TUser = unknown>(error: unknown, user: TUser | false, info: unknown): TUser {
-    if (user) return user;
-    if (info instanceof TokenExpiredError)
-      throw new AuthenticationFailedException('expired', 'token has expired');
-    if (info instanceof Error && info.message === 'No auth token') {
-      throw new AuthenticationFailedException('missing', 'authentication credentials were not provided');
+export function createJwtAuthGuard(strategyName: string): Type<CanActivate> {
+  @Injectable()
+  class JwtAuthGuard extends AuthGuard(strategyName) {
+    constructor(private readonly reflector: Reflector) {
+      super();
     }
-    const cause = error ?? info;
-    throw new AuthenticationFailedException(
-      'invalid',
-      cause instanceof Error ? cause.message : 'token is invalid',
-    );
+
+    override canActivate(context: ExecutionContext) {
+      const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [
+        context.getHandler(),
+        context.getClass(),
+      ]);
+      if (isPublic) return true;
+      return super.canActivate(context);
+    }
+
+    override handleRequest<TUser = unknown>(error: unknown, user: TUser | false, info: unknown): TUser {
+      if (user) return user;
+      if (info instanceof TokenExpiredError)
+        throw new AuthenticationFailedException('expired', 'token has expired');
+      if (info instanceof Error && info.message === 'No auth token') {
+        throw new AuthenticationFailedException('missing', 'authentication credentials were not provided');
+      }
+      const cause = error ?? info;
+      throw new AuthenticationFailedException(
+        'invalid',
+        cause instanceof Error ? cause.message : 'token is invalid',
+      );
+    }
   }
+  return JwtAuthGuard;
 }

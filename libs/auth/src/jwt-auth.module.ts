@@ -1,9 +1,9 @@
 import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
-import { JwtAuthGuard } from './jwt-auth.guard';
+import { createJwtAuthGuard } from './jwt-auth.guard';
 import { JWT_AUTH_OPTIONS, type JwtAuthOptions } from './jwt-auth.options';
-import { JwtBearerStrategy } from './jwt-bearer.strategy';
+import { createJwtBearerStrategy } from './jwt-bearer.strategy';
 
 export interface JwtAuthModuleAsyncOptions {
   imports?: ModuleMetadata['imports'];
@@ -11,17 +11,20 @@ export interface JwtAuthModuleAsyncOptions {
   useFactory: (...dependencies: never[]) => JwtAuthOptions | Promise<JwtAuthOptions>;
 }
 
-/** Bearer-JWT authentication for a whole app: strategy plus the fail-closed global guard. */
+let instances = 0;
+
+/** Bearer-JWT authentication for a whole app: its own passport strategy plus the fail-closed global guard. */
 @Module({})
 export class JwtAuthModule {
   static forRootAsync(options: JwtAuthModuleAsyncOptions): DynamicModule {
+    const strategyName = `fieldops-jwt-bearer-${++instances}`;
     return {
       module: JwtAuthModule,
       imports: [PassportModule, ...(options.imports ?? [])],
       providers: [
         { provide: JWT_AUTH_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
-        JwtBearerStrategy,
-        { provide: APP_GUARD, useClass: JwtAuthGuard },
+        createJwtBearerStrategy(strategyName),
+        { provide: APP_GUARD, useClass: createJwtAuthGuard(strategyName) },
       ],
       exports: [JWT_AUTH_OPTIONS],
     };

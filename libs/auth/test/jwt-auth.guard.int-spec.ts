@@ -84,3 +84,48 @@ describe('JwtAuthGuard (global, fail-closed)', () => {
     expect(await answers[0].json()).toMatchObject({ message: 'token has expired' });
   });
 });
+
+describe('two apps in one process', () => {
+  function moduleWith(ring: KeyRing) {
+    @Module({
+      imports: [JwtAuthModule.forRootAsync({ useFactory: () => ({ keyRing: ring, algorithms: ['HS256'] }) })],
+      controllers: [ForgottenController],
+    })
+    class AppModule {}
+    return AppModule;
+  }
+
+  it('each verifies with its own keys only (passport strategies are per module, not per process)', async () => {
+    const ringA = new KeyRing([
+      { kid: 'a', algorithm: 'HS256', secret: 'first-app-secret-long-enough-0123456789' },
+    ]);
+    const ringB = new KeyRing([
+      { kid: 'b', algorithm: 'HS256', secret: 'second-app-secret-long-enough-012345678' },
+    ]);
+    const apps = [
+      await NestFactory.create(moduleWith(ringA), { logger: false }),
+      await NestFactory.create(moduleWith(ringB), { logger: false }),
+    ];
+    try {
+      const urls: string[] = [];
+      for (const app of apps) {
+        await app.listen(0, '127.0.0.1');
+        urls.push(
+          `http://127.0.0.1:${((app.getHttpServer() as import('node:http').Server).address() as AddressInfo).port}`,
+        );
+      }
+      const tokenA = signJwt(ringA, { sub: 'a' }, { expiresInSeconds: 60 });
+      const tokenB = signJwt(ringB, { sub: 'b' }, { expiresInSeconds: 60 });
+      const status = async (url: string, token: string) =>
+        (await fetch(`${url}/forgotten`, { headers: { authorization: `Bearer ${token}` } })).status;
+      expect([
+        await status(urls[0], tokenA),
+        await status(urls[0], tokenB),
+        await status(urls[1], tokenB),
+        await status(urls[1], tokenA),
+      ]).toEqual([200, 401, 200, 401]);
+    } finally {
+      for (const app of apps) await app.close();
+    }
+  });
+});

@@ -95,6 +95,9 @@ async function waitUntilGone(pid: number, timeoutMs: number): Promise<boolean> {
   return !isRunning(pid);
 }
 
+// Each case spawns Node processes that run initdb and start PostgreSQL: slow on a loaded 2-core machine.
+jest.setTimeout(120_000);
+
 describe('EmbeddedPostgresServer (in a child process)', () => {
   let workDir: string;
   const strayPostmasters: number[] = [];

@@ -17,7 +17,7 @@ export class CommonEnvironment {
 
   /**
    * Which proxies' X-Forwarded-* headers to believe (Express `trust proxy` syntax: `loopback`,
-   * `10.0.0.0/8, 127.0.0.1`, or a hop count). Empty: none.
+   * `10.0.0.0/8, 127.0.0.1`, or a hop count); `none` trusts no proxy.
    */
   @Expose() @IsOptional() @IsString() TRUST_PROXY?: string = 'loopback';
 }

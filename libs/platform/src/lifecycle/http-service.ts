@@ -33,7 +33,7 @@ export interface RunningService {
 }
 
 function trustProxySetting(value: string | undefined): boolean | number | string {
-  if (value === undefined || value.trim() === '') return false;
+  if (value === undefined || ['', 'none', 'false'].includes(value.trim().toLowerCase())) return false;
   if (/^\d+$/.test(value.trim())) return Number(value.trim());
   return value;
 }
