@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { type ArgumentsHost, Catch, HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { Catch, HttpException, Inject, Injectable } from '@nestjs/common';
 import { AuthenticationFailedException } from '@fieldops/auth';
 import { LOGGER, type WireError, WireExceptionFilter } from '@fieldops/platform';
 import { type Logger } from '@fieldops/platform';
-import { type Request, type Response } from 'express';
+import { type Response } from 'express';
 import { BAD_AUTHORIZATION_HEADER, type RequestWithAuthProblem } from '../auth/authorization-header';
 import { AUTH_FAILURES } from '../auth/auth-failures';
 import { DrfException } from '../common/drf-exceptions';
@@ -70,26 +69,8 @@ export class DrfExceptionFilter extends WireExceptionFilter {
     return headers;
   }
 
-  override catch(exception: unknown, host: ArgumentsHost): void {
-    if (host.getType() !== 'http') throw exception;
-    const http = host.switchToHttp();
-    const request = http.getRequest<Request>();
-    const response = http.getResponse<Response>();
-    const status =
-      exception instanceof HttpException ? exception.getStatus() : HttpStatus.INTERNAL_SERVER_ERROR;
-    const error: WireError = { status, exception, request };
-    if (status >= 500) {
-      error.errorId = randomUUID();
-      this.logger.error(
-        { err: exception, errorId: error.errorId, method: request.method, url: request.originalUrl },
-        'request failed',
-      );
-    }
-    if (response.headersSent) {
-      response.end();
-      return;
-    }
-    for (const [name, value] of Object.entries(this.renderHeaders(error))) response.setHeader(name, value);
-    sendJson(response, status, this.renderBody(error));
+  /** DRF's bytes: `application/json` without a charset parameter. */
+  protected override send(response: Response, status: number, body: unknown): void {
+    sendJson(response, status, body);
   }
 }

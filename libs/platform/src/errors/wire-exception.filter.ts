@@ -48,6 +48,11 @@ export abstract class WireExceptionFilter implements ExceptionFilter {
     }
     const body = this.renderBody(error);
     for (const [name, value] of Object.entries(this.renderHeaders(error))) response.setHeader(name, value);
+    this.send(response, status, body);
+  }
+
+  /** Writes the rendered body (Express's JSON by default; an app may need its wire format's exact bytes). */
+  protected send(response: Response, status: number, body: unknown): void {
     if (body === undefined) {
       response.status(status).end();
     } else {
