@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { Expose } from 'class-transformer';
 import { IsIn, IsOptional, IsString } from 'class-validator';
 import { LOG_LEVELS, type LogLevel } from '@fieldops/platform';
@@ -7,4 +8,14 @@ export class AllInOneEnvironment {
   @Expose() @IsIn(LOG_LEVELS) LOG_LEVEL: LogLevel = 'info';
   @Expose() @IsOptional() @IsString() DATABASE_URL?: string;
   @Expose() @IsOptional() @IsString() REDIS_URL?: string;
+}
+
+/** The example platform configuration (a demo bot) used when PLATFORM_CONFIG is unset. */
+export const EXAMPLE_PLATFORM_CONFIG = resolve(__dirname, '../../../infra/config/platform.example.yaml');
+
+/** The environment handed to the apps: PLATFORM_CONFIG defaults to the example file. */
+export function withPlatformConfigDefault(environment: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return environment.PLATFORM_CONFIG
+    ? environment
+    : { ...environment, PLATFORM_CONFIG: EXAMPLE_PLATFORM_CONFIG };
 }

@@ -3,6 +3,7 @@ import { startConnectorGateway } from '@fieldops/connector-gateway';
 import { startInspectionApi } from '@fieldops/inspection-api';
 import { type Logger, type RunningService } from '@fieldops/platform';
 import { startRelayGateway } from '@fieldops/relay-gateway';
+import { withPlatformConfigDefault } from './all-in-one.environment';
 
 export interface RunningPlatform {
   services: RunningService[];
@@ -14,9 +15,10 @@ export interface RunningPlatform {
  * REDIS_URL is set) — the embedded default behind `npm start`.
  */
 export async function startInProcessPlatform(
-  environment: NodeJS.ProcessEnv,
+  givenEnvironment: NodeJS.ProcessEnv,
   logger: Logger,
 ): Promise<RunningPlatform> {
+  const environment = withPlatformConfigDefault(givenEnvironment);
   const bus = createActivityBus({
     redisUrl: environment.REDIS_URL,
     logger: logger.child({ component: 'bus' }),

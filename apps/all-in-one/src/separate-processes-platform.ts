@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { type Logger } from '@fieldops/platform';
+import { withPlatformConfigDefault } from './all-in-one.environment';
 
 const APPS = ['@fieldops/inspection-api', '@fieldops/relay-gateway', '@fieldops/connector-gateway'] as const;
 
@@ -20,7 +21,7 @@ export function startSeparateProcesses(environment: NodeJS.ProcessEnv, logger: L
     (app) =>
       new Promise<void>((resolve) => {
         const child = spawn(process.execPath, [require.resolve(`${app}/dist/main.js`)], {
-          env: environment,
+          env: withPlatformConfigDefault(environment),
           stdio: 'inherit',
         });
         children.set(app, child);

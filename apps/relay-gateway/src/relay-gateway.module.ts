@@ -1,34 +1,99 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { type ActivityBus, ActivityBusModule } from '@fieldops/bus';
-import { ErrorEnvelopeExceptionFilter, PlatformModule } from '@fieldops/platform';
-import { type Logger } from '@fieldops/platform';
+import { type ConversationStore, ConversationStoreModule } from '@fieldops/conversation-store';
+import { ErrorEnvelopeExceptionFilter, type Logger, PlatformModule } from '@fieldops/platform';
+import { type PlatformConfig } from '@fieldops/platform-config';
+import { ActivitiesController } from './activities/activities.controller';
+import { ActivitiesService } from './activities/activities.service';
 import { RelayGatewayEnvironment } from './config/relay-gateway.environment';
+import { ConversationLog } from './conversation-log/conversation-log.service';
+import { ConversationMembershipService } from './conversations/conversation-membership.service';
+import { ConversationsController } from './conversations/conversations.controller';
+import { ConversationsService } from './conversations/conversations.service';
+import { BOT_DELIVERY, type BotDelivery } from './delivery/bot-delivery';
+import { HttpBotDelivery } from './delivery/http-bot-delivery';
+import { DirectLineAuthGuard } from './direct-line/direct-line-auth.guard';
+import { PLATFORM_CONFIG } from './direct-line/relay-settings';
+import { TokenIssuer } from './direct-line/token-issuer';
+import { SessionController } from './session/session.controller';
+import { StreamService } from './stream/stream.service';
+import { TokensController } from './tokens/tokens.controller';
+import { TokensService } from './tokens/tokens.service';
+import { UploadsController } from './uploads/uploads.controller';
+import { UploadsService } from './uploads/uploads.service';
 
 export interface RelayGatewayModuleOptions {
   environment: RelayGatewayEnvironment;
   logger: Logger;
+  platformConfig: PlatformConfig;
   /** A bus owned by the caller (the all-in-one process shares one between apps). */
   bus?: ActivityBus;
+  /** A store owned by the caller (shared between apps in one process). */
+  store?: ConversationStore;
+  /** Replaces the direct HTTP delivery to the bot's messaging endpoint. */
+  botDelivery?: BotDelivery;
+}
+
+class DeliveryLifecycle implements OnApplicationShutdown {
+  constructor(readonly delivery: BotDelivery) {}
+  onApplicationShutdown(): void {
+    if (this.delivery instanceof HttpBotDelivery) this.delivery.close();
+  }
 }
 
 @Module({})
 export class RelayGatewayModule {
-  static forRoot({ environment, logger, bus }: RelayGatewayModuleOptions): DynamicModule {
+  static forRoot(options: RelayGatewayModuleOptions): DynamicModule {
+    const { environment, logger } = options;
     return {
       module: RelayGatewayModule,
       imports: [
         PlatformModule.forRoot({ service: 'relay-gateway', logger }),
         ActivityBusModule.forRoot({
-          bus,
+          bus: options.bus,
           redisUrl: environment.REDIS_URL,
           channelPrefix: environment.BUS_CHANNEL_PREFIX,
           logger: logger.child({ component: 'bus' }),
         }),
+        ConversationStoreModule.forRoot({
+          store: options.store,
+          redisUrl: environment.REDIS_URL,
+          keyPrefix: environment.STORE_KEY_PREFIX,
+          retentionSeconds: environment.CONVERSATION_RETENTION_SECONDS,
+        }),
+      ],
+      controllers: [
+        TokensController,
+        ConversationsController,
+        ActivitiesController,
+        UploadsController,
+        SessionController,
       ],
       providers: [
         { provide: RelayGatewayEnvironment, useValue: environment },
+        { provide: PLATFORM_CONFIG, useValue: options.platformConfig },
         { provide: APP_FILTER, useClass: ErrorEnvelopeExceptionFilter },
+        {
+          provide: DeliveryLifecycle,
+          useValue: new DeliveryLifecycle(
+            options.botDelivery ?? new HttpBotDelivery({ timeoutMs: environment.BOT_DELIVERY_TIMEOUT_MS }),
+          ),
+        },
+        {
+          provide: BOT_DELIVERY,
+          useFactory: (lifecycle: DeliveryLifecycle) => lifecycle.delivery,
+          inject: [DeliveryLifecycle],
+        },
+        TokenIssuer,
+        DirectLineAuthGuard,
+        ConversationLog,
+        ConversationMembershipService,
+        ConversationsService,
+        TokensService,
+        ActivitiesService,
+        StreamService,
+        UploadsService,
       ],
     };
   }

@@ -1,25 +1,60 @@
 import { type ActivityBus } from '@fieldops/bus';
+import { type ConversationStore } from '@fieldops/conversation-store';
 import { type StartedService, startService, type StartServiceOptions } from '@fieldops/platform';
+import { loadPlatformConfig, type PlatformConfig } from '@fieldops/platform-config';
 import { RelayGatewayEnvironment } from './config/relay-gateway.environment';
+import { type BotDelivery } from './delivery/bot-delivery';
 import { RelayGatewayModule } from './relay-gateway.module';
+import { StreamService } from './stream/stream.service';
 
 export interface StartRelayGatewayOptions extends StartServiceOptions {
   /** A bus owned by the caller (the all-in-one process shares one in-process bus between apps). */
   bus?: ActivityBus;
+  /** A conversation store owned by the caller (shared between apps in one process). */
+  store?: ConversationStore;
+  /** Instead of reading the file named by PLATFORM_CONFIG. */
+  platformConfig?: PlatformConfig;
+  /** Instead of the direct HTTP delivery to the bot's messaging endpoint. */
+  botDelivery?: BotDelivery;
 }
+
+const CORS_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'X-Requested-With', 'x-ms-bot-agent'];
 
 /** Validates the configuration, then starts relay-gateway and returns once it listens. */
 export function startRelayGateway(
   options: StartRelayGatewayOptions = {},
 ): Promise<StartedService<RelayGatewayEnvironment>> {
+  const rawEnvironment = options.environment ?? process.env;
   return startService(
     {
       service: 'relay-gateway',
       environmentSchema: RelayGatewayEnvironment,
       port: (environment) => environment.RELAY_GATEWAY_PORT,
       module: ({ environment, logger }) =>
-        RelayGatewayModule.forRoot({ environment, logger, bus: options.bus }),
+        RelayGatewayModule.forRoot({
+          environment,
+          logger,
+          bus: options.bus,
+          store: options.store,
+          botDelivery: options.botDelivery,
+          platformConfig:
+            options.platformConfig ??
+            loadPlatformConfig(environment.PLATFORM_CONFIG, { environment: rawEnvironment }),
+        }),
+      configure: (app, { environment }) => {
+        // Browsers host Web Chat anywhere; trusted origins are enforced per bot/token by the auth guard.
+        app.enableCors({
+          origin: true,
+          credentials: true,
+          methods: ['GET', 'POST', 'OPTIONS'],
+          allowedHeaders: CORS_HEADERS,
+          maxAge: 600,
+        });
+        // Above the activity limit so oversize activities get 413 MessageSizeTooBig from validation, not the parser.
+        app.useBodyParser('json', { limit: environment.RELAY_MAX_ACTIVITY_BYTES * 4 });
+        app.get(StreamService).attach(app.getHttpServer());
+      },
     },
-    options,
+    { environment: options.environment, logger: options.logger },
   );
 }

@@ -1,4 +1,5 @@
 import { ConfigurationError } from '@fieldops/platform';
+import { resolve } from 'node:path';
 import { startRelayGateway } from '../src';
 
 const baseEnvironment = {
@@ -6,6 +7,7 @@ const baseEnvironment = {
   HOST: '127.0.0.1',
   LOG_LEVEL: 'silent',
   REDIS_URL: process.env.REDIS_URL,
+  PLATFORM_CONFIG: resolve(__dirname, '../../../infra/config/platform.example.yaml'),
 };
 
 describe('relay-gateway service', () => {
@@ -15,12 +17,15 @@ describe('relay-gateway service', () => {
   });
   afterAll(() => gateway.close());
 
-  it('is live and ready, checking the activity bus it runs on', async () => {
+  it('is live and ready, checking the activity bus and conversation store it runs on', async () => {
     expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${gateway.url}/readyz`);
     expect(ready.status).toBe(200);
     const expectedCheck = process.env.REDIS_URL ? 'redis' : 'bus';
-    expect(await ready.json()).toEqual({ status: 'ok', checks: { [expectedCheck]: { status: 'up' } } });
+    expect(await ready.json()).toEqual({
+      status: 'ok',
+      checks: { [expectedCheck]: { status: 'up' }, 'conversation-store': { status: 'up' } },
+    });
   });
 
   it('answers unknown routes in the Direct Line error format', async () => {
@@ -43,6 +48,9 @@ describe('relay-gateway configuration', () => {
     await expect(
       startRelayGateway({ environment: { ...baseEnvironment, REDIS_URL: 'localhost:6379' } }),
     ).rejects.toBeInstanceOf(ConfigurationError);
+    await expect(
+      startRelayGateway({ environment: { ...baseEnvironment, PLATFORM_CONFIG: '/nonexistent.yaml' } }),
+    ).rejects.toThrow(/PLATFORM_CONFIG/);
   });
 
   it('reports Redis as down (503) when it cannot reach it', async () => {

@@ -1,12 +1,12 @@
 import { Expose } from 'class-transformer';
-import { IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 import { CommonEnvironment, ToInteger } from '@fieldops/platform';
 
 /** relay-gateway's environment (see the README's table). */
 export class RelayGatewayEnvironment extends CommonEnvironment {
   @Expose() @ToInteger() @IsInt() @Min(0) @Max(65535) RELAY_GATEWAY_PORT: number = 8010;
 
-  /** Redis for the activity bus shared by every relay and connector instance; unset: in-process bus (one process only). */
+  /** Redis for the activity bus and the conversation store shared by every relay and connector instance. */
   @Expose()
   @IsOptional()
   @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false, require_protocol: true })
@@ -14,4 +14,45 @@ export class RelayGatewayEnvironment extends CommonEnvironment {
 
   /** Prefix of the bus's Redis channels, so several platforms can share one Redis. */
   @Expose() @IsString() BUS_CHANNEL_PREFIX: string = 'fieldops:conversation:';
+
+  /** Prefix of the conversation store's Redis keys. */
+  @Expose() @IsString() STORE_KEY_PREFIX: string = 'fieldops:store:';
+
+  /** The platform configuration file (YAML): bots and their Direct Line channel settings. */
+  @Expose() @IsString() @Matches(/\S/) PLATFORM_CONFIG: string;
+
+  /** How long conversations, their activities and uploads are kept after the last write. */
+  @Expose() @ToInteger() @IsInt() @Min(60) @Max(2_592_000) CONVERSATION_RETENTION_SECONDS: number = 86_400;
+
+  /** This gateway's public base URL (scheme and host the clients see); unset: from the request and trusted X-Forwarded-*. */
+  @Expose()
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  RELAY_PUBLIC_URL?: string;
+
+  /** The `serviceUrl` stamped on activities for the bot (connector-gateway's public URL, trailing slash). */
+  @Expose()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  RELAY_BOT_SERVICE_URL: string = 'http://localhost:8020/';
+
+  /** How long a send waits for the bot's HTTP answer before answering 504. */
+  @Expose() @ToInteger() @IsInt() @Min(100) @Max(120_000) BOT_DELIVERY_TIMEOUT_MS: number = 15_000;
+
+  /** Largest activity (serialized JSON, bytes) a client may send; larger: 413 MessageSizeTooBig. */
+  @Expose() @ToInteger() @IsInt() @Min(1024) @Max(16_777_216) RELAY_MAX_ACTIVITY_BYTES: number = 262_144;
+
+  /** Largest upload request (bytes); larger: 413 MessageSizeTooBig. */
+  @Expose() @ToInteger() @IsInt() @Min(1024) @Max(104_857_600) RELAY_MAX_UPLOAD_BYTES: number = 4_194_304;
+
+  /** Interval of the empty keep-alive frames on WebSocket streams. */
+  @Expose() @ToInteger() @IsInt() @Min(1000) @Max(600_000) RELAY_STREAM_KEEPALIVE_MS: number = 15_000;
+
+  /** Reconnect without a watermark: `all` replays the retained log (what the real service does), `new` only later activities (the docs). */
+  @Expose() @IsIn(['all', 'new']) RELAY_RECONNECT_REPLAY: 'all' | 'new' = 'all';
+
+  /** Requests per minute per token (or secret); 0 disables. */
+  @Expose() @ToInteger() @IsInt() @Min(0) RELAY_RATE_LIMIT_PER_TOKEN: number = 600;
+
+  /** Sends (activities and uploads) per minute per conversation; 0 disables. */
+  @Expose() @ToInteger() @IsInt() @Min(0) RELAY_RATE_LIMIT_PER_CONVERSATION: number = 300;
 }

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { type Activity, type ActivitySet } from '@fieldops/contracts';
+import { CONVERSATION_STORE, type ConversationStore } from '@fieldops/conversation-store';
+import { ErrorEnvelopeException, LOGGER, type Logger } from '@fieldops/platform';
+import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
+import { ConversationLog } from '../conversation-log/conversation-log.service';
+import { botAccount, ConversationMembershipService } from '../conversations/conversation-membership.service';
+import { notFound } from '../conversations/conversations.service';
+import { type Credential } from '../direct-line/credentials';
+import { parseWatermark } from '../direct-line/public-url';
+import { RateLimiter } from '../direct-line/rate-limiter';
+import { BOT_DELIVERY, type BotDelivery } from '../delivery/bot-delivery';
+
+const POLL_PAGE_SIZE = 500;
+
+export interface SendResult {
+  id: string;
+  /** Milliseconds spent in the gateway, bot delivery excluded. */
+  processingMs: number;
+}
+
+@Injectable()
+export class ActivitiesService {
+  private readonly conversationLimiter: RateLimiter;
+
+  constructor(
+    @Inject(CONVERSATION_STORE) private readonly store: ConversationStore,
+    @Inject(BOT_DELIVERY) private readonly delivery: BotDelivery,
+    private readonly log: ConversationLog,
+    private readonly membership: ConversationMembershipService,
+    private readonly environment: RelayGatewayEnvironment,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    this.conversationLimiter = new RateLimiter(environment.RELAY_RATE_LIMIT_PER_CONVERSATION);
+  }
+
+  /**
+   * Stamps the client's activity, appends the echo to the log and publishes it (so it precedes any reply), then
+   * delivers it to the bot and answers with the bot's outcome: the echo's id, 502 BotError or 504 BotError.
+   */
+  async send(credential: Credential, conversationId: string, activity: Activity): Promise<SendResult> {
+    const started = performance.now();
+    const retryAfter = this.conversationLimiter.take(conversationId);
+    if (retryAfter !== undefined) {
+      throw new ErrorEnvelopeException(429, 'TooManyRequests', 'Too many activities in this conversation', {
+        headers: { 'Retry-After': String(retryAfter) },
+      });
+    }
+    const bot = credential.bot;
+    const record = await this.store.get(conversationId);
+    if (!record || record.botId !== bot.id) throw notFound();
+
+    const { id: _clientId, ...rest } = activity;
+    const from = {
+      ...rest.from!,
+      id: credential.kind === 'token' && credential.userId ? credential.userId : rest.from!.id,
+    };
+    const stamped: Activity = {
+      ...rest,
+      channelId: 'directline',
+      serviceUrl: this.environment.RELAY_BOT_SERVICE_URL,
+      from,
+      recipient: botAccount(bot),
+      conversation: {
+        ...(typeof rest.conversation === 'object' ? rest.conversation : {}),
+        id: conversationId,
+      },
+    };
+    // The first message of a user not announced at start is preceded by the user's conversationUpdate.
+    const announcing = performance.now();
+    const announced = await this.membership.announceUserIfNew(bot, conversationId, from);
+    let botMs = announced ? performance.now() - announcing : 0;
+    const correlationId = randomUUID();
+    const echo = await this.log.append(conversationId, stamped, correlationId);
+
+    const delivering = performance.now();
+    const outcome = await this.delivery.deliver({ bot, activity: echo.activity, correlationId });
+    botMs += performance.now() - delivering;
+    const processingMs = performance.now() - started - botMs;
+    switch (outcome.kind) {
+      case 'delivered':
+        return { id: echo.activity.id!, processingMs };
+      case 'rejected':
+        throw new ErrorEnvelopeException(502, 'BotError', 'Failed to send activity: bot returned an error', {
+          httpStatusCode: outcome.status,
+        });
+      case 'timeout':
+        throw new ErrorEnvelopeException(504, 'BotError', 'Failed to send activity: bot timed out', {
+          httpStatusCode: 504,
+        });
+      case 'unreachable':
+        this.logger.warn({ conversationId, bot: bot.id, reason: outcome.reason }, 'bot unreachable');
+        throw new ErrorEnvelopeException(502, 'BotError', 'Failed to send activity: bot unreachable', {
+          httpStatusCode: 502,
+        });
+    }
+  }
+
+  /**
+   * Polling: everything after the watermark except `typing`. Never 5xx: a back-end fault answers an empty set with
+   * the same watermark (DirectLineJS stops polling for good after one error).
+   */
+  async poll(
+    credential: Credential,
+    conversationId: string,
+    watermarkParameter: unknown,
+  ): Promise<ActivitySet> {
+    const watermark = parseWatermark(watermarkParameter);
+    if (watermark === 'invalid') throw new ErrorEnvelopeException(400, 'BadArgument', 'Invalid watermark');
+    const unchanged: ActivitySet = {
+      activities: [],
+      watermark: watermark === undefined ? undefined : String(watermark),
+    };
+    try {
+      const record = await this.store.get(conversationId);
+      if (!record || record.botId !== credential.bot.id) throw notFound();
+      const entries = await this.store.read(conversationId, watermark, POLL_PAGE_SIZE);
+      const last = entries.at(-1);
+      if (!last) return unchanged;
+      return {
+        activities: entries.map((entry) => entry.activity).filter((activity) => activity.type !== 'typing'),
+        watermark: String(last.seq),
+      };
+    } catch (error) {
+      if (error instanceof ErrorEnvelopeException) throw error;
+      this.logger.warn({ err: error, conversationId }, 'polling failed; answering an empty set');
+      return unchanged;
+    }
+  }
+}

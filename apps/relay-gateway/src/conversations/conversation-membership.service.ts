@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { type Activity, type ChannelAccount } from '@fieldops/contracts';
+import { CONVERSATION_STORE, type ConversationStore } from '@fieldops/conversation-store';
+import { LOGGER, type Logger } from '@fieldops/platform';
+import { type BotConfig } from '@fieldops/platform-config';
+import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
+import { BOT_DELIVERY, type BotDelivery } from '../delivery/bot-delivery';
+
+export function botAccount(bot: BotConfig): ChannelAccount {
+  return { id: bot.id, name: bot.name, role: 'bot' };
+}
+
+/**
+ * conversationUpdate activities for the bot (never shown to clients, so not in the log): at start with both members
+ * when the user is known, otherwise the bot at start and the user just before that user's first message.
+ */
+@Injectable()
+export class ConversationMembershipService {
+  constructor(
+    @Inject(CONVERSATION_STORE) private readonly store: ConversationStore,
+    @Inject(BOT_DELIVERY) private readonly delivery: BotDelivery,
+    private readonly environment: RelayGatewayEnvironment,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** Called once per conversation, by whoever claimed its `started` milestone. */
+  async announceStart(
+    bot: BotConfig,
+    conversationId: string,
+    user: { userId?: string; userName?: string; locale?: string },
+  ): Promise<void> {
+    const members = [botAccount(bot)];
+    let from = botAccount(bot);
+    if (user.userId && (await this.store.claimMilestone(conversationId, 'userJoined'))) {
+      from = { id: user.userId, name: user.userName, role: 'user' };
+      members.push(from);
+    }
+    await this.send(bot, conversationId, from, members, user.locale);
+  }
+
+  /** Before a user's first message: announces the user unless that already happened. */
+  async announceUserIfNew(bot: BotConfig, conversationId: string, user: ChannelAccount): Promise<boolean> {
+    if (!(await this.store.claimMilestone(conversationId, 'userJoined'))) return false;
+    const account: ChannelAccount = { id: user.id, role: 'user' };
+    if (user.name !== undefined) account.name = user.name;
+    await this.send(bot, conversationId, account, [account]);
+    return true;
+  }
+
+  private async send(
+    bot: BotConfig,
+    conversationId: string,
+    from: ChannelAccount,
+    membersAdded: ChannelAccount[],
+    locale?: string,
+  ): Promise<void> {
+    const activity: Activity = {
+      type: 'conversationUpdate',
+      id: `${conversationId}|update-${randomUUID()}`,
+      timestamp: new Date().toISOString(),
+      channelId: 'directline',
+      serviceUrl: this.environment.RELAY_BOT_SERVICE_URL,
+      from,
+      recipient: botAccount(bot),
+      conversation: { id: conversationId },
+      membersAdded,
+    };
+    if (locale) activity.locale = locale;
+    const outcome = await this.delivery.deliver({ bot, activity, correlationId: randomUUID() });
+    if (outcome.kind !== 'delivered') {
+      this.logger.warn(
+        { conversationId, bot: bot.id, outcome },
+        'conversationUpdate was not accepted by the bot',
+      );
+    }
+  }
+}

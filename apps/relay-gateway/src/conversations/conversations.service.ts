@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { type Request } from 'express';
+import {
+  CONVERSATION_STORE,
+  type ConversationRecord,
+  type ConversationStore,
+} from '@fieldops/conversation-store';
+import { ErrorEnvelopeException } from '@fieldops/platform';
+import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
+import { type Credential } from '../direct-line/credentials';
+import { parseWatermark, streamUrlFor } from '../direct-line/public-url';
+import { TokenIssuer } from '../direct-line/token-issuer';
+import { ConversationMembershipService } from './conversation-membership.service';
+
+export interface ConversationResponse {
+  conversationId: string;
+  token: string;
+  expires_in: number;
+  streamUrl?: string;
+  referenceGrammarId?: string;
+}
+
+/** URL-safe, unguessable: 22 base64url characters. */
+export function newConversationId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+export interface StartRequest {
+  user?: { id?: string; name?: string };
+  locale?: string;
+}
+
+@Injectable()
+export class ConversationsService {
+  constructor(
+    @Inject(CONVERSATION_STORE) private readonly store: ConversationStore,
+    private readonly issuer: TokenIssuer,
+    private readonly membership: ConversationMembershipService,
+    private readonly environment: RelayGatewayEnvironment,
+  ) {}
+
+  /** Starts a conversation (created: true) or returns the one the token is bound to (created: false). */
+  async start(
+    credential: Credential,
+    body: StartRequest,
+    request: Request,
+  ): Promise<{ created: boolean; response: ConversationResponse; record: ConversationRecord }> {
+    const bot = credential.bot;
+    const conversationId = credential.kind === 'token' ? credential.conversationId : newConversationId();
+    const bodyUser = typeof body.user?.id === 'string' && body.user.id !== '' ? body.user : undefined;
+    const userId = (credential.kind === 'token' ? credential.userId : undefined) ?? bodyUser?.id;
+    const userName = (credential.kind === 'token' ? credential.userName : undefined) ?? bodyUser?.name;
+    const fresh: ConversationRecord = { conversationId, botId: bot.id, createdAt: Date.now() };
+    if (userId) fresh.userId = userId;
+    if (userName) fresh.userName = userName;
+    if (typeof body.locale === 'string') fresh.locale = body.locale;
+    await this.store.create(fresh);
+    const record = userId
+      ? await this.store.setUserIfUnset(conversationId, { userId, userName })
+      : await this.store.get(conversationId);
+    if (!record || record.botId !== bot.id) throw notFound();
+    const created = await this.store.claimMilestone(conversationId, 'started');
+    if (created) {
+      await this.membership.announceStart(bot, conversationId, {
+        userId: record.userId,
+        userName: record.userName,
+        locale: record.locale,
+      });
+    }
+    return { created, record, response: this.conversationResponse(credential, conversationId, '-', request) };
+  }
+
+  /** A fresh streamUrl (and token) for an existing conversation. */
+  async reconnect(
+    credential: Credential,
+    conversationId: string,
+    watermarkParameter: unknown,
+    request: Request,
+  ): Promise<ConversationResponse> {
+    const watermark = parseWatermark(watermarkParameter);
+    if (watermark === 'invalid') throw new ErrorEnvelopeException(400, 'BadArgument', 'Invalid watermark');
+    const record = await this.store.get(conversationId);
+    if (!record || record.botId !== credential.bot.id) throw notFound();
+    let streamWatermark = watermark === undefined ? '-' : String(watermark);
+    if (
+      watermark === undefined &&
+      watermarkParameter === undefined &&
+      this.environment.RELAY_RECONNECT_REPLAY === 'new'
+    ) {
+      streamWatermark = String((await this.store.lastSeq(conversationId)) ?? -1);
+    }
+    return this.conversationResponse(credential, conversationId, streamWatermark, request);
+  }
+
+  private conversationResponse(
+    credential: Credential,
+    conversationId: string,
+    watermark: string,
+    request: Request,
+  ): ConversationResponse {
+    const bot = credential.bot;
+    let token: string;
+    let expiresIn: number;
+    if (credential.kind === 'token') {
+      token = credential.token;
+      expiresIn = Math.max(0, credential.expiresAt - Math.floor(Date.now() / 1000));
+    } else {
+      ({ token, expiresIn } = this.issuer.issueConversationToken(bot, conversationId));
+    }
+    const streamToken = this.issuer.issueStreamToken(bot, conversationId);
+    return {
+      conversationId,
+      token,
+      expires_in: expiresIn,
+      streamUrl: streamUrlFor(
+        request,
+        this.environment.RELAY_PUBLIC_URL,
+        conversationId,
+        watermark,
+        streamToken,
+      ),
+    };
+  }
+}
+
+export function notFound(): ErrorEnvelopeException {
+  return new ErrorEnvelopeException(404, 'NotFound', 'Conversation not found');
+}

@@ -1,0 +1,25 @@
+import { type Activity } from '@fieldops/contracts';
+import { type BotConfig } from '@fieldops/platform-config';
+
+/** How a delivery to the bot ended; the send route turns it into 200, 502 or 504. */
+export type DeliveryOutcome =
+  | { kind: 'delivered'; status: number }
+  | { kind: 'rejected'; status: number }
+  | { kind: 'timeout' }
+  | { kind: 'unreachable'; reason: string };
+
+export interface DeliveryRequest {
+  bot: BotConfig;
+  activity: Activity;
+  correlationId: string;
+}
+
+/**
+ * The port through which the relay hands client activities to a bot. Today: a direct HTTP POST to the bot's
+ * messaging endpoint; later: an internal call to connector-gateway, which signs and delivers.
+ */
+export interface BotDelivery {
+  deliver(request: DeliveryRequest): Promise<DeliveryOutcome>;
+}
+
+export const BOT_DELIVERY = Symbol('BOT_DELIVERY');

@@ -1,0 +1,41 @@
+import { type BotConfig } from '@fieldops/platform-config';
+
+/** A client presented a Direct Line secret: any conversation of its bot. */
+export interface SecretCredential {
+  kind: 'secret';
+  bot: BotConfig;
+  /** Rate-limit key (never the secret itself). */
+  key: string;
+}
+
+/** A client presented a conversation token. */
+export interface TokenCredential {
+  kind: 'token';
+  bot: BotConfig;
+  conversationId: string;
+  token: string;
+  /** Embedded user (the `user` claim): replaces `from.id` of everything the client sends. */
+  userId?: string;
+  userName?: string;
+  /** Origins allowed to use the token (empty: any). */
+  origins: string[];
+  /** Epoch seconds. */
+  expiresAt: number;
+  key: string;
+}
+
+export type Credential = SecretCredential | TokenCredential;
+
+/** What a Direct Line token carries. */
+export interface DirectLineTokenClaims {
+  bot: string;
+  site: string;
+  conv: string;
+  /** `conversation` for REST calls, `stream` for the 60-s token in a streamUrl, `attachment` for one download. */
+  scope: 'conversation' | 'stream' | 'attachment';
+  /** The attachment an `attachment` token downloads. */
+  att?: string;
+  user?: string;
+  name?: string;
+  origins?: string[];
+}

@@ -1,0 +1,147 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import {
+  type CanActivate,
+  createParamDecorator,
+  type ExecutionContext,
+  Inject,
+  Injectable,
+  SetMetadata,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { type Request } from 'express';
+import { ErrorEnvelopeException } from '@fieldops/platform';
+import { type BotConfig, findBot } from '@fieldops/platform-config';
+import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
+import { type Credential } from './credentials';
+import { RateLimiter } from './rate-limiter';
+import { PLATFORM_CONFIG, type PlatformConfig } from './relay-settings';
+import { TokenIssuer } from './token-issuer';
+
+const ENHANCED_AUTH_EXEMPT = 'fieldops:relay:enhanced-auth-exempt';
+const LEGACY_SCHEMES = 'fieldops:relay:legacy-schemes';
+
+/** The route may be called with a secret even under enhanced authentication (tokens/generate). */
+export const ExemptFromEnhancedAuth = (): MethodDecorator & ClassDecorator =>
+  SetMetadata(ENHANCED_AUTH_EXEMPT, true);
+
+/** Direct Line 1.1: also accept the `Connector` and `BotConnector` scheme words. */
+export const AcceptLegacySchemes = (): MethodDecorator & ClassDecorator => SetMetadata(LEGACY_SCHEMES, true);
+
+export type AuthenticatedRequest = Request & { directLineCredential?: Credential };
+
+/** The credential the guard established for this request. */
+export const DirectLineCredential = createParamDecorator(
+  (_: unknown, context: ExecutionContext): Credential => {
+    const credential = context.switchToHttp().getRequest<AuthenticatedRequest>().directLineCredential;
+    if (!credential) throw new Error('DirectLineAuthGuard did not run');
+    return credential;
+  },
+);
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+/**
+ * Authenticates every Direct Line route: a secret (any conversation of its bot) or a conversation token; checks the
+ * token's conversation against the route's, its origins against `Origin`, enhanced authentication, and rate limits.
+ */
+@Injectable()
+export class DirectLineAuthGuard implements CanActivate {
+  private readonly secrets: Array<{ digest: Buffer; bot: BotConfig }>;
+  private readonly tokenLimiter: RateLimiter;
+
+  constructor(
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    private readonly issuer: TokenIssuer,
+    private readonly reflector: Reflector,
+    environment: RelayGatewayEnvironment,
+  ) {
+    this.secrets = config.bots.flatMap((bot) =>
+      (bot.directLine?.secrets ?? []).map((secret) => ({ digest: digest(secret), bot })),
+    );
+    this.tokenLimiter = new RateLimiter(environment.RELAY_RATE_LIMIT_PER_TOKEN);
+  }
+
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const targets = [context.getHandler(), context.getClass()];
+    const legacy = this.reflector.getAllAndOverride<boolean>(LEGACY_SCHEMES, targets) ?? false;
+    const credential = this.authenticate(request.headers.authorization, legacy);
+
+    const retryAfter = this.tokenLimiter.take(credential.key);
+    if (retryAfter !== undefined) {
+      throw new ErrorEnvelopeException(429, 'TooManyRequests', 'Too many requests', {
+        headers: { 'Retry-After': String(retryAfter) },
+      });
+    }
+
+    const routeConversation = request.params?.conversationId;
+    if (credential.kind === 'token' && typeof routeConversation === 'string') {
+      if (routeConversation !== credential.conversationId) {
+        throw new ErrorEnvelopeException(
+          403,
+          'BadArgument',
+          'Security token not valid for this conversation',
+        );
+      }
+    }
+
+    const origin = request.headers.origin;
+    const channel = credential.bot.directLine;
+    const trusted = channel?.enhancedAuthentication
+      ? channel.trustedOrigins
+      : credential.kind === 'token'
+        ? credential.origins
+        : [];
+    if (origin && trusted.length > 0 && !trusted.includes(origin)) {
+      throw new ErrorEnvelopeException(403, 'BadArgument', `Origin ${origin} is not a trusted origin`);
+    }
+
+    const exempt = this.reflector.getAllAndOverride<boolean>(ENHANCED_AUTH_EXEMPT, targets) ?? false;
+    if (channel?.enhancedAuthentication && !exempt) {
+      if (credential.kind !== 'token' || !credential.userId?.startsWith('dl_')) {
+        throw new ErrorEnvelopeException(
+          400,
+          'MissingProperty',
+          'Enhanced authentication is enabled: use a token generated with a user id starting with dl_',
+        );
+      }
+    }
+    request.directLineCredential = credential;
+    return true;
+  }
+
+  private authenticate(header: string | undefined, legacy: boolean): Credential {
+    const match = /^(\S+)\s+(\S+)\s*$/.exec(header ?? '');
+    const scheme = match?.[1]?.toLowerCase();
+    const value = match?.[2];
+    const schemes = legacy ? ['bearer', 'connector', 'botconnector'] : ['bearer'];
+    if (!scheme || !value || !schemes.includes(scheme)) {
+      throw new ErrorEnvelopeException(401, 'BadArgument', 'Missing token or secret', {
+        headers: { 'WWW-Authenticate': 'Bearer' },
+      });
+    }
+    const valueDigest = digest(value);
+    const secret = this.secrets.find((candidate) => timingSafeEqual(candidate.digest, valueDigest));
+    if (secret) {
+      return { kind: 'secret', bot: secret.bot, key: `secret:${valueDigest.toString('base64url')}` };
+    }
+    const { claims, expiresAt } = this.issuer.verify(value);
+    const bot = findBot(this.config, claims.bot);
+    if (claims.scope !== 'conversation' || !bot?.directLine) {
+      throw new ErrorEnvelopeException(403, 'BadArgument', 'Invalid token or secret');
+    }
+    return {
+      kind: 'token',
+      bot,
+      conversationId: claims.conv,
+      token: value,
+      userId: claims.user,
+      userName: claims.name,
+      origins: claims.origins ?? [],
+      expiresAt,
+      key: `token:${valueDigest.toString('base64url')}`,
+    };
+  }
+}

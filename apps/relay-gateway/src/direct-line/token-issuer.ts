@@ -1,0 +1,105 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { KeyRing, signJwt, TokenVerificationError, verifyJwt } from '@fieldops/auth';
+import { ErrorEnvelopeException, LOGGER, type Logger } from '@fieldops/platform';
+import { type BotConfig } from '@fieldops/platform-config';
+import { type DirectLineTokenClaims } from './credentials';
+import { PLATFORM_CONFIG, type PlatformConfig } from './relay-settings';
+
+const ISSUER = 'fieldops-relay';
+export const STREAM_TOKEN_LIFETIME_SECONDS = 60;
+
+export interface IssuedToken {
+  token: string;
+  expiresIn: number;
+}
+
+export interface VerifiedToken {
+  claims: DirectLineTokenClaims;
+  /** Epoch seconds. */
+  expiresAt: number;
+}
+
+/** Signs and verifies Direct Line tokens (HS256 JWTs over the configured key ring). */
+@Injectable()
+export class TokenIssuer {
+  private readonly keyRing: KeyRing;
+
+  constructor(@Inject(PLATFORM_CONFIG) config: PlatformConfig, @Inject(LOGGER) logger: Logger) {
+    let secrets = [...config.relay.tokenSigningKeys];
+    if (secrets.length === 0) {
+      logger.warn(
+        'relay.tokenSigningKeys is not configured: tokens are signed with a random key of this process only',
+      );
+      secrets = [randomBytes(32).toString('base64url')];
+    }
+    // The key id derives from the key, so every instance (and a reordered list) names a key the same way.
+    this.keyRing = new KeyRing(
+      secrets.map((secret) => ({
+        kid: createHash('sha256').update(secret).digest('base64url').slice(0, 12),
+        algorithm: 'HS256',
+        secret,
+      })),
+    );
+  }
+
+  issue(claims: DirectLineTokenClaims, lifetimeSeconds: number): IssuedToken {
+    const payload: Record<string, unknown> = { ...claims };
+    for (const key of Object.keys(payload)) if (payload[key] === undefined) delete payload[key];
+    return {
+      token: signJwt(this.keyRing, payload, {
+        expiresInSeconds: lifetimeSeconds,
+        issuer: ISSUER,
+        audience: ISSUER,
+        notBeforeSeconds: 0,
+        // Unique per issue, so a refresh within the same second still yields a new token.
+        jwtId: randomUUID(),
+      }),
+      expiresIn: lifetimeSeconds,
+    };
+  }
+
+  issueConversationToken(
+    bot: BotConfig,
+    conversationId: string,
+    user: { userId?: string; userName?: string; origins?: string[] } = {},
+    lifetimeSeconds?: number,
+  ): IssuedToken {
+    return this.issue(
+      {
+        bot: bot.id,
+        site: bot.id,
+        conv: conversationId,
+        scope: 'conversation',
+        user: user.userId,
+        name: user.userName,
+        origins: user.origins && user.origins.length > 0 ? user.origins : undefined,
+      },
+      lifetimeSeconds ?? bot.directLine?.tokenLifetimeSeconds ?? 3600,
+    );
+  }
+
+  issueStreamToken(bot: BotConfig, conversationId: string): string {
+    return this.issue(
+      { bot: bot.id, site: bot.id, conv: conversationId, scope: 'stream' },
+      STREAM_TOKEN_LIFETIME_SECONDS,
+    ).token;
+  }
+
+  /** Verifies; throws 403 TokenExpired for an expired token and 403 BadArgument for anything else wrong. */
+  verify(token: string): VerifiedToken {
+    try {
+      const payload = verifyJwt(this.keyRing, token, { issuer: ISSUER, audience: ISSUER });
+      const claims = payload as unknown as DirectLineTokenClaims;
+      if (typeof claims.conv !== 'string' || typeof claims.bot !== 'string') {
+        throw new TokenVerificationError('invalid', 'token lacks its conversation');
+      }
+      return { claims, expiresAt: payload.exp ?? 0 };
+    } catch (error) {
+      if (error instanceof TokenVerificationError && error.reason === 'expired') {
+        throw new ErrorEnvelopeException(403, 'TokenExpired', 'Token expired');
+      }
+      throw new ErrorEnvelopeException(403, 'BadArgument', 'Invalid token or secret');
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import { type ActivityBus, type BusSubscription } from '@fieldops/bus';
+import { type ActivityEnvelope } from '@fieldops/contracts';
+import { type ConversationStore } from '@fieldops/conversation-store';
+import { type Logger } from '@fieldops/platform';
+import { type WebSocket } from 'ws';
+
+const REPLAY_PAGE_SIZE = 500;
+
+/**
+ * One client socket of a conversation. Subscribes to the bus first (envelopes wait in the inbox), replays the store
+ * after the watermark, then sends live: the next seq straight from the envelope, anything after a gap (an envelope
+ * lost or overtaken on the bus) from the store, and anything at or below the last sent seq never again.
+ */
+export class StreamConnection {
+  private lastSent: number;
+  private readonly inbox: ActivityEnvelope[] = [];
+  private draining = false;
+  private needsCatchUp = true;
+  private subscription: BusSubscription | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly socket: WebSocket,
+    readonly conversationId: string,
+    afterSeq: number | undefined,
+    private readonly store: ConversationStore,
+    private readonly bus: ActivityBus,
+    private readonly logger: Logger,
+  ) {
+    this.lastSent = afterSeq ?? -1;
+  }
+
+  async open(): Promise<void> {
+    this.subscription = await this.bus.subscribe(this.conversationId, (envelope) => this.receive(envelope));
+    if (this.closed) {
+      await this.subscription.unsubscribe();
+      return;
+    }
+    await this.drain();
+  }
+
+  close(): Promise<void> {
+    this.closed = true;
+    this.inbox.length = 0;
+    return this.subscription?.unsubscribe() ?? Promise.resolve();
+  }
+
+  private receive(envelope: ActivityEnvelope): void {
+    if (this.closed || envelope.seq <= this.lastSent) return;
+    this.inbox.push(envelope);
+    void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      while (!this.closed) {
+        if (this.needsCatchUp) {
+          this.needsCatchUp = false;
+          await this.catchUp();
+          continue;
+        }
+        const envelope = this.inbox.shift();
+        if (!envelope) break;
+        if (envelope.seq <= this.lastSent) continue;
+        if (envelope.seq === this.lastSent + 1) {
+          this.sendFrame([envelope]);
+        } else {
+          this.needsCatchUp = true;
+        }
+      }
+    } catch (error) {
+      this.logger.warn(
+        { err: error, conversationId: this.conversationId },
+        'stream catch-up failed; closing',
+      );
+      this.socket.close(1011, 'catch-up failed');
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /** Sends everything the store holds after the last sent seq. */
+  private async catchUp(): Promise<void> {
+    for (;;) {
+      const entries = await this.store.read(this.conversationId, this.lastSent, REPLAY_PAGE_SIZE);
+      if (this.closed || entries.length === 0) return;
+      this.sendFrame(entries);
+      if (entries.length < REPLAY_PAGE_SIZE) return;
+    }
+  }
+
+  private sendFrame(entries: Array<{ seq: number; activity: ActivityEnvelope['activity'] }>): void {
+    const last = entries.at(-1);
+    if (!last || this.socket.readyState !== this.socket.OPEN) return;
+    this.lastSent = last.seq;
+    this.socket.send(
+      JSON.stringify({ activities: entries.map((entry) => entry.activity), watermark: String(last.seq) }),
+    );
+  }
+}

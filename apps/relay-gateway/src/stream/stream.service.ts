@@ -1,0 +1,128 @@
+import { type IncomingMessage, type Server } from 'node:http';
+import { type Duplex } from 'node:stream';
+import { type BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { ACTIVITY_BUS, type ActivityBus } from '@fieldops/bus';
+import { CONVERSATION_STORE, type ConversationStore } from '@fieldops/conversation-store';
+import { ErrorEnvelopeException, LOGGER, type Logger } from '@fieldops/platform';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
+import { parseWatermark } from '../direct-line/public-url';
+import { TokenIssuer } from '../direct-line/token-issuer';
+import { StreamConnection } from './stream-connection';
+
+const STREAM_PATH = /^\/v3\/(?:directline|relay)\/conversations\/([^/]+)\/stream$/;
+
+/**
+ * The WebSocket stream (`…/conversations/{id}/stream?watermark=&t=`), upgraded on the HTTP server with `ws` in
+ * noServer mode. The `t` token is checked at connect time only; an open socket outlives it.
+ */
+@Injectable()
+export class StreamService implements BeforeApplicationShutdown {
+  private readonly server = new WebSocketServer({
+    noServer: true,
+    perMessageDeflate: false,
+    clientTracking: false,
+  });
+  private readonly connections = new Map<WebSocket, StreamConnection>();
+  private keepAlive: NodeJS.Timeout | undefined;
+
+  constructor(
+    @Inject(CONVERSATION_STORE) private readonly store: ConversationStore,
+    @Inject(ACTIVITY_BUS) private readonly bus: ActivityBus,
+    private readonly issuer: TokenIssuer,
+    private readonly environment: RelayGatewayEnvironment,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** Number of open streams on this instance. */
+  get openStreams(): number {
+    return this.connections.size;
+  }
+
+  attach(httpServer: Server): void {
+    httpServer.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      this.upgrade(request, socket, head).catch((error: unknown) => {
+        this.logger.warn({ err: error }, 'stream upgrade failed');
+        reject(socket, 500, 'ServiceError', 'Stream could not be opened');
+      });
+    });
+    this.keepAlive = setInterval(() => {
+      for (const socket of this.connections.keys()) if (socket.readyState === socket.OPEN) socket.send('');
+    }, this.environment.RELAY_STREAM_KEEPALIVE_MS);
+    this.keepAlive.unref();
+  }
+
+  /** Closes every stream of a conversation on this instance (tests; operators). */
+  closeConversationStreams(conversationId: string, code = 1001): number {
+    let closed = 0;
+    for (const [socket, connection] of this.connections) {
+      if (connection.conversationId === conversationId) {
+        socket.close(code, 'closed by the server');
+        closed += 1;
+      }
+    }
+    return closed;
+  }
+
+  beforeApplicationShutdown(): void {
+    clearInterval(this.keepAlive);
+    for (const socket of this.connections.keys()) socket.close(1001, 'server shutting down');
+    for (const connection of this.connections.values()) void connection.close();
+    this.connections.clear();
+  }
+
+  private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://relay.invalid');
+    const match = STREAM_PATH.exec(url.pathname);
+    if (!match?.[1]) return reject(socket, 404, 'NotFound', 'No WebSocket endpoint here');
+    const conversationId = decodeURIComponent(match[1]);
+    const watermark = parseWatermark(url.searchParams.get('watermark') ?? undefined);
+    if (watermark === 'invalid') return reject(socket, 400, 'BadArgument', 'Invalid watermark');
+    let claims;
+    try {
+      ({ claims } = this.issuer.verify(url.searchParams.get('t') ?? ''));
+    } catch (error) {
+      const exception = error as ErrorEnvelopeException;
+      return reject(socket, exception.getStatus(), exception.code, exception.message);
+    }
+    if (claims.scope !== 'stream' || claims.conv !== conversationId) {
+      return reject(socket, 403, 'BadArgument', 'Security token not valid for this conversation');
+    }
+    const record = await this.store.get(conversationId);
+    if (!record || record.botId !== claims.bot)
+      return reject(socket, 404, 'NotFound', 'Conversation not found');
+
+    this.server.handleUpgrade(request, socket, head, (webSocket) => {
+      const connection = new StreamConnection(
+        webSocket,
+        conversationId,
+        watermark,
+        this.store,
+        this.bus,
+        this.logger,
+      );
+      this.connections.set(webSocket, connection);
+      webSocket.on('error', () => webSocket.terminate());
+      webSocket.on('close', () => {
+        this.connections.delete(webSocket);
+        void connection.close();
+      });
+      // Client frames (DirectLineJS sends "" as a keep-alive) are ignored.
+      connection.open().catch((error: unknown) => {
+        this.logger.warn({ err: error, conversationId }, 'stream could not subscribe; closing');
+        webSocket.close(1011, 'subscription failed');
+      });
+    });
+  }
+}
+
+function reject(socket: Duplex, status: number, code: string, message: string): void {
+  const body = JSON.stringify({ error: { code, message } });
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : status === 403 ? 'Forbidden' : 'Error'}\r\n` +
+      'Content-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}

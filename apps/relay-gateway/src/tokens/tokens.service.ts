@@ -1,0 +1,85 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CONVERSATION_STORE, type ConversationStore } from '@fieldops/conversation-store';
+import { ErrorEnvelopeException } from '@fieldops/platform';
+import { newConversationId } from '../conversations/conversations.service';
+import { type Credential } from '../direct-line/credentials';
+import { TokenIssuer } from '../direct-line/token-issuer';
+import { parseTokenParameters } from './dto/token-parameters';
+
+export interface TokenResponse {
+  conversationId: string;
+  token: string;
+  expires_in: number;
+}
+
+@Injectable()
+export class TokensService {
+  constructor(
+    @Inject(CONVERSATION_STORE) private readonly store: ConversationStore,
+    private readonly issuer: TokenIssuer,
+  ) {}
+
+  /** Secret → a token for a new (pre-allocated, not started) conversation; the bot is not contacted. */
+  async generate(credential: Credential, body: unknown, lifetimeSeconds?: number): Promise<TokenResponse> {
+    if (credential.kind !== 'secret') {
+      throw new ErrorEnvelopeException(
+        403,
+        'BadArgument',
+        'Cannot use a scoped token to generate a different scoped token',
+      );
+    }
+    const parameters = parseTokenParameters(body);
+    const channel = credential.bot.directLine;
+    if (channel?.enhancedAuthentication) {
+      if (!parameters.userId) {
+        throw new ErrorEnvelopeException(
+          400,
+          'MissingProperty',
+          'Enhanced authentication is enabled: user.id is required',
+        );
+      }
+      if (!parameters.userId.startsWith('dl_')) {
+        throw new ErrorEnvelopeException(
+          400,
+          'BadArgument',
+          'Enhanced authentication is enabled: user.id must start with dl_',
+        );
+      }
+    }
+    const conversationId = newConversationId();
+    await this.store.create({
+      conversationId,
+      botId: credential.bot.id,
+      createdAt: Date.now(),
+      ...(parameters.userId ? { userId: parameters.userId } : {}),
+      ...(parameters.userName ? { userName: parameters.userName } : {}),
+    });
+    // With enhanced authentication the configured origins win; otherwise the caller's (if any) bind the token.
+    const origins = channel?.enhancedAuthentication ? channel.trustedOrigins : parameters.trustedOrigins;
+    const issued = this.issuer.issueConversationToken(
+      credential.bot,
+      conversationId,
+      { userId: parameters.userId, userName: parameters.userName, origins: [...origins] },
+      lifetimeSeconds,
+    );
+    return { conversationId, token: issued.token, expires_in: issued.expiresIn };
+  }
+
+  /** An unexpired token → a new one for the same conversation, user and origins. */
+  refresh(credential: Credential, lifetimeSeconds?: number): TokenResponse {
+    if (credential.kind !== 'token') {
+      throw new ErrorEnvelopeException(
+        403,
+        'BadArgument',
+        'This method can only be used to renew an existing conversation token',
+      );
+    }
+    const issued = this.issuer.issueConversationToken(
+      credential.bot,
+      credential.conversationId,
+      { userId: credential.userId, userName: credential.userName, origins: credential.origins },
+      lifetimeSeconds,
+    );
+    return { conversationId: credential.conversationId, token: issued.token, expires_in: issued.expiresIn };
+  }
+}

@@ -1,0 +1,138 @@
+import { type Request } from 'express';
+import busboy from 'busboy';
+import { type Activity } from '@fieldops/contracts';
+import { ErrorEnvelopeException } from '@fieldops/platform';
+
+export interface UploadedFile {
+  contentType: string;
+  name: string;
+  data: Buffer;
+}
+
+export interface ParsedUpload {
+  activity?: Activity;
+  files: UploadedFile[];
+}
+
+function tooBig(maxBytes: number): ErrorEnvelopeException {
+  return new ErrorEnvelopeException(
+    413,
+    'MessageSizeTooBig',
+    `The upload exceeds the limit of ${maxBytes} bytes`,
+  );
+}
+
+/** Reads the filename of a `Content-Disposition` header (`filename*=` or `filename=`). */
+export function filenameOf(disposition: string | undefined): string | undefined {
+  if (!disposition) return undefined;
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition)?.[1];
+  if (extended) return decodeURIComponent(extended.trim());
+  const plain = /filename\s*=\s*(?:"([^"]*)"|([^;]+))/.exec(disposition);
+  return (plain?.[1] ?? plain?.[2])?.trim() || undefined;
+}
+
+const ACTIVITY_TYPES = ['application/vnd.microsoft.activity', 'application/vnd.microsoft.bot.message'];
+
+/**
+ * An upload body: a single file (its Content-Type and Content-Disposition) or multipart/form-data, where the part
+ * named `activity` or typed `application/vnd.microsoft.activity` holds the activity (stock clients give it a filename,
+ * so it arrives as a file part) and every other part is an attachment. At most `maxBytes` in all, else 413.
+ */
+export async function parseUpload(request: Request, maxBytes: number): Promise<ParsedUpload> {
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > maxBytes) {
+    request.resume();
+    throw tooBig(maxBytes);
+  }
+  const contentType = request.headers['content-type'] ?? 'application/octet-stream';
+  if (!/^multipart\/form-data/i.test(contentType)) {
+    const data = await readAll(request, maxBytes);
+    return {
+      files: [
+        {
+          contentType: contentType.split(';')[0].trim(),
+          name: filenameOf(request.headers['content-disposition']) ?? 'file',
+          data,
+        },
+      ],
+    };
+  }
+  return new Promise<ParsedUpload>((resolve, reject) => {
+    const parsed: ParsedUpload = { files: [] };
+    let total = 0;
+    let failed = false;
+    const fail = (error: Error): void => {
+      if (failed) return;
+      failed = true;
+      request.unpipe(parser);
+      request.resume();
+      reject(error);
+    };
+    let parser: ReturnType<typeof busboy>;
+    try {
+      parser = busboy({ headers: request.headers, limits: { fileSize: maxBytes, parts: 64 } });
+    } catch {
+      reject(new ErrorEnvelopeException(400, 'BadSyntax', 'Malformed multipart body'));
+      return;
+    }
+    const pending: Array<Promise<void>> = [];
+    const collectPart = (
+      name: string,
+      mimeType: string,
+      filename: string | undefined,
+      data: Buffer,
+    ): void => {
+      if (name === 'activity' || ACTIVITY_TYPES.includes(mimeType.toLowerCase())) {
+        try {
+          parsed.activity = JSON.parse(data.toString('utf8')) as Activity;
+        } catch {
+          fail(new ErrorEnvelopeException(400, 'BadSyntax', 'The activity part is not valid JSON'));
+        }
+        return;
+      }
+      parsed.files.push({ contentType: mimeType, name: filename ?? 'blob', data });
+    };
+    parser.on('file', (name, stream, info) => {
+      const chunks: Buffer[] = [];
+      pending.push(
+        new Promise<void>((done) => {
+          stream.on('data', (chunk: Buffer) => {
+            total += chunk.length;
+            if (total > maxBytes) fail(tooBig(maxBytes));
+            chunks.push(chunk);
+          });
+          stream.on('end', () => {
+            if (!failed) collectPart(name, info.mimeType, info.filename, Buffer.concat(chunks));
+            done();
+          });
+        }),
+      );
+    });
+    parser.on('field', (name, value, info) => {
+      total += Buffer.byteLength(value);
+      if (total > maxBytes) fail(tooBig(maxBytes));
+      else collectPart(name, info.mimeType, undefined, Buffer.from(value));
+    });
+    parser.on('error', () => fail(new ErrorEnvelopeException(400, 'BadSyntax', 'Malformed multipart body')));
+    parser.on('close', () => {
+      void Promise.all(pending).then(() => {
+        if (!failed) resolve(parsed);
+      });
+    });
+    request.pipe(parser);
+  });
+}
+
+async function readAll(request: Request, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of request) {
+    total += (chunk as Buffer).length;
+    if (total > maxBytes) {
+      request.resume();
+      throw tooBig(maxBytes);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}

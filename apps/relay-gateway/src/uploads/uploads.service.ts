@@ -1,0 +1,95 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type Request } from 'express';
+import { type Activity, type Attachment } from '@fieldops/contracts';
+import { CONVERSATION_STORE, type ConversationStore } from '@fieldops/conversation-store';
+import { ErrorEnvelopeException } from '@fieldops/platform';
+import { ActivitiesService } from '../activities/activities.service';
+import { validateClientActivity } from '../activities/activity-validation';
+import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
+import { notFound } from '../conversations/conversations.service';
+import { type Credential } from '../direct-line/credentials';
+import { publicBaseUrl } from '../direct-line/public-url';
+import { TokenIssuer } from '../direct-line/token-issuer';
+import { parseUpload } from './upload-parser';
+
+@Injectable()
+export class UploadsService {
+  constructor(
+    @Inject(CONVERSATION_STORE) private readonly store: ConversationStore,
+    private readonly activities: ActivitiesService,
+    private readonly issuer: TokenIssuer,
+    private readonly environment: RelayGatewayEnvironment,
+  ) {}
+
+  /** Stores each file, attaches it (with a signed download URL) to the activity, then sends it like any activity. */
+  async upload(
+    credential: Credential,
+    conversationId: string,
+    userId: unknown,
+    request: Request,
+  ): Promise<{ id: string }> {
+    if (typeof userId !== 'string' || userId === '') {
+      request.resume();
+      throw new ErrorEnvelopeException(400, 'MissingProperty', 'The userId query parameter is required');
+    }
+    const record = await this.store.get(conversationId);
+    if (!record || record.botId !== credential.bot.id) {
+      request.resume();
+      throw notFound();
+    }
+    const parsed = await parseUpload(request, this.environment.RELAY_MAX_UPLOAD_BYTES);
+    const base: Activity = parsed.activity ?? { type: 'message' };
+    const activity = validateClientActivity(
+      { ...base, type: base.type ?? 'message', from: { ...(base.from ?? {}), id: userId } },
+      this.environment.RELAY_MAX_ACTIVITY_BYTES,
+    );
+    const baseUrl = publicBaseUrl(request, this.environment.RELAY_PUBLIC_URL);
+    const attachments: Attachment[] = [];
+    for (const file of parsed.files) {
+      const stored = await this.store.putAttachment(
+        conversationId,
+        { contentType: file.contentType, name: file.name },
+        file.data,
+      );
+      const token = this.issuer.issue(
+        {
+          bot: credential.bot.id,
+          site: credential.bot.id,
+          conv: conversationId,
+          scope: 'attachment',
+          att: stored.attachmentId,
+        },
+        this.store.retentionSeconds,
+      ).token;
+      attachments.push({
+        contentType: file.contentType,
+        name: file.name,
+        contentUrl: `${baseUrl}/v3/directline/attachments/${encodeURIComponent(conversationId)}/${stored.attachmentId}/${encodeURIComponent(file.name)}?t=${token}`,
+      });
+    }
+    // The client's own attachment descriptions (DirectLineJS sends name/contentType without contentUrl) give way to
+    // the uploaded files; URL attachments it sent are kept.
+    const kept = (activity.attachments ?? []).filter(
+      (attachment) => typeof attachment.contentUrl === 'string',
+    );
+    const result = await this.activities.send(credential, conversationId, {
+      ...activity,
+      attachments: [...kept, ...attachments],
+    });
+    return { id: result.id };
+  }
+
+  async download(
+    conversationId: string,
+    attachmentId: string,
+    token: unknown,
+  ): Promise<{ contentType: string; data: Buffer }> {
+    const { claims } = this.issuer.verify(typeof token === 'string' ? token : '');
+    if (claims.scope !== 'attachment' || claims.conv !== conversationId || claims.att !== attachmentId) {
+      throw new ErrorEnvelopeException(403, 'BadArgument', 'Invalid token for this attachment');
+    }
+    const found = await this.store.getAttachment(conversationId, attachmentId);
+    if (!found) throw new ErrorEnvelopeException(404, 'BadArgument', 'File not found');
+    return { contentType: found.attachment.contentType, data: found.data };
+  }
+}

@@ -1,0 +1,161 @@
+import { ConversationLog, StreamService } from '../src';
+import { TokenIssuer } from '../src/direct-line/token-issuer';
+import { ConnectionStatus, RecordingClient } from './support/directline-client';
+import { auth, type Fixture, SECRET, startFixture, waitFor } from './support/relay-harness';
+
+interface TokenBody {
+  conversationId: string;
+  token: string;
+  expires_in: number;
+  streamUrl?: string;
+}
+
+describe('the stock botframework-directlinejs client', () => {
+  let fixture: Fixture;
+  const clients: RecordingClient[] = [];
+
+  beforeAll(async () => {
+    fixture = await startFixture();
+  });
+  afterEach(() => {
+    for (const client of clients.splice(0)) client.end();
+  });
+  afterAll(() => fixture.close());
+
+  function connect(options: ConstructorParameters<typeof RecordingClient>[0]): RecordingClient {
+    const client = new RecordingClient({ domain: fixture.base, pollingInterval: 200, ...options });
+    clients.push(client);
+    return client;
+  }
+
+  async function generate(userId?: string): Promise<TokenBody> {
+    const response = await fetch(`${fixture.base}/tokens/generate`, {
+      method: 'POST',
+      headers: auth(SECRET),
+      body: JSON.stringify(userId ? { user: { id: userId } } : {}),
+    });
+    return (await response.json()) as TokenBody;
+  }
+
+  describe.each([
+    ['WebSocket', true],
+    ['polling', false],
+  ])('over %s', (_transport, webSocket) => {
+    it('round-trips: the echo carries the POST id and the embedded user id, then the bot reply arrives', async () => {
+      const { token } = await generate('dl_user_1');
+      const client = connect({ token, webSocket });
+      const id = await client.post({
+        type: 'message',
+        from: { id: 'spoofed' },
+        text: 'hello',
+        channelData: { clientActivityID: 'client-1' },
+      });
+      expect(id).toMatch(/\|0000000$/);
+      await waitFor(() => client.activities.length >= 2, 'echo and reply');
+      const [echo, reply] = client.activities;
+      expect(echo).toMatchObject({
+        id,
+        from: { id: 'dl_user_1' },
+        channelData: { clientActivityID: 'client-1' },
+      });
+      expect(reply).toMatchObject({ text: 'echo: hello', replyToId: id });
+      expect(client.statuses).toContain(ConnectionStatus.Online);
+      expect(client.ids()).toEqual([...new Set(client.ids())]);
+    });
+
+    it('resumes with conversationId and watermark, receiving only what came after it', async () => {
+      const { token, conversationId } = await generate('dl_user_2');
+      const first = connect({ token, webSocket });
+      await first.post({ type: 'message', from: { id: 'x' }, text: 'one' });
+      await waitFor(() => first.activities.length >= 2, 'first exchange');
+      first.end();
+      const log = fixture.relay.app.get(ConversationLog);
+      await log.appendFromBot(conversationId, {
+        type: 'message',
+        from: { id: 'test-bot' },
+        text: 'while away',
+      });
+
+      const resumed = connect({ token, conversationId, watermark: '1', webSocket });
+      await waitFor(() => resumed.activities.length >= 1, 'the missed activity');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(resumed.texts()).toEqual(['while away']);
+    });
+  });
+
+  it('after a server-side socket close, reconnects with its watermark and receives the gap exactly once', async () => {
+    const { token, conversationId } = await generate('dl_user_3');
+    const client = connect({ token, webSocket: true, random: () => 0 });
+    await client.post({ type: 'message', from: { id: 'x' }, text: 'before' });
+    await waitFor(() => client.activities.length >= 2, 'first exchange');
+
+    const log = fixture.relay.app.get(ConversationLog);
+    expect(fixture.relay.app.get(StreamService).closeConversationStreams(conversationId)).toBe(1);
+    await log.appendFromBot(conversationId, {
+      type: 'message',
+      from: { id: 'test-bot' },
+      text: 'in the gap',
+    });
+    await waitFor(() => client.activities.length >= 3, 'the gap activity after the reconnect', 15_000);
+    await log.appendFromBot(conversationId, {
+      type: 'message',
+      from: { id: 'test-bot' },
+      text: 'live again',
+    });
+    await waitFor(() => client.activities.length >= 4, 'a live activity after the reconnect');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(client.texts()).toEqual(['before', 'echo: before', 'in the gap', 'live again']);
+  }, 30_000);
+
+  it('refreshes its token through tokens/refresh', async () => {
+    const { token, conversationId } = await generate('dl_user_4');
+    const client = connect({ token, webSocket: false });
+    await client.post({ type: 'message', from: { id: 'x' }, text: 'hi' });
+    const refreshToken = (
+      client.client as unknown as {
+        refreshToken(): { subscribe(next: (t: string) => void, error: (e: unknown) => void): void };
+      }
+    ).refreshToken.bind(client.client);
+    const refreshed = await new Promise<string>((resolve, reject) =>
+      refreshToken().subscribe(resolve, reject),
+    );
+    expect(refreshed).not.toBe(token);
+    const claims = JSON.parse(
+      Buffer.from(refreshed.split('.')[1] ?? '', 'base64url').toString('utf8'),
+    ) as Record<string, unknown>;
+    expect(claims).toMatchObject({ conv: conversationId, user: 'dl_user_4' });
+  });
+
+  it('reports ExpiredToken for an expired token and recovers with a fresh one', async () => {
+    const fresh = await generate('dl_user_5');
+    const started = (await (
+      await fetch(`${fixture.base}/conversations`, { method: 'POST', headers: auth(fresh.token) })
+    ).json()) as TokenBody;
+    const expired = fixture.relay.app.get(TokenIssuer).issue(
+      {
+        bot: 'test-bot',
+        site: 'test-bot',
+        conv: started.conversationId,
+        scope: 'conversation',
+        user: 'dl_user_5',
+      },
+      -10,
+    ).token;
+    const client = connect({
+      token: expired,
+      conversationId: started.conversationId,
+      streamUrl: started.streamUrl,
+      webSocket: false,
+    });
+    await waitFor(() => client.statuses.includes(ConnectionStatus.ExpiredToken), 'ExpiredToken');
+    client.client.reconnect({
+      conversationId: started.conversationId,
+      token: fresh.token,
+      streamUrl: started.streamUrl,
+    });
+    await waitFor(() => client.statuses.at(-1) === ConnectionStatus.Online, 'Online again');
+    const id = await client.post({ type: 'message', from: { id: 'x' }, text: 'recovered' });
+    expect(id).toContain(started.conversationId);
+    await waitFor(() => client.texts().includes('echo: recovered'), 'the reply after recovery');
+  });
+});

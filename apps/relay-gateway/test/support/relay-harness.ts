@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Activity } from '@fieldops/contracts';
+import { ConversationLog, startRelayGateway } from '../../src';
+
+export const SECRET = 'test-directline-secret-0001';
+export const SECOND_SECRET = 'test-directline-secret-0002';
+export const ENHANCED_SECRET = 'enhanced-directline-secret-01';
+export const TRUSTED_ORIGIN = 'https://chat.example.com';
+
+export type RelayGateway = Awaited<ReturnType<typeof startRelayGateway>>;
+
+/** How the test bot answers one activity: HTTP status, delay, and whether it replies into the conversation. */
+export interface BotBehaviour {
+  status?: number;
+  delayMs?: number;
+  reply?: boolean;
+}
+
+/** A plain HTTP server playing the bot: records what it receives and replies through the relay's ConversationLog. */
+export class TestBot {
+  readonly received: Activity[] = [];
+  behaviour: (activity: Activity) => BotBehaviour = () => ({});
+  replyThrough: RelayGateway | undefined;
+  private server: Server | undefined;
+  url = '';
+
+  async start(): Promise<void> {
+    this.server = createServer((request, response) => {
+      void this.handle(request).then(
+        (status) => response.writeHead(status).end(),
+        () => response.writeHead(500).end(),
+      );
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/api/messages`;
+  }
+
+  messages(conversationId: string): Activity[] {
+    return this.received.filter((activity) => activity.conversation?.id === conversationId);
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+
+  private async handle(request: IncomingMessage): Promise<number> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const activity = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Activity;
+    this.received.push(activity);
+    const behaviour = this.behaviour(activity);
+    if (behaviour.delayMs) await new Promise((resolve) => setTimeout(resolve, behaviour.delayMs));
+    if (activity.type === 'message' && behaviour.reply !== false && this.replyThrough) {
+      await this.replyThrough.app.get(ConversationLog).appendFromBot(activity.conversation!.id, {
+        type: 'message',
+        from: { id: 'test-bot', name: 'Test bot', role: 'bot' },
+        recipient: activity.from,
+        replyToId: activity.id,
+        text: `echo: ${activity.text ?? ''}`,
+      });
+    }
+    return behaviour.status ?? 200;
+  }
+}
+
+export function writePlatformConfig(botUrl: string): string {
+  const directory = mkdtempSync(join(tmpdir(), 'relay-test-'));
+  const path = join(directory, 'platform.yaml');
+  writeFileSync(
+    path,
+    [
+      'bots:',
+      '  - id: test-bot',
+      '    appId: test-bot-app-id',
+      '    name: Test bot',
+      `    messagingEndpoint: ${botUrl}`,
+      '    directLine:',
+      `      secrets: [${SECRET}, { env: TEST_SECOND_SECRET }]`,
+      '  - id: enhanced-bot',
+      '    appId: enhanced-bot-app-id',
+      `    messagingEndpoint: ${botUrl}`,
+      '    directLine:',
+      `      secrets: [${ENHANCED_SECRET}]`,
+      '      enhancedAuthentication: true',
+      `      trustedOrigins: [${TRUSTED_ORIGIN}]`,
+      'relay:',
+      `  tokenSigningKeys: [${'s'.repeat(40)}]`,
+    ].join('\n'),
+  );
+  return path;
+}
+
+/** Prefixes unique per test file, so runs against one Redis never see each other's keys and channels. */
+const runId = randomUUID();
+
+export function relayEnvironment(configPath: string, overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    RELAY_GATEWAY_PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    REDIS_URL: process.env.REDIS_URL,
+    BUS_CHANNEL_PREFIX: `fieldops:test:${runId}:bus:`,
+    STORE_KEY_PREFIX: `fieldops:test:${runId}:store:`,
+    PLATFORM_CONFIG: configPath,
+    TEST_SECOND_SECRET: SECOND_SECRET,
+    BOT_DELIVERY_TIMEOUT_MS: '1500',
+    ...overrides,
+  };
+}
+
+export async function startRelay(
+  configPath: string,
+  overrides: NodeJS.ProcessEnv = {},
+): Promise<RelayGateway> {
+  return startRelayGateway({ environment: relayEnvironment(configPath, overrides) });
+}
+
+export interface Fixture {
+  bot: TestBot;
+  relay: RelayGateway;
+  configPath: string;
+  base: string;
+  close(): Promise<void>;
+}
+
+export async function startFixture(overrides: NodeJS.ProcessEnv = {}): Promise<Fixture> {
+  const bot = new TestBot();
+  await bot.start();
+  const configPath = writePlatformConfig(bot.url);
+  const relay = await startRelay(configPath, overrides);
+  bot.replyThrough = relay;
+  return {
+    bot,
+    relay,
+    configPath,
+    base: `${relay.url}/v3/directline`,
+    close: async () => {
+      await relay.close();
+      await bot.stop();
+    },
+  };
+}
+
+export async function waitFor<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  description: string,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${description}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export function auth(credential: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { Authorization: `Bearer ${credential}`, 'Content-Type': 'application/json', ...extra };
+}

@@ -1,0 +1,124 @@
+import { type Activity } from '@fieldops/contracts';
+
+/** What the store knows about a conversation besides its log. */
+export interface ConversationRecord {
+  conversationId: string;
+  /** The bot (platform configuration id) the conversation belongs to. */
+  botId: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  /** The user, when known (embedded in the token, or given at start). */
+  userId?: string;
+  userName?: string;
+  locale?: string;
+}
+
+/** A one-time milestone of a conversation, claimed atomically by whichever instance gets there first. */
+export type ConversationMilestone = 'started' | 'userJoined';
+
+/** One entry of a conversation's log. `seq` is the Direct Line watermark; `activity.id` = `{conversationId}|{seq7}`. */
+export interface StoredActivity {
+  seq: number;
+  activity: Activity;
+}
+
+export interface AttachmentMetadata {
+  contentType: string;
+  name?: string;
+}
+
+export interface StoredAttachment extends AttachmentMetadata {
+  attachmentId: string;
+  conversationId: string;
+  size: number;
+  /** Epoch milliseconds. */
+  createdAt: number;
+}
+
+/**
+ * Shared state of every conversation: metadata, a sequence counter and the append-only activity log (the source
+ * of truth; the bus only wakes readers up), and uploaded attachments. Everything expires `retentionSeconds` after
+ * the conversation's last write. Implementations: Redis (any number of instances) and in-process (one process).
+ */
+export interface ConversationStore {
+  readonly kind: 'redis' | 'in-process';
+  readonly retentionSeconds: number;
+
+  /** Creates the conversation; resolves false (and changes nothing) when it already exists. */
+  create(record: ConversationRecord): Promise<boolean>;
+
+  get(conversationId: string): Promise<ConversationRecord | undefined>;
+
+  /** Sets the user of an existing conversation unless one is set; resolves the record as stored afterwards. */
+  setUserIfUnset(
+    conversationId: string,
+    user: { userId: string; userName?: string },
+  ): Promise<ConversationRecord | undefined>;
+
+  /** Resolves true for exactly one caller per conversation and milestone. */
+  claimMilestone(conversationId: string, milestone: ConversationMilestone): Promise<boolean>;
+
+  /**
+   * Appends atomically: takes the next sequence number (0, 1, 2 …) and a timestamp strictly later than the
+   * previous entry's, and stores `{...activity, id, timestamp}`; a given `id`/`timestamp` is replaced. Once it
+   * resolves, every lower sequence number is readable too. Rejects for an unknown conversation.
+   */
+  append(conversationId: string, activity: Activity): Promise<StoredActivity>;
+
+  /** Entries with `seq > afterSeq` (all when undefined), oldest first, at most `limit` of them. */
+  read(conversationId: string, afterSeq?: number, limit?: number): Promise<StoredActivity[]>;
+
+  /** The last sequence number taken, -1 for an empty log, undefined for an unknown conversation. */
+  lastSeq(conversationId: string): Promise<number | undefined>;
+
+  putAttachment(
+    conversationId: string,
+    metadata: AttachmentMetadata,
+    data: Buffer,
+  ): Promise<StoredAttachment>;
+
+  getAttachment(
+    conversationId: string,
+    attachmentId: string,
+  ): Promise<{ attachment: StoredAttachment; data: Buffer } | undefined>;
+
+  /** Resolves when the store can serve; rejects saying why (readiness probes). */
+  checkReady(): Promise<void>;
+
+  /** Releases connections. Idempotent. */
+  close(): Promise<void>;
+}
+
+export const CONVERSATION_STORE = Symbol('CONVERSATION_STORE');
+
+export const DEFAULT_RETENTION_SECONDS = 24 * 60 * 60;
+
+/** `{conversationId}|{seq padded to 7 digits}`. */
+export function activityIdFor(conversationId: string, seq: number): string {
+  return `${conversationId}|${String(seq).padStart(7, '0')}`;
+}
+
+/** ISO-8601 UTC with 7 fractional digits (as the real service), from epoch microseconds. */
+export function isoTimestampFromMicros(micros: number): string {
+  const millis = Math.floor(micros / 1000);
+  const seconds = new Date(Math.floor(millis / 1000) * 1000).toISOString().slice(0, 19);
+  const fraction = String(micros % 1_000_000).padStart(6, '0');
+  return `${seconds}.${fraction}0Z`;
+}
+
+/** The activity as stored: the caller's, with the store's id and timestamp. */
+export function stampActivity(
+  conversationId: string,
+  seq: number,
+  micros: number,
+  activity: Activity,
+): Activity {
+  return { ...activity, id: activityIdFor(conversationId, seq), timestamp: isoTimestampFromMicros(micros) };
+}
+
+export class UnknownConversationError extends Error {
+  constructor(readonly conversationId: string) {
+    super(`unknown conversation ${conversationId}`);
+    this.name = 'UnknownConversationError';
+  }
+}

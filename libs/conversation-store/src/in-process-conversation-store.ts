@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import { type Activity } from '@fieldops/contracts';
+import {
+  type AttachmentMetadata,
+  type ConversationMilestone,
+  type ConversationRecord,
+  type ConversationStore,
+  DEFAULT_RETENTION_SECONDS,
+  stampActivity,
+  type StoredActivity,
+  type StoredAttachment,
+  UnknownConversationError,
+} from './conversation-store';
+
+interface ConversationState {
+  record: ConversationRecord;
+  log: StoredActivity[];
+  lastMicros: number;
+  milestones: Set<ConversationMilestone>;
+  attachments: Map<string, { attachment: StoredAttachment; data: Buffer }>;
+  expiresAt: number;
+}
+
+export interface InProcessConversationStoreOptions {
+  retentionSeconds?: number;
+  /** Test seam for retention. */
+  now?: () => number;
+}
+
+function clone<T>(value: T): T {
+  return structuredClone(value);
+}
+
+/** Single-process store (development, tests, the all-in-one launcher); expired conversations are swept lazily. */
+export class InProcessConversationStore implements ConversationStore {
+  readonly kind = 'in-process' as const;
+  readonly retentionSeconds: number;
+  private readonly conversations = new Map<string, ConversationState>();
+  private readonly now: () => number;
+  private readonly sweeper: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(options: InProcessConversationStoreOptions = {}) {
+    this.retentionSeconds = options.retentionSeconds ?? DEFAULT_RETENTION_SECONDS;
+    this.now = options.now ?? Date.now;
+    this.sweeper = setInterval(() => this.sweep(), 60_000);
+    this.sweeper.unref();
+  }
+
+  create(record: ConversationRecord): Promise<boolean> {
+    return this.run(() => {
+      if (this.live(record.conversationId)) return false;
+      this.conversations.set(record.conversationId, {
+        record: clone(record),
+        log: [],
+        lastMicros: 0,
+        milestones: new Set(),
+        attachments: new Map(),
+        expiresAt: this.expiry(),
+      });
+      return true;
+    });
+  }
+
+  get(conversationId: string): Promise<ConversationRecord | undefined> {
+    return this.run(() => {
+      const state = this.live(conversationId);
+      return state ? clone(state.record) : undefined;
+    });
+  }
+
+  setUserIfUnset(
+    conversationId: string,
+    user: { userId: string; userName?: string },
+  ): Promise<ConversationRecord | undefined> {
+    return this.run(() => {
+      const state = this.live(conversationId);
+      if (!state) return undefined;
+      if (state.record.userId === undefined) {
+        state.record.userId = user.userId;
+        if (user.userName !== undefined) state.record.userName = user.userName;
+        this.touch(state);
+      }
+      return clone(state.record);
+    });
+  }
+
+  claimMilestone(conversationId: string, milestone: ConversationMilestone): Promise<boolean> {
+    return this.run(() => {
+      const state = this.required(conversationId);
+      if (state.milestones.has(milestone)) return false;
+      state.milestones.add(milestone);
+      this.touch(state);
+      return true;
+    });
+  }
+
+  append(conversationId: string, activity: Activity): Promise<StoredActivity> {
+    return this.run(() => {
+      const state = this.required(conversationId);
+      const seq = state.log.length;
+      const micros = Math.max(this.now() * 1000, state.lastMicros + 1);
+      state.lastMicros = micros;
+      const stored = { seq, activity: stampActivity(conversationId, seq, micros, clone(activity)) };
+      state.log.push(stored);
+      this.touch(state);
+      return clone(stored);
+    });
+  }
+
+  read(
+    conversationId: string,
+    afterSeq?: number,
+    limit = Number.MAX_SAFE_INTEGER,
+  ): Promise<StoredActivity[]> {
+    return this.run(() => {
+      const state = this.live(conversationId);
+      if (!state) return [];
+      const start = afterSeq === undefined ? 0 : Math.max(afterSeq + 1, 0);
+      return clone(state.log.slice(start, start + limit));
+    });
+  }
+
+  lastSeq(conversationId: string): Promise<number | undefined> {
+    return this.run(() => {
+      const state = this.live(conversationId);
+      return state ? state.log.length - 1 : undefined;
+    });
+  }
+
+  putAttachment(
+    conversationId: string,
+    metadata: AttachmentMetadata,
+    data: Buffer,
+  ): Promise<StoredAttachment> {
+    return this.run(() => {
+      const state = this.required(conversationId);
+      const attachment: StoredAttachment = {
+        ...metadata,
+        attachmentId: randomUUID(),
+        conversationId,
+        size: data.length,
+        createdAt: this.now(),
+      };
+      state.attachments.set(attachment.attachmentId, { attachment, data: Buffer.from(data) });
+      this.touch(state);
+      return clone(attachment);
+    });
+  }
+
+  getAttachment(
+    conversationId: string,
+    attachmentId: string,
+  ): Promise<{ attachment: StoredAttachment; data: Buffer } | undefined> {
+    return this.run(() => {
+      const entry = this.live(conversationId)?.attachments.get(attachmentId);
+      return entry ? { attachment: clone(entry.attachment), data: Buffer.from(entry.data) } : undefined;
+    });
+  }
+
+  checkReady(): Promise<void> {
+    return this.run(() => undefined);
+  }
+
+  close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.sweeper);
+    this.conversations.clear();
+    return Promise.resolve();
+  }
+
+  private run<T>(operation: () => T): Promise<T> {
+    try {
+      if (this.closed) throw new Error('conversation store is closed');
+      return Promise.resolve(operation());
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  private live(conversationId: string): ConversationState | undefined {
+    const state = this.conversations.get(conversationId);
+    if (state && state.expiresAt <= this.now()) {
+      this.conversations.delete(conversationId);
+      return undefined;
+    }
+    return state;
+  }
+
+  private required(conversationId: string): ConversationState {
+    const state = this.live(conversationId);
+    if (!state) throw new UnknownConversationError(conversationId);
+    return state;
+  }
+
+  private expiry(): number {
+    return this.now() + this.retentionSeconds * 1000;
+  }
+
+  private touch(state: ConversationState): void {
+    state.expiresAt = this.expiry();
+  }
+
+  private sweep(): void {
+    for (const conversationId of this.conversations.keys()) this.live(conversationId);
+  }
+}

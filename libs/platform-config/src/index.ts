@@ -1,0 +1,3 @@
+export * from './platform-config';
+export * from './platform-config.schema';
+export * from './secret-source';

@@ -1,0 +1,133 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ConfigurationError } from '@fieldops/platform';
+import { findBotByDirectLineSecret, loadPlatformConfig, parsePlatformConfig } from './platform-config';
+
+const context = { environment: {}, baseDirectory: '/nonexistent' };
+
+function problemsOf(run: () => unknown): string[] {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigurationError);
+    return (error as ConfigurationError).problems;
+  }
+  throw new Error('expected a ConfigurationError');
+}
+
+describe('platform configuration', () => {
+  it('loads the example file used by npm start, with defaults applied', () => {
+    const config = loadPlatformConfig(resolve(__dirname, '../../../infra/config/platform.example.yaml'), {
+      environment: {},
+    });
+    expect(config.bots).toHaveLength(1);
+    const [bot] = config.bots;
+    expect(bot).toMatchObject({ id: 'demo-bot', name: 'Demo bot' });
+    expect(bot?.directLine).toMatchObject({
+      enhancedAuthentication: false,
+      tokenLifetimeSeconds: 3600,
+      trustedOrigins: ['http://localhost:3000'],
+    });
+    expect(bot?.directLine?.secrets).toHaveLength(2);
+    expect(config.relay.tokenSigningKeys).toEqual([]);
+  });
+
+  it('resolves secrets from environment variables and files (relative to the configuration file)', () => {
+    const directory = mkdtempSync(join(tmpdir(), 'platform-config-'));
+    writeFileSync(join(directory, 'second.secret'), 'secret-from-a-file-0002\n');
+    writeFileSync(
+      join(directory, 'platform.yaml'),
+      [
+        'bots:',
+        '  - id: b1',
+        '    appId: app-1',
+        '    messagingEndpoint: http://localhost:3978/api/messages',
+        '    directLine:',
+        '      secrets: [{ env: FIRST_SECRET }, { file: second.secret }]',
+        '      tokenLifetimeSeconds: 600',
+        'relay:',
+        '  tokenSigningKeys: [{ env: SIGNING_KEY }]',
+      ].join('\n'),
+    );
+    const config = loadPlatformConfig(join(directory, 'platform.yaml'), {
+      environment: { FIRST_SECRET: 'secret-from-env-0001', SIGNING_KEY: 'k'.repeat(32) },
+    });
+    expect(config.bots[0]?.directLine?.secrets).toEqual(['secret-from-env-0001', 'secret-from-a-file-0002']);
+    expect(config.bots[0]?.name).toBe('b1');
+    expect(config.relay.tokenSigningKeys).toEqual(['k'.repeat(32)]);
+    expect(findBotByDirectLineSecret(config, 'secret-from-a-file-0002')?.id).toBe('b1');
+    expect(findBotByDirectLineSecret(config, 'nope')).toBeUndefined();
+  });
+
+  it('names every offending key', () => {
+    const problems = problemsOf(() =>
+      parsePlatformConfig(
+        [
+          'bots:',
+          '  - id: "bad id!"',
+          '    appId: a',
+          '    messagingEndpoint: not-a-url',
+          '    directLine:',
+          '      secrets: [{ env: MISSING }, 42]',
+          '      enhancedAuthentication: yes please',
+          '      tokenLifetimeSeconds: 5',
+        ].join('\n'),
+        'test',
+        context,
+      ),
+    );
+    const text = problems.join('\n');
+    expect(text).toContain('bots.0.id');
+    expect(text).toContain('bots.0.messagingEndpoint');
+    expect(text).toContain('bots.0.directLine.secrets');
+    expect(text).toContain('bots.0.directLine.enhancedAuthentication');
+    expect(text).toContain('bots.0.directLine.tokenLifetimeSeconds');
+  });
+
+  it('reports unresolvable references, short or shared secrets, duplicate ids and missing trusted origins', () => {
+    const problems = problemsOf(() =>
+      parsePlatformConfig(
+        [
+          'bots:',
+          '  - id: b1',
+          '    appId: a',
+          '    messagingEndpoint: http://localhost/api/messages',
+          '    directLine:',
+          '      secrets: [{ env: MISSING }, { file: missing.secret }]',
+          '      enhancedAuthentication: true',
+          '  - id: b1',
+          '    appId: b',
+          '    messagingEndpoint: http://localhost/api/messages',
+          '    directLine: { secrets: [short] }',
+          '  - id: b3',
+          '    appId: c',
+          '    messagingEndpoint: http://localhost/api/messages',
+          '    directLine: { secrets: [same-secret-for-two-bots, same-secret-for-two-bots] }',
+        ].join('\n'),
+        'test',
+        context,
+      ),
+    );
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'bots.0.directLine.secrets.0: environment variable MISSING is not set',
+        expect.stringMatching(/^bots\.0\.directLine\.secrets\.1: file .*missing\.secret cannot be read/),
+        'bots.0.directLine.trustedOrigins: enhanced authentication needs at least one origin',
+        'bots.1.id: duplicate bot id "b1"',
+        'bots.1.directLine.secrets.0: must be at least 16 characters',
+        'bots.2.directLine.secrets.1: the same secret is already used by bots.2.directLine.secrets.0',
+      ]),
+    );
+  });
+
+  it('refuses documents that are not YAML mappings and files that cannot be read', () => {
+    expect(problemsOf(() => parsePlatformConfig('bots: [unclosed', 'test', context))[0]).toMatch(
+      /not valid YAML/,
+    );
+    expect(problemsOf(() => parsePlatformConfig('- a list', 'test', context))[0]).toMatch(/mapping/);
+    expect(
+      problemsOf(() => loadPlatformConfig('/nonexistent/platform.yaml', { environment: {} }))[0],
+    ).toMatch(/^PLATFORM_CONFIG: cannot read/);
+  });
+});

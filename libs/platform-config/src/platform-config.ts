@@ -1,0 +1,156 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { plainToInstance } from 'class-transformer';
+import { type ValidationError, validateSync } from 'class-validator';
+import { parse } from 'yaml';
+import { ConfigurationError } from '@fieldops/platform';
+import { PlatformConfigSchema } from './platform-config.schema';
+import { resolveSecret, type SecretResolutionContext, type SecretSource } from './secret-source';
+
+export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
+
+/** A bot's Direct Line channel, secrets resolved. */
+export interface DirectLineChannelConfig {
+  /** One or two secrets, each valid (two during a rotation). */
+  readonly secrets: readonly string[];
+  readonly enhancedAuthentication: boolean;
+  readonly trustedOrigins: readonly string[];
+  readonly tokenLifetimeSeconds: number;
+}
+
+export interface BotConfig {
+  readonly id: string;
+  readonly appId: string;
+  readonly name: string;
+  readonly messagingEndpoint: string;
+  /** Absent: the bot has no Direct Line channel. */
+  readonly directLine?: DirectLineChannelConfig;
+}
+
+export interface RelayConfig {
+  /** Resolved signing keys; empty: relay-gateway makes a random key per process. */
+  readonly tokenSigningKeys: readonly string[];
+}
+
+/** The validated, resolved platform configuration shared by relay-gateway and connector-gateway. */
+export interface PlatformConfig {
+  readonly bots: readonly BotConfig[];
+  readonly relay: RelayConfig;
+}
+
+export interface LoadPlatformConfigOptions {
+  /** Where `{ env: NAME }` references are looked up. */
+  environment: NodeJS.ProcessEnv;
+}
+
+function describeErrors(errors: ValidationError[], parent = ''): string[] {
+  return errors.flatMap((error) => {
+    const key = parent ? `${parent}.${error.property}` : error.property;
+    const own = Object.values(error.constraints ?? {}).map(
+      (message) => `${key}: ${message} (got ${JSON.stringify(error.value)})`,
+    );
+    return [...own, ...describeErrors(error.children ?? [], key)];
+  });
+}
+
+/** Parses, validates and resolves a platform configuration document; `source` names it in errors. */
+export function parsePlatformConfig(
+  text: string,
+  source: string,
+  context: SecretResolutionContext,
+): PlatformConfig {
+  let document: unknown;
+  try {
+    document = parse(text, { prettyErrors: true });
+  } catch (error) {
+    throw new ConfigurationError(source, [`not valid YAML: ${(error as Error).message}`]);
+  }
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+    throw new ConfigurationError(source, ['the document must be a mapping with a `bots` list']);
+  }
+  const schema = plainToInstance(PlatformConfigSchema, document);
+  const problems = describeErrors(validateSync(schema, { forbidUnknownValues: true }));
+  if (problems.length > 0) throw new ConfigurationError(source, problems);
+
+  const secret = (key: string, value: SecretSource): string => {
+    try {
+      return resolveSecret(value, context);
+    } catch (error) {
+      problems.push(`${key}: ${(error as Error).message}`);
+      return '';
+    }
+  };
+
+  const ids = new Set<string>();
+  const allSecrets = new Map<string, string>();
+  const bots = schema.bots.map((bot, index): BotConfig => {
+    const key = `bots.${index}`;
+    if (ids.has(bot.id)) problems.push(`${key}.id: duplicate bot id ${JSON.stringify(bot.id)}`);
+    ids.add(bot.id);
+    let directLine: DirectLineChannelConfig | undefined;
+    if (bot.directLine) {
+      const channel = bot.directLine;
+      const secrets = channel.secrets.map((value, secretIndex) => {
+        const secretKey = `${key}.directLine.secrets.${secretIndex}`;
+        const resolved = secret(secretKey, value);
+        if (resolved && resolved.length < 16) problems.push(`${secretKey}: must be at least 16 characters`);
+        const owner = allSecrets.get(resolved);
+        if (resolved && owner) problems.push(`${secretKey}: the same secret is already used by ${owner}`);
+        allSecrets.set(resolved, secretKey);
+        return resolved;
+      });
+      const enhancedAuthentication = channel.enhancedAuthentication ?? false;
+      const trustedOrigins = (channel.trustedOrigins ?? []).map((origin) => new URL(origin).origin);
+      if (enhancedAuthentication && trustedOrigins.length === 0) {
+        problems.push(`${key}.directLine.trustedOrigins: enhanced authentication needs at least one origin`);
+      }
+      directLine = {
+        secrets,
+        enhancedAuthentication,
+        trustedOrigins,
+        tokenLifetimeSeconds: channel.tokenLifetimeSeconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS,
+      };
+    }
+    return {
+      id: bot.id,
+      appId: bot.appId,
+      name: bot.name ?? bot.id,
+      messagingEndpoint: bot.messagingEndpoint,
+      directLine,
+    };
+  });
+  const tokenSigningKeys = (schema.relay?.tokenSigningKeys ?? []).map((value, index) => {
+    const keyName = `relay.tokenSigningKeys.${index}`;
+    const resolved = secret(keyName, value);
+    if (resolved && resolved.length < 32) problems.push(`${keyName}: must be at least 32 characters`);
+    return resolved;
+  });
+  if (problems.length > 0) throw new ConfigurationError(source, problems);
+  return { bots, relay: { tokenSigningKeys } };
+}
+
+/** Reads the platform configuration file at `path` (YAML) once, at start-up. Throws ConfigurationError. */
+export function loadPlatformConfig(path: string, options: LoadPlatformConfigOptions): PlatformConfig {
+  const absolute = resolve(path);
+  let text: string;
+  try {
+    text = readFileSync(absolute, 'utf8');
+  } catch (error) {
+    throw new ConfigurationError(`platform configuration ${absolute}`, [
+      `PLATFORM_CONFIG: cannot read ${absolute} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    ]);
+  }
+  return parsePlatformConfig(text, `platform configuration ${absolute}`, {
+    environment: options.environment,
+    baseDirectory: dirname(absolute),
+  });
+}
+
+/** Finds the bot whose Direct Line channel has this secret (either of its two). */
+export function findBotByDirectLineSecret(config: PlatformConfig, secret: string): BotConfig | undefined {
+  return config.bots.find((bot) => bot.directLine?.secrets.includes(secret));
+}
+
+export function findBot(config: PlatformConfig, botId: string): BotConfig | undefined {
+  return config.bots.find((bot) => bot.id === botId);
+}
