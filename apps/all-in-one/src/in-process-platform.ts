@@ -1,29 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { createActivityBus } from '@fieldops/bus';
 import { createConversationStore } from '@fieldops/conversation-store';
 import { startConnectorGateway } from '@fieldops/connector-gateway';
 import { startInspectionApi } from '@fieldops/inspection-api';
 import { type Logger, type RunningService } from '@fieldops/platform';
 import { startRelayGateway } from '@fieldops/relay-gateway';
-import { withPlatformConfigDefault } from './all-in-one.environment';
+import { launcherWiresDelivery, withInternalKey, withPlatformConfigDefault } from './all-in-one.environment';
 
 export interface RunningPlatform {
   services: RunningService[];
   close(): Promise<void>;
-}
-
-/**
- * Relay → connector deliveries inside one process: unless configured otherwise, a random internal key shared by
- * the two gateways, and the relay pointed at the connector once it listens.
- */
-function withInternalKey(environment: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  if (environment.RELAY_BOT_DELIVERY === 'direct' || environment.RELAY_CONNECTOR_URL) return environment;
-  const key = environment.CONNECTOR_INTERNAL_KEY ?? randomBytes(32).toString('base64url');
-  return {
-    ...environment,
-    CONNECTOR_INTERNAL_KEY: key,
-    RELAY_CONNECTOR_KEY: environment.RELAY_CONNECTOR_KEY ?? key,
-  };
 }
 
 /**
@@ -60,10 +45,9 @@ export async function startInProcessPlatform(
     // The connector first: the relay delivers through it.
     const connector = await startConnectorGateway({ environment, bus, store });
     services.push(connector);
-    const relayEnvironment =
-      environment.RELAY_BOT_DELIVERY === 'direct' || environment.RELAY_CONNECTOR_URL
-        ? environment
-        : { ...environment, RELAY_CONNECTOR_URL: connector.url };
+    const relayEnvironment = launcherWiresDelivery(environment)
+      ? { ...environment, RELAY_CONNECTOR_URL: connector.url }
+      : environment;
     services.push(await startRelayGateway({ environment: relayEnvironment, bus, store }));
   } catch (error) {
     await close();
