@@ -11,7 +11,9 @@ import {
   MessageFactory,
   type TurnContext,
 } from 'botbuilder';
+import { MsalServiceClientCredentialsFactory } from 'botframework-connector';
 import { type Activity as DirectLineActivity, DirectLine } from 'botframework-directlinejs';
+import { ConfidentialClientApplication } from '@azure/msal-node';
 import express from 'express';
 import { IDENTITY_HEADER, requestToken, RESOURCE, SCOPE } from './support/gateway';
 import { LateBoundServer, type PlatformBot, type RunningPlatform, startPlatform } from './support/platform';
@@ -111,6 +113,14 @@ describe('a stock botbuilder bot behind connector-gateway, a DirectLineJS client
   const msiServer = new LateBoundServer();
   const anonymousServer = new LateBoundServer();
   const otherServer = new LateBoundServer();
+  const msalServer = new LateBoundServer();
+  const msalBot: PlatformBot = {
+    id: 'msal-bot',
+    appId: 'msal-bot-app-id',
+    secret: 'msal-bot-directline-secret-01',
+    credentials: ['appPassword: msal-bot-password-1'],
+    endpoint: msalServer,
+  };
   const msiBot: PlatformBot = {
     id: 'msi-bot',
     appId: 'msi-bot-app-id',
@@ -134,13 +144,14 @@ describe('a stock botbuilder bot behind connector-gateway, a DirectLineJS client
   };
   const msiAuthorization: Array<string | undefined> = [];
   const anonymousAuthorization: Array<string | undefined> = [];
+  const msalAuthorization: Array<string | undefined> = [];
   const botErrors: unknown[] = [];
   let platform: RunningPlatform;
   let restoreEnvironment: () => void;
 
   beforeAll(async () => {
-    await Promise.all([msiServer.start(), anonymousServer.start(), otherServer.start()]);
-    platform = await startPlatform([msiBot, anonymousBot, otherBot], {
+    await Promise.all([msiServer.start(), anonymousServer.start(), otherServer.start(), msalServer.start()]);
+    platform = await startPlatform([msiBot, anonymousBot, otherBot, msalBot], {
       CONNECTOR_DELIVERY_TIMEOUT_MS: '1500',
     });
     const gateway = platform.connector.url;
@@ -173,13 +184,38 @@ describe('a stock botbuilder bot behind connector-gateway, a DirectLineJS client
       new ConfigurationBotFrameworkAuthentication({ MicrosoftAppId: '', MicrosoftAppPassword: '' }),
     );
     serveBot(anonymousServer, anonymousAdapter, botLogic(botErrors), anonymousAuthorization);
+    // Recipe C: msal with known-authority metadata (the README's ≈10 lines), password from the environment.
+    const msalEnvironment = {
+      MicrosoftAppId: msalBot.appId,
+      MicrosoftAppPassword: 'msal-bot-password-1',
+      ...channel,
+    };
+    const authorityMetadata = await (
+      await fetch(`${gateway}/botframework.com/v2.0/.well-known/openid-configuration`)
+    ).text();
+    const msal = new ConfidentialClientApplication({
+      auth: {
+        clientId: msalEnvironment.MicrosoftAppId,
+        clientSecret: msalEnvironment.MicrosoftAppPassword,
+        authority: 'https://connector.gateway.invalid/botframework.com',
+        knownAuthorities: ['connector.gateway.invalid'],
+        authorityMetadata,
+      },
+    });
+    const msalAdapter = new CloudAdapter(
+      new ConfigurationBotFrameworkAuthentication(
+        msalEnvironment,
+        new MsalServiceClientCredentialsFactory(msalEnvironment.MicrosoftAppId, msal),
+      ),
+    );
+    serveBot(msalServer, msalAdapter, botLogic(botErrors), msalAuthorization);
   });
 
   afterAll(async () => {
     await Promise.all(hanging);
     restoreEnvironment();
     await platform.close();
-    await Promise.all([msiServer.stop(), anonymousServer.stop(), otherServer.stop()]);
+    await Promise.all([msiServer.stop(), anonymousServer.stop(), otherServer.stop(), msalServer.stop()]);
   });
 
   async function converse(bot: PlatformBot): Promise<DirectLineActivity[]> {
@@ -226,6 +262,12 @@ describe('a stock botbuilder bot behind connector-gateway, a DirectLineJS client
     const received = await converse(msiBot);
     expectTheThreeReplies(received, msiBot);
     expect(msiAuthorization.at(-1)).toMatch(/^Bearer ey/);
+  });
+
+  it('msal with known-authority metadata: the same round trip', async () => {
+    const received = await converse(msalBot);
+    expectTheThreeReplies(received, msalBot);
+    expect(msalAuthorization.at(-1)).toMatch(/^Bearer ey/);
   });
 
   it('anonymous: no Authorization either way, and the replies reach the client', async () => {
