@@ -86,7 +86,8 @@ async function waitForPort(url: string, timeoutMs: number): Promise<void> {
       INSPECTION_API_PORT: '0',
       RELAY_GATEWAY_PORT: '0',
       CONNECTOR_GATEWAY_PORT: '0',
-      PLATFORM_CONFIG: join(REPOSITORY_ROOT, 'infra/config/platform.example.yaml'),
+      // Both gateways read the bots from the platform configuration (relay-gateway requires it).
+      PLATFORM_CONFIG: join(REPOSITORY_ROOT, 'infra', 'config', 'platform.example.yaml'),
     };
     services.inspection = await startInspectionApi({ environment });
     services.relay = await startRelayGateway({ environment, bus });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Expose } from 'class-transformer';
 import { IsIn, IsOptional, IsString } from 'class-validator';
@@ -18,4 +19,23 @@ export function withPlatformConfigDefault(environment: NodeJS.ProcessEnv): NodeJ
   return environment.PLATFORM_CONFIG
     ? environment
     : { ...environment, PLATFORM_CONFIG: EXAMPLE_PLATFORM_CONFIG };
+}
+
+/** Whether the relay delivers through the connector with launcher-made settings (not `direct`, no URL given). */
+export function launcherWiresDelivery(environment: NodeJS.ProcessEnv): boolean {
+  return environment.RELAY_BOT_DELIVERY !== 'direct' && !environment.RELAY_CONNECTOR_URL;
+}
+
+/**
+ * Relay → connector deliveries on one machine: unless configured otherwise, a random internal key shared by the
+ * two gateways (the relay's connector URL is added once the connector's address is known).
+ */
+export function withInternalKey(environment: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (!launcherWiresDelivery(environment)) return environment;
+  const key = environment.CONNECTOR_INTERNAL_KEY ?? randomBytes(32).toString('base64url');
+  return {
+    ...environment,
+    CONNECTOR_INTERNAL_KEY: key,
+    RELAY_CONNECTOR_KEY: environment.RELAY_CONNECTOR_KEY ?? key,
+  };
 }

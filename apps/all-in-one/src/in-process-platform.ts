@@ -1,9 +1,10 @@
 import { createActivityBus } from '@fieldops/bus';
+import { createConversationStore } from '@fieldops/conversation-store';
 import { startConnectorGateway } from '@fieldops/connector-gateway';
 import { startInspectionApi } from '@fieldops/inspection-api';
 import { type Logger, type RunningService } from '@fieldops/platform';
 import { startRelayGateway } from '@fieldops/relay-gateway';
-import { withPlatformConfigDefault } from './all-in-one.environment';
+import { launcherWiresDelivery, withInternalKey, withPlatformConfigDefault } from './all-in-one.environment';
 
 export interface RunningPlatform {
   services: RunningService[];
@@ -11,35 +12,43 @@ export interface RunningPlatform {
 }
 
 /**
- * All three apps in this process, each on its own port, sharing one activity bus (in-process unless
- * REDIS_URL is set) — the embedded default behind `npm start`.
+ * All three apps in this process, each on its own port, sharing one activity bus and one conversation store
+ * (in-process unless REDIS_URL is set) — the embedded default behind `npm start`. The relay delivers to bots
+ * through the connector.
  */
 export async function startInProcessPlatform(
   givenEnvironment: NodeJS.ProcessEnv,
   logger: Logger,
 ): Promise<RunningPlatform> {
-  const environment = withPlatformConfigDefault(givenEnvironment);
+  const environment = withInternalKey(withPlatformConfigDefault(givenEnvironment));
   const bus = createActivityBus({
     redisUrl: environment.REDIS_URL,
     logger: logger.child({ component: 'bus' }),
+  });
+  const store = createConversationStore({
+    redisUrl: environment.REDIS_URL,
+    keyPrefix: environment.STORE_KEY_PREFIX,
+    retentionSeconds:
+      environment.CONVERSATION_RETENTION_SECONDS === undefined
+        ? undefined
+        : Number(environment.CONVERSATION_RETENTION_SECONDS),
   });
   const services: RunningService[] = [];
   const close = async (): Promise<void> => {
     // Reverse start order: the gateways stop taking traffic before the API and its database go.
     for (const service of services.splice(0).reverse()) await service.close();
     await bus.close();
+    await store.close();
   };
   try {
     services.push(await startInspectionApi({ environment }));
-    const gateways = await Promise.allSettled([
-      startRelayGateway({ environment, bus }),
-      startConnectorGateway({ environment, bus }),
-    ]);
-    for (const gateway of gateways) if (gateway.status === 'fulfilled') services.push(gateway.value);
-    const failed = gateways.find(
-      (gateway): gateway is PromiseRejectedResult => gateway.status === 'rejected',
-    );
-    if (failed) throw failed.reason;
+    // The connector first: the relay delivers through it.
+    const connector = await startConnectorGateway({ environment, bus, store });
+    services.push(connector);
+    const relayEnvironment = launcherWiresDelivery(environment)
+      ? { ...environment, RELAY_CONNECTOR_URL: connector.url }
+      : environment;
+    services.push(await startRelayGateway({ environment: relayEnvironment, bus, store }));
   } catch (error) {
     await close();
     throw error;

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { type Logger } from '@fieldops/platform';
-import { withPlatformConfigDefault } from './all-in-one.environment';
+import { launcherWiresDelivery, withInternalKey, withPlatformConfigDefault } from './all-in-one.environment';
 
 const APPS = ['@fieldops/inspection-api', '@fieldops/relay-gateway', '@fieldops/connector-gateway'] as const;
 
@@ -16,12 +16,16 @@ export interface RunningProcesses {
  */
 export function startSeparateProcesses(environment: NodeJS.ProcessEnv, logger: Logger): RunningProcesses {
   let stopping = false;
+  const shared = withInternalKey(withPlatformConfigDefault(environment));
+  const appEnvironment = launcherWiresDelivery(environment)
+    ? { ...shared, RELAY_CONNECTOR_URL: `http://127.0.0.1:${environment.CONNECTOR_GATEWAY_PORT ?? '8020'}` }
+    : shared;
   const children = new Map<string, ChildProcess>();
   const exits = APPS.map(
     (app) =>
       new Promise<void>((resolve) => {
         const child = spawn(process.execPath, [require.resolve(`${app}/dist/main.js`)], {
-          env: withPlatformConfigDefault(environment),
+          env: appEnvironment,
           stdio: 'inherit',
         });
         children.set(app, child);

@@ -56,10 +56,11 @@ describe('all-in-one launcher', () => {
       logger,
     );
     try {
+      // In start order: the relay delivers through the connector, so the connector starts first.
       expect(platform.services.map((service) => service.service)).toEqual([
         'inspection-api',
-        'relay-gateway',
         'connector-gateway',
+        'relay-gateway',
       ]);
       for (const service of platform.services) {
         const response = await fetch(`${service.url}/readyz`);

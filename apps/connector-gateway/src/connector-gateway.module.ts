@@ -1,11 +1,14 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { type ActivityBus, ActivityBusModule } from '@fieldops/bus';
+import { type ConversationStore, ConversationStoreModule } from '@fieldops/conversation-store';
 import { ErrorEnvelopeExceptionFilter, PlatformModule } from '@fieldops/platform';
 import { type Logger } from '@fieldops/platform';
 import { BotAuthModule } from './bot-auth/bot-auth.module';
 import { BotTokensModule } from './bot-tokens/bot-tokens.module';
 import { BotsModule } from './bots/bots.module';
+import { ConversationsModule } from './conversations/conversations.module';
+import { DeliveryModule } from './delivery/delivery.module';
 import { type RegisteredBot } from './bots/registered-bot';
 import { ConfigurationModule } from './config/configuration.module';
 import { ConnectorGatewayEnvironment } from './config/connector-gateway.environment';
@@ -19,13 +22,21 @@ export interface ConnectorGatewayModuleOptions {
   logger: Logger;
   /** A bus owned by the caller (the all-in-one process shares one between apps). */
   bus?: ActivityBus;
-  /** The registered bots (from the platform configuration file at integration). */
+  /** A conversation store owned by the caller (shared between apps in one process). */
+  store?: ConversationStore;
+  /** The registered bots (from the platform configuration file, or given by tests). */
   bots?: readonly RegisteredBot[];
 }
 
 @Module({})
 export class ConnectorGatewayModule {
-  static forRoot({ environment, logger, bus, bots = [] }: ConnectorGatewayModuleOptions): DynamicModule {
+  static forRoot({
+    environment,
+    logger,
+    bus,
+    store,
+    bots = [],
+  }: ConnectorGatewayModuleOptions): DynamicModule {
     return {
       module: ConnectorGatewayModule,
       imports: [
@@ -36,6 +47,12 @@ export class ConnectorGatewayModule {
           channelPrefix: environment.BUS_CHANNEL_PREFIX,
           logger: logger.child({ component: 'bus' }),
         }),
+        ConversationStoreModule.forRoot({
+          store,
+          redisUrl: environment.REDIS_URL,
+          keyPrefix: environment.STORE_KEY_PREFIX,
+          retentionSeconds: environment.CONVERSATION_RETENTION_SECONDS,
+        }),
         ConfigurationModule.forRoot(environment),
         SigningKeysModule.forRoot(environment, logger),
         BotsModule.forRoot(bots),
@@ -44,6 +61,8 @@ export class ConnectorGatewayModule {
         ManagedIdentityModule,
         BotTokensModule,
         BotAuthModule,
+        DeliveryModule,
+        ConversationsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ErrorEnvelopeExceptionFilter }],
     };

@@ -6,3 +6,8 @@ export * from './bots/registered-bot';
 export * from './config/connector-gateway.environment';
 export * from './connector-gateway.module';
 export * from './start-connector-gateway';
+export * from './bot-auth/anonymous-bots.decorator';
+export * from './bots/platform-bots';
+export * from './conversations/bot-conversations.service';
+export * from './delivery/bot-deliverer.service';
+export * from './delivery/deliveries.controller';

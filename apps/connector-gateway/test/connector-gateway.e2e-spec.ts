@@ -19,12 +19,15 @@ describe('connector-gateway service', () => {
   });
   afterAll(() => gateway.close());
 
-  it('is live and ready, checking the activity bus it runs on', async () => {
+  it('is live and ready, checking the activity bus and the conversation store it runs on', async () => {
     expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${gateway.url}/readyz`);
     expect(ready.status).toBe(200);
     const expectedCheck = process.env.REDIS_URL ? 'redis' : 'bus';
-    expect(await ready.json()).toEqual({ status: 'ok', checks: { [expectedCheck]: { status: 'up' } } });
+    expect(await ready.json()).toEqual({
+      status: 'ok',
+      checks: { [expectedCheck]: { status: 'up' }, 'conversation-store': { status: 'up' } },
+    });
   });
 
   it('answers unknown routes in the Bot Connector error format', async () => {

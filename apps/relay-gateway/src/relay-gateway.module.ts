@@ -12,6 +12,7 @@ import { ConversationMembershipService } from './conversations/conversation-memb
 import { ConversationsController } from './conversations/conversations.controller';
 import { ConversationsService } from './conversations/conversations.service';
 import { BOT_DELIVERY, type BotDelivery } from './delivery/bot-delivery';
+import { selectBotDelivery } from './delivery/connector-bot-delivery';
 import { HttpBotDelivery } from './delivery/http-bot-delivery';
 import { DirectLineAuthGuard } from './direct-line/direct-line-auth.guard';
 import { PLATFORM_CONFIG } from './direct-line/relay-settings';
@@ -76,9 +77,7 @@ export class RelayGatewayModule {
         { provide: APP_FILTER, useClass: ErrorEnvelopeExceptionFilter },
         {
           provide: DeliveryLifecycle,
-          useValue: new DeliveryLifecycle(
-            options.botDelivery ?? new HttpBotDelivery({ timeoutMs: environment.BOT_DELIVERY_TIMEOUT_MS }),
-          ),
+          useValue: new DeliveryLifecycle(options.botDelivery ?? selectBotDelivery(environment)),
         },
         {
           provide: BOT_DELIVERY,

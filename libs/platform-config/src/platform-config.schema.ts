@@ -30,6 +30,15 @@ export class DirectLineChannelSchema {
   @IsOptional() @IsInt() @Min(60) @Max(86_400) tokenLifetimeSeconds?: number;
 }
 
+/** A certificate (or bare RSA public key) the bot may sign client assertions with (connector-gateway). */
+export class BotCertificateSchema {
+  /** The PEM: literal, `{ env }` or `{ file }` (relative to the configuration file). */
+  @IsSecretSource() pem!: SecretSource;
+
+  /** SHA-1 thumbprint (40 hex digits or base64url `x5t`); required for a bare public key. */
+  @IsOptional() @IsString() thumbprint?: string;
+}
+
 export class BotSchema {
   /** The bot's handle in this platform (recipient id towards the client, lookup key). */
   @IsString() @Matches(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/) id!: string;
@@ -43,6 +52,25 @@ export class BotSchema {
   messagingEndpoint!: string;
 
   @IsOptional() @ValidateNested() @Type(() => DirectLineChannelSchema) directLine?: DirectLineChannelSchema;
+
+  /** connector-gateway: the app password in clear, normally a reference (`{ env }` / `{ file }`). */
+  @IsOptional() @IsSecretSource() appPassword?: SecretSource;
+
+  /** connector-gateway: the app password as an argon2 PHC string (`$argon2id$…`), or a reference to one. */
+  @IsOptional() @IsSecretSource() appPasswordHash?: SecretSource;
+
+  /** connector-gateway: certificates for RFC 7523 client assertions. */
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => BotCertificateSchema)
+  certificates?: BotCertificateSchema[];
+
+  /** connector-gateway: the bot may get tokens from the managed-identity endpoint. */
+  @IsOptional() @IsBoolean() managedIdentity?: boolean;
+
+  /** connector-gateway: the bot runs without authentication (no tokens either way). */
+  @IsOptional() @IsBoolean() anonymous?: boolean;
 }
 
 export class RelaySchema {

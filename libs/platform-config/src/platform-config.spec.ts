@@ -121,6 +121,68 @@ describe('platform configuration', () => {
     );
   });
 
+  it('reads the connector credentials, resolving secret references (backward compatible: all optional)', () => {
+    const directory = mkdtempSync(join(tmpdir(), 'platform-config-'));
+    writeFileSync(
+      join(directory, 'bot.crt.pem'),
+      '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n',
+    );
+    writeFileSync(
+      join(directory, 'platform.yaml'),
+      [
+        'bots:',
+        '  - id: b1',
+        '    appId: app-1',
+        '    messagingEndpoint: http://localhost:3978/api/messages',
+        '    appPassword: { env: APP_PASSWORD }',
+        '    appPasswordHash: $argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaA',
+        '    certificates: [{ pem: { file: bot.crt.pem }, thumbprint: ab }]',
+        '    managedIdentity: true',
+        '    anonymous: false',
+        '  - id: b2',
+        '    appId: app-2',
+        '    messagingEndpoint: http://localhost:3979/api/messages',
+      ].join('\n'),
+    );
+    const config = loadPlatformConfig(join(directory, 'platform.yaml'), {
+      environment: { APP_PASSWORD: 'password-from-env' },
+    });
+    expect(config.bots[0]).toMatchObject({
+      appPassword: 'password-from-env',
+      appPasswordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaA',
+      certificates: [
+        { pem: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----', thumbprint: 'ab' },
+      ],
+      managedIdentity: true,
+      anonymous: false,
+    });
+    expect(Object.keys(config.bots[1] ?? {}).sort()).toEqual([
+      'appId',
+      'directLine',
+      'id',
+      'messagingEndpoint',
+      'name',
+    ]);
+    const problems = problemsOf(() =>
+      parsePlatformConfig(
+        [
+          'bots:',
+          '  - id: b1',
+          '    appId: a',
+          '    messagingEndpoint: http://localhost/api/messages',
+          '    appPassword: { env: MISSING_PASSWORD }',
+          '    managedIdentity: maybe',
+          '    certificates: [{ thumbprint: ab }]',
+        ].join('\n'),
+        'test',
+        context,
+      ),
+    );
+    const text = problems.join('\n');
+    expect(text).toContain('bots.0.managedIdentity');
+    expect(text).toContain('bots.0.certificates.0.pem');
+  });
+
   it('refuses documents that are not YAML mappings and files that cannot be read', () => {
     expect(problemsOf(() => parsePlatformConfig('bots: [unclosed', 'test', context))[0]).toMatch(
       /not valid YAML/,

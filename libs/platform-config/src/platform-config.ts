@@ -25,6 +25,18 @@ export interface BotConfig {
   readonly messagingEndpoint: string;
   /** Absent: the bot has no Direct Line channel. */
   readonly directLine?: DirectLineChannelConfig;
+  /** connector-gateway credentials (secrets resolved); validated further by connector-gateway. */
+  readonly appPassword?: string;
+  readonly appPasswordHash?: string;
+  readonly certificates?: readonly BotCertificateConfig[];
+  readonly managedIdentity?: boolean;
+  readonly anonymous?: boolean;
+}
+
+export interface BotCertificateConfig {
+  /** Certificate or SPKI public key, PEM (resolved). */
+  readonly pem: string;
+  readonly thumbprint?: string;
 }
 
 export interface RelayConfig {
@@ -111,12 +123,30 @@ export function parsePlatformConfig(
         tokenLifetimeSeconds: channel.tokenLifetimeSeconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS,
       };
     }
+    const credentials: Pick<
+      BotConfig,
+      'appPassword' | 'appPasswordHash' | 'certificates' | 'managedIdentity' | 'anonymous'
+    > = {
+      ...(bot.appPassword !== undefined && { appPassword: secret(`${key}.appPassword`, bot.appPassword) }),
+      ...(bot.appPasswordHash !== undefined && {
+        appPasswordHash: secret(`${key}.appPasswordHash`, bot.appPasswordHash),
+      }),
+      ...(bot.certificates !== undefined && {
+        certificates: bot.certificates.map((certificate, certificateIndex) => ({
+          pem: secret(`${key}.certificates.${certificateIndex}.pem`, certificate.pem),
+          ...(certificate.thumbprint !== undefined && { thumbprint: certificate.thumbprint }),
+        })),
+      }),
+      ...(bot.managedIdentity !== undefined && { managedIdentity: bot.managedIdentity }),
+      ...(bot.anonymous !== undefined && { anonymous: bot.anonymous }),
+    };
     return {
       id: bot.id,
       appId: bot.appId,
       name: bot.name ?? bot.id,
       messagingEndpoint: bot.messagingEndpoint,
       directLine,
+      ...credentials,
     };
   });
   const tokenSigningKeys = (schema.relay?.tokenSigningKeys ?? []).map((value, index) => {

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { type Request } from 'express';
 import { TokenVerificationError } from '@fieldops/auth';
 import { ErrorEnvelopeException, IS_PUBLIC_KEY, LOGGER, type Logger } from '@fieldops/platform';
+import { ANONYMOUS_BOTS_KEY } from './anonymous-bots.decorator';
 import { BotAccessTokenVerifier, type BotPrincipal } from './bot-access-token-verifier';
 
 export type RequestWithBot = Request & { bot?: BotPrincipal };
@@ -36,6 +37,15 @@ export class BotBearerGuard implements CanActivate {
     if (isPublic) return true;
     const request = context.switchToHttp().getRequest<RequestWithBot>();
     const header = request.get('authorization') ?? '';
+    // Anonymous bots send no Authorization at all; the route then checks the conversation's bot is anonymous.
+    if (
+      header === '' &&
+      this.reflector.getAllAndOverride<boolean | undefined>(ANONYMOUS_BOTS_KEY, [
+        context.getHandler(),
+        context.getClass(),
+      ])
+    )
+      return true;
     const [scheme, token, ...rest] = header.split(' ');
     try {
       if (scheme !== 'Bearer' || !token || rest.length > 0)

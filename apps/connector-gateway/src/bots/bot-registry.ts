@@ -24,6 +24,9 @@ export abstract class BotRegistry {
 
   abstract all(): readonly BotRegistration[];
 
+  /** The registration whose platform id (the conversation store's `botId`) is `id`, or undefined. */
+  abstract findById(id: string): BotRegistration | undefined;
+
   /** Whether `password` is the bot's app password (argon2 or constant-time comparison). False without one. */
   abstract verifyAppPassword(bot: BotRegistration, password: string): Promise<boolean>;
 
@@ -46,6 +49,11 @@ export class InMemoryBotRegistry extends BotRegistry {
 
   all(): readonly BotRegistration[] {
     return [...this.byAppId.values()];
+  }
+
+  findById(id: string): BotRegistration | undefined {
+    for (const bot of this.byAppId.values()) if (bot.id === id) return bot;
+    return undefined;
   }
 
   async verifyAppPassword(bot: BotRegistration, password: string): Promise<boolean> {

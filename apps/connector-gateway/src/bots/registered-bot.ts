@@ -20,6 +20,8 @@ export interface RegisteredCertificate {
  * validated by `validateRegisteredBots`. Secrets arrive already resolved from their references.
  */
 export interface RegisteredBot {
+  /** The bot's handle in the platform configuration (owner of its conversations); defaults to `appId`. */
+  id?: string;
   /** The bot's Microsoft App Id (`MicrosoftAppId`): the token's `appid` and, towards the bot, `aud`. */
   appId: string;
   displayName: string;
@@ -48,6 +50,8 @@ export interface BotCertificate {
 
 /** A validated registration, as the registry holds it. */
 export interface BotRegistration {
+  /** Platform id: conversations in the store name their bot by it. */
+  id: string;
   appId: string;
   displayName: string;
   messagingEndpoint: string;
@@ -150,6 +154,7 @@ export function validateRegisteredBots(bots: readonly RegisteredBot[], source = 
   const problems: string[] = [];
   const registrations: BotRegistration[] = [];
   const appIds = new Set<string>();
+  const ids = new Set<string>();
   const list: unknown = bots;
   if (!Array.isArray(list)) throw new ConfigurationError(source, [`${source}: must be a list of bots`]);
   bots.forEach((bot, index) => {
@@ -167,6 +172,12 @@ export function validateRegisteredBots(bots: readonly RegisteredBot[], source = 
       problems.push(`${at}.appId: ${bot.appId} is registered twice`);
     } else {
       appIds.add(bot.appId);
+    }
+    if (bot.id !== undefined) {
+      if (typeof bot.id !== 'string' || bot.id.trim() === '')
+        problems.push(`${at}.id: must be a non-empty string`);
+      else if (ids.has(bot.id)) problems.push(`${at}.id: ${bot.id} is registered twice`);
+      else ids.add(bot.id);
     }
     if (typeof bot.displayName !== 'string' || bot.displayName.trim() === '')
       problems.push(`${at}.displayName: must be a non-empty string`);
@@ -211,6 +222,7 @@ export function validateRegisteredBots(bots: readonly RegisteredBot[], source = 
       );
     if (problems.length > before) return;
     registrations.push({
+      id: bot.id ?? bot.appId,
       appId: bot.appId,
       displayName: bot.displayName,
       messagingEndpoint: bot.messagingEndpoint,

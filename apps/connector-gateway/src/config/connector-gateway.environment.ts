@@ -62,6 +62,24 @@ export class ConnectorGatewayEnvironment extends CommonEnvironment {
   /** Prefix of the bus's Redis channels, so several platforms can share one Redis. */
   @Expose() @IsString() BUS_CHANNEL_PREFIX: string = 'fieldops:conversation:';
 
+  /** Prefix of the conversation store's Redis keys (must equal relay-gateway's). */
+  @Expose() @IsString() STORE_KEY_PREFIX: string = 'fieldops:store:';
+
+  /** How long conversations are kept after the last write (must equal relay-gateway's). */
+  @Expose() @ToInteger() @IsInt() @Min(60) @Max(2_592_000) CONVERSATION_RETENTION_SECONDS: number = 86_400;
+
+  /** The platform configuration file (YAML) the bot registry is built from; unset: no bots registered. */
+  @Expose() @IsOptional() @IsString() @Matches(/\S/) PLATFORM_CONFIG?: string;
+
+  /**
+   * Shared secret relay-gateway sends as `Authorization: Bearer <key>` to `POST /internal/v1/deliveries`
+   * (its RELAY_CONNECTOR_KEY). Unset: the internal delivery endpoint answers 404.
+   */
+  @Expose() @IsOptional() @IsString() @MinLength(32) CONNECTOR_INTERNAL_KEY?: string;
+
+  /** Deadline for a bot's HTTP answer to a delivered activity; later: 504 to the relay. */
+  @Expose() @ToInteger() @IsInt() @Min(100) @Max(120_000) CONNECTOR_DELIVERY_TIMEOUT_MS: number = 15_000;
+
   /**
    * The gateway's public base URL (what bots and their SDKs reach, e.g. `https://connector.example.com`).
    * Used in the OpenID documents and as the audience of client assertions. Unset: taken from each request

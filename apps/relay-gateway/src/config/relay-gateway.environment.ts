@@ -1,5 +1,16 @@
 import { Expose } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
 import { CommonEnvironment, ToInteger } from '@fieldops/platform';
 
 /** relay-gateway's environment (see the README's table). */
@@ -34,6 +45,34 @@ export class RelayGatewayEnvironment extends CommonEnvironment {
   @Expose()
   @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
   RELAY_BOT_SERVICE_URL: string = 'http://localhost:8020/';
+
+  /**
+   * How activities reach bots: `connector` through connector-gateway (signed; needs RELAY_CONNECTOR_URL and
+   * RELAY_CONNECTOR_KEY), `direct` POSTed to the messaging endpoint unsigned. Unset: `connector` when
+   * RELAY_CONNECTOR_URL is set, else `direct`.
+   */
+  @Expose() @IsOptional() @IsIn(['connector', 'direct']) RELAY_BOT_DELIVERY?: 'connector' | 'direct';
+
+  /** connector-gateway's internal base URL for deliveries (e.g. `http://connector-gateway:8020`). */
+  @Expose()
+  @ValidateIf(
+    (environment: RelayGatewayEnvironment) =>
+      environment.RELAY_BOT_DELIVERY === 'connector' || environment.RELAY_CONNECTOR_URL !== undefined,
+  )
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  RELAY_CONNECTOR_URL?: string;
+
+  /** connector-gateway's CONNECTOR_INTERNAL_KEY (32+ characters); required in `connector` mode. */
+  @Expose()
+  @ValidateIf((environment: RelayGatewayEnvironment) => environment.botDeliveryMode() === 'connector')
+  @IsString()
+  @MinLength(32)
+  RELAY_CONNECTOR_KEY?: string;
+
+  /** The effective RELAY_BOT_DELIVERY. */
+  botDeliveryMode(): 'connector' | 'direct' {
+    return this.RELAY_BOT_DELIVERY ?? (this.RELAY_CONNECTOR_URL !== undefined ? 'connector' : 'direct');
+  }
 
   /** How long a send waits for the bot's HTTP answer before answering 504. */
   @Expose() @ToInteger() @IsInt() @Min(100) @Max(120_000) BOT_DELIVERY_TIMEOUT_MS: number = 15_000;

@@ -1,0 +1,269 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { ACTIVITY_BUS, type ActivityBus } from '@fieldops/bus';
+import { type Activity, type ChannelAccount } from '@fieldops/contracts';
+import {
+  CONVERSATION_STORE,
+  type ConversationRecord,
+  type ConversationStore,
+  type StoredActivity,
+} from '@fieldops/conversation-store';
+import { ErrorEnvelopeException, LOGGER, type Logger } from '@fieldops/platform';
+import { type BotPrincipal } from '../bot-auth/bot-access-token-verifier';
+import { BotRegistry } from '../bots/bot-registry';
+import { type BotRegistration } from '../bots/registered-bot';
+import { assertValidBotActivity } from '../cards/activity-validation';
+
+/** A conversation the caller may act on, and its bot. */
+export interface ConversationAccess {
+  record: ConversationRecord;
+  bot: BotRegistration;
+}
+
+const ACTIVITY_ID = /^(.*)\|(\d{7,})$/;
+
+export function unknownConversation(conversationId: string): ErrorEnvelopeException {
+  return new ErrorEnvelopeException(
+    404,
+    'BadArgument',
+    `The conversationId ${conversationId} doesn't match a known conversation`,
+  );
+}
+
+/** The conversation's bot as a ChannelAccount, as relay-gateway names it towards clients. */
+export function botAccountOf(bot: BotRegistration): ChannelAccount {
+  return { id: bot.id, name: bot.displayName, role: 'bot' };
+}
+
+/**
+ * What bots do to conversations through `/v3`: access checks (token's bot = conversation's bot; anonymous
+ * callers only for anonymous bots), validation, stamping, append to the store (the truth) and publish on the
+ * bus (wakes every relay instance's streams).
+ */
+@Injectable()
+export class BotConversationsService {
+  constructor(
+    @Inject(CONVERSATION_STORE) private readonly store: ConversationStore,
+    @Inject(ACTIVITY_BUS) private readonly bus: ActivityBus,
+    private readonly registry: BotRegistry,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** 401 anonymous caller of a non-anonymous bot, 404 unknown conversation, 403 another bot's conversation. */
+  async access(conversationId: string, caller: BotPrincipal | undefined): Promise<ConversationAccess> {
+    const record = await this.store.get(conversationId);
+    const bot = record ? this.registry.findById(record.botId) : undefined;
+    if (!caller) {
+      if (!bot?.anonymous) throw unauthorized();
+      return { record: record!, bot };
+    }
+    if (!record || !bot) throw unknownConversation(conversationId);
+    if (this.registry.find(caller.appId)?.id !== bot.id)
+      throw new ErrorEnvelopeException(
+        403,
+        'Forbidden',
+        `The bot ${caller.appId} is not part of this conversation`,
+      );
+    return { record, bot };
+  }
+
+  /** The bot a caller acts as outside any conversation (CreateConversation). */
+  callerBot(caller: BotPrincipal | undefined, named: unknown): BotRegistration {
+    if (caller) {
+      const bot = this.registry.find(caller.appId);
+      if (!bot) throw unauthorized();
+      return bot;
+    }
+    const id = typeof named === 'object' && named !== null ? (named as { id?: unknown }).id : undefined;
+    const bot = typeof id === 'string' ? (this.registry.findById(id) ?? this.registry.find(id)) : undefined;
+    if (!bot?.anonymous) throw unauthorized();
+    return bot;
+  }
+
+  /** SendToConversation / ReplyToActivity: validated, stamped, appended, published; answers the stamped id. */
+  async post(access: ConversationAccess, body: unknown, replyToId?: string): Promise<StoredActivity> {
+    assertValidBotActivity(body);
+    const activity = body as Activity;
+    return this.append(access, {
+      ...this.stamp(access, activity),
+      ...(replyToId !== undefined && { replyToId }),
+    });
+  }
+
+  /** The log entry of `activityId` in this conversation, or 404 BadArgument. */
+  async find(access: ConversationAccess, activityId: string): Promise<StoredActivity> {
+    const match = ACTIVITY_ID.exec(activityId);
+    const conversationId = access.record.conversationId;
+    if (match?.[1] === conversationId) {
+      const seq = Number(match[2]);
+      const [entry] = await this.store.read(conversationId, seq - 1, 1);
+      if (entry && entry.activity.id === activityId) return entry;
+    }
+    throw new ErrorEnvelopeException(404, 'BadArgument', `The activity id ${activityId} was not found`);
+  }
+
+  /**
+   * UpdateActivity: the log is append-only and Direct Line has no update event, so the new version is appended
+   * as a `messageUpdate` activity whose `replyToId` names the updated one; answers the updated activity's id.
+   */
+  async update(access: ConversationAccess, activityId: string, body: unknown): Promise<{ id: string }> {
+    const original = await this.find(access, activityId);
+    this.assertOwnActivity(access, original);
+    assertValidBotActivity(body);
+    const activity = body as Activity;
+    if (typeof activity.id === 'string' && activity.id !== activityId)
+      throw new ErrorEnvelopeException(
+        400,
+        'BadArgument',
+        'uri activity id does not match payload activity id',
+      );
+    await this.append(access, {
+      ...this.stamp(access, activity),
+      type: 'messageUpdate',
+      replyToId: activityId,
+    });
+    return { id: activityId };
+  }
+
+  /** DeleteActivity: appends a `messageDelete` activity whose `replyToId` names the deleted one. */
+  async delete(access: ConversationAccess, activityId: string): Promise<void> {
+    const original = await this.find(access, activityId);
+    this.assertOwnActivity(access, original);
+    await this.append(access, {
+      type: 'messageDelete',
+      from: botAccountOf(access.bot),
+      replyToId: activityId,
+      channelId: 'directline',
+      conversation: { id: access.record.conversationId },
+    });
+  }
+
+  members(access: ConversationAccess): ChannelAccount[] {
+    const members: ChannelAccount[] = [botAccountOf(access.bot)];
+    if (access.record.userId)
+      members.push({
+        id: access.record.userId,
+        ...(access.record.userName !== undefined && { name: access.record.userName }),
+        role: 'user',
+      });
+    return members;
+  }
+
+  /** CreateConversation: a new conversation of the bot with the given user (at most one user member). */
+  async create(
+    bot: BotRegistration,
+    parameters: Record<string, unknown>,
+  ): Promise<{ record: ConversationRecord; initial?: StoredActivity }> {
+    const members = parameters.members;
+    if (members !== undefined && !Array.isArray(members))
+      throw new ErrorEnvelopeException(400, 'BadArgument', 'members: must be a list of ChannelAccount');
+    const list = (members ?? []) as unknown[];
+    if (list.length > 1)
+      throw new ErrorEnvelopeException(
+        400,
+        'BadArgument',
+        'members: Direct Line conversations have one user',
+      );
+    const [member] = list as Array<Record<string, unknown> | undefined>;
+    if (
+      member !== undefined &&
+      (typeof member !== 'object' || member === null || typeof member.id !== 'string')
+    )
+      throw new ErrorEnvelopeException(400, 'BadArgument', 'members[0].id: must be a string');
+    if (parameters.isGroup === true)
+      throw new ErrorEnvelopeException(400, 'BadArgument', 'isGroup: Direct Line has no group conversations');
+    if (parameters.activity !== undefined) assertValidBotActivity(parameters.activity);
+    const record: ConversationRecord = {
+      conversationId: randomBytes(16).toString('base64url'),
+      botId: bot.id,
+      createdAt: Date.now(),
+      ...(member && { userId: member.id as string }),
+      ...(member && typeof member.name === 'string' && { userName: member.name }),
+    };
+    await this.store.create(record);
+    const access = { record, bot };
+    const initial =
+      parameters.activity === undefined
+        ? undefined
+        : await this.append(access, this.stamp(access, parameters.activity as Activity));
+    return { record, initial };
+  }
+
+  /** SendConversationHistory: each activity validated, then appended in order. */
+  async history(access: ConversationAccess, body: unknown): Promise<{ id: string }> {
+    const activities =
+      typeof body === 'object' && body !== null ? (body as { activities?: unknown }).activities : undefined;
+    if (!Array.isArray(activities))
+      throw new ErrorEnvelopeException(400, 'BadArgument', 'activities: must be a list of activities');
+    activities.forEach((activity, index) => {
+      try {
+        assertValidBotActivity(activity);
+      } catch (error) {
+        if (error instanceof ErrorEnvelopeException)
+          throw new ErrorEnvelopeException(
+            error.getStatus(),
+            error.code,
+            `activities[${index}].${error.message}`,
+          );
+        throw error;
+      }
+    });
+    for (const activity of activities as Activity[]) {
+      const { id: _id, timestamp: _timestamp, ...rest } = activity;
+      await this.append(access, {
+        ...rest,
+        channelId: 'directline',
+        conversation: { ...rest.conversation, id: access.record.conversationId },
+      });
+    }
+    return { id: `Processed ${activities.length} of ${activities.length} activities successfully.` };
+  }
+
+  private stamp(access: ConversationAccess, activity: Activity): Activity {
+    const { id: _id, timestamp: _timestamp, ...rest } = activity;
+    const bot = botAccountOf(access.bot);
+    return {
+      ...rest,
+      channelId: 'directline',
+      from: { ...bot, ...rest.from, id: bot.id, role: 'bot' },
+      conversation: { ...rest.conversation, id: access.record.conversationId },
+    };
+  }
+
+  private assertOwnActivity(access: ConversationAccess, entry: StoredActivity): void {
+    if (entry.activity.from?.id !== access.bot.id)
+      throw new ErrorEnvelopeException(
+        403,
+        'Forbidden',
+        'A bot may only update or delete its own activities',
+      );
+  }
+
+  private async append(access: ConversationAccess, activity: Activity): Promise<StoredActivity> {
+    const conversationId = access.record.conversationId;
+    const stored = await this.store.append(conversationId, activity);
+    try {
+      await this.bus.publish({
+        conversationId,
+        seq: stored.seq,
+        activity: stored.activity,
+        correlationId: randomUUID(),
+      });
+    } catch (error) {
+      // The store is the truth: streams catch up from it on the next wake-up or reconnect.
+      this.logger.warn({ err: error, conversationId, seq: stored.seq }, 'bus publish failed after append');
+    }
+    return stored;
+  }
+}
+
+function unauthorized(): ErrorEnvelopeException {
+  return new ErrorEnvelopeException(
+    401,
+    'Unauthorized',
+    'Authorization header with a Bearer token is required.',
+    {
+      headers: { 'WWW-Authenticate': 'Bearer' },
+    },
+  );
+}

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { BotAttachmentsService } from './bot-attachments.service';
+import { BotAttachmentsController, BotConversationsController } from './bot-conversations.controller';
+import { BotConversationsService } from './bot-conversations.service';
+
+/** The bot-facing `/v3/conversations` and `/v3/attachments` API. */
+@Module({
+  controllers: [BotConversationsController, BotAttachmentsController],
+  providers: [BotConversationsService, BotAttachmentsService],
+})
+export class ConversationsModule {}

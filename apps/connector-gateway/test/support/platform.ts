@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createActivityBus, type ActivityBus } from '@fieldops/bus';
+import { createConversationStore, type ConversationStore } from '@fieldops/conversation-store';
+import { startRelayGateway } from '@fieldops/relay-gateway';
+import { startConnectorGateway } from '../../src';
+import { IDENTITY_HEADER, type RunningGateway, testEnvironment } from './gateway';
+import { rsaKeyPair } from './keys';
+
+export const INTERNAL_KEY = 'internal-key-for-tests-0123456789abcdef';
+export type RunningRelay = Awaited<ReturnType<typeof startRelayGateway>>;
+
+/** An HTTP server on a random loopback port whose handler is set later (bots need the gateway's URL first). */
+export class LateBoundServer {
+  handler: RequestListener = (_request, response) => response.writeHead(503).end();
+  private server: Server | undefined;
+  url = '';
+
+  async start(): Promise<void> {
+    this.server = createServer((request, response) => this.handler(request, response));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+}
+
+export interface PlatformBot {
+  id: string;
+  appId: string;
+  secret: string;
+  /** YAML lines of the connector credentials. */
+  credentials: string[];
+  endpoint: LateBoundServer;
+}
+
+export interface RunningPlatform {
+  connector: RunningGateway;
+  relay: RunningRelay;
+  close(): Promise<void>;
+}
+
+/**
+ * relay-gateway and connector-gateway from one platform configuration file (bots' credentials included),
+ * sharing a store and bus: in-process ones passed to both, or each its own Redis clients when REDIS_URL is set
+ * (as separate instances would). The relay delivers through the connector.
+ */
+export async function startPlatform(
+  bots: PlatformBot[],
+  extra: NodeJS.ProcessEnv = {},
+): Promise<RunningPlatform> {
+  const directory = mkdtempSync(join(tmpdir(), 'connector-platform-'));
+  const configPath = join(directory, 'platform.yaml');
+  writeFileSync(
+    configPath,
+    [
+      'bots:',
+      ...bots.flatMap((bot) => [
+        `  - id: ${bot.id}`,
+        `    appId: ${bot.appId}`,
+        `    messagingEndpoint: ${bot.endpoint.url}/api/messages`,
+        `    directLine: { secrets: [${bot.secret}] }`,
+        ...bot.credentials.map((line) => `    ${line}`),
+      ]),
+    ].join('\n'),
+  );
+  const runId = randomUUID();
+  const shared: NodeJS.ProcessEnv = {
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    REDIS_URL: process.env.REDIS_URL,
+    BUS_CHANNEL_PREFIX: `fieldops:test:${runId}:bus:`,
+    STORE_KEY_PREFIX: `fieldops:test:${runId}:store:`,
+    PLATFORM_CONFIG: configPath,
+  };
+  let store: ConversationStore | undefined;
+  let bus: ActivityBus | undefined;
+  if (!process.env.REDIS_URL) {
+    store = createConversationStore();
+    bus = createActivityBus({});
+  }
+  const connector = await startConnectorGateway({
+    environment: {
+      ...testEnvironment(rsaKeyPair()),
+      ...shared,
+      CONNECTOR_IDENTITY_HEADER: IDENTITY_HEADER,
+      CONNECTOR_INTERNAL_KEY: INTERNAL_KEY,
+      ...extra,
+    },
+    store,
+    bus,
+  });
+  const relay = await startRelayGateway({
+    environment: {
+      ...shared,
+      RELAY_GATEWAY_PORT: '0',
+      RELAY_BOT_SERVICE_URL: `${connector.url}/`,
+      RELAY_CONNECTOR_URL: connector.url,
+      RELAY_CONNECTOR_KEY: INTERNAL_KEY,
+    },
+    store,
+    bus,
+  });
+  return {
+    connector,
+    relay,
+    close: async () => {
+      await relay.close();
+      await connector.close();
+      await bus?.close();
+      await store?.close();
+    },
+  };
+}
