@@ -13,7 +13,8 @@ import {
   ValidateBy,
   type ValidationOptions,
 } from 'class-validator';
-import { CommonEnvironment, repositoryRoot, ToInteger } from '@fieldops/platform';
+import { ConversationStateEnvironment } from '@fieldops/conversation-store';
+import { repositoryRoot, ToInteger } from '@fieldops/platform';
 import { type ResolvedSigningKey, resolveSigningKeys } from './signing-keys.setting';
 
 /** Splits a comma-separated list (blanks dropped); leaves non-strings for validation to report. */
@@ -50,23 +51,8 @@ const SCOPE = /^\S+\/\.default$/;
 const NAME_LIST_ITEM = /^[A-Za-z0-9._-]+$/;
 
 /** connector-gateway's environment (see the README's table and apps/connector-gateway/README.md). */
-export class ConnectorGatewayEnvironment extends CommonEnvironment {
+export class ConnectorGatewayEnvironment extends ConversationStateEnvironment {
   @Expose() @ToInteger() @IsInt() @Min(0) @Max(65535) CONNECTOR_GATEWAY_PORT: number = 8020;
-
-  /** Redis for the activity bus shared by every relay and connector instance; unset: in-process bus (one process only). */
-  @Expose()
-  @IsOptional()
-  @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false, require_protocol: true })
-  REDIS_URL?: string;
-
-  /** Prefix of the bus's Redis channels, so several platforms can share one Redis. */
-  @Expose() @IsString() BUS_CHANNEL_PREFIX: string = 'fieldops:conversation:';
-
-  /** Prefix of the conversation store's Redis keys (must equal relay-gateway's). */
-  @Expose() @IsString() STORE_KEY_PREFIX: string = 'fieldops:store:';
-
-  /** How long conversations are kept after the last write (must equal relay-gateway's). */
-  @Expose() @ToInteger() @IsInt() @Min(60) @Max(2_592_000) CONVERSATION_RETENTION_SECONDS: number = 86_400;
 
   /** The platform configuration file (YAML) the bot registry is built from; unset: no bots registered. */
   @Expose() @IsOptional() @IsString() @Matches(/\S/) PLATFORM_CONFIG?: string;

@@ -11,29 +11,15 @@ import {
   MinLength,
   ValidateIf,
 } from 'class-validator';
-import { CommonEnvironment, ToInteger } from '@fieldops/platform';
+import { ConversationStateEnvironment } from '@fieldops/conversation-store';
+import { ToInteger } from '@fieldops/platform';
 
 /** relay-gateway's environment (see the README's table). */
-export class RelayGatewayEnvironment extends CommonEnvironment {
+export class RelayGatewayEnvironment extends ConversationStateEnvironment {
   @Expose() @ToInteger() @IsInt() @Min(0) @Max(65535) RELAY_GATEWAY_PORT: number = 8010;
-
-  /** Redis for the activity bus and the conversation store shared by every relay and connector instance. */
-  @Expose()
-  @IsOptional()
-  @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false, require_protocol: true })
-  REDIS_URL?: string;
-
-  /** Prefix of the bus's Redis channels, so several platforms can share one Redis. */
-  @Expose() @IsString() BUS_CHANNEL_PREFIX: string = 'fieldops:conversation:';
-
-  /** Prefix of the conversation store's Redis keys. */
-  @Expose() @IsString() STORE_KEY_PREFIX: string = 'fieldops:store:';
 
   /** The platform configuration file (YAML): bots and their Direct Line channel settings. */
   @Expose() @IsString() @Matches(/\S/) PLATFORM_CONFIG: string;
-
-  /** How long conversations, their activities and uploads are kept after the last write. */
-  @Expose() @ToInteger() @IsInt() @Min(60) @Max(2_592_000) CONVERSATION_RETENTION_SECONDS: number = 86_400;
 
   /** This gateway's public base URL (scheme and host the clients see); unset: from the request and trusted X-Forwarded-*. */
   @Expose()

@@ -1,0 +1,24 @@
+import { Expose } from 'class-transformer';
+import { IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
+import { CommonEnvironment, ToInteger } from '@fieldops/platform';
+
+/**
+ * The settings of the conversation state both gateways share — the conversation store and the activity bus —
+ * so relay-gateway and connector-gateway read them from one definition and cannot drift apart.
+ */
+export class ConversationStateEnvironment extends CommonEnvironment {
+  /** Redis for the activity bus and the conversation store shared by every relay and connector instance; unset: in-process. */
+  @Expose()
+  @IsOptional()
+  @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false, require_protocol: true })
+  REDIS_URL?: string;
+
+  /** Prefix of the bus's Redis channels, so several platforms can share one Redis. */
+  @Expose() @IsString() BUS_CHANNEL_PREFIX: string = 'fieldops:conversation:';
+
+  /** Prefix of the conversation store's Redis keys. */
+  @Expose() @IsString() STORE_KEY_PREFIX: string = 'fieldops:store:';
+
+  /** How long conversations, their activities and uploads are kept after the last write. */
+  @Expose() @ToInteger() @IsInt() @Min(60) @Max(2_592_000) CONVERSATION_RETENTION_SECONDS: number = 86_400;
+}
