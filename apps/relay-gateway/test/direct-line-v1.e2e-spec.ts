@@ -391,6 +391,21 @@ describe('Direct Line 1.1 under /api over raw HTTP', () => {
     });
   });
 
+  it('answers the CORS preflight on the 1.1 routes too', async () => {
+    const response = await fetch(`${api}/conversations/x/messages`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'https://somewhere.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization,content-type',
+      },
+    });
+    expect(response.status).toBeLessThan(300);
+    expect((response.headers.get('access-control-allow-headers') ?? '').toLowerCase()).toContain(
+      'authorization',
+    );
+  });
+
   describe('upload', () => {
     it('a single file: 204, the bot gets a downloadable attachment, polling shows it as an image', async () => {
       const { conversationId, token } = await start(SECRET);
