@@ -15,6 +15,7 @@ import { BOT_DELIVERY, type BotDelivery } from './delivery/bot-delivery';
 import { selectBotDelivery } from './delivery/connector-bot-delivery';
 import { HttpBotDelivery } from './delivery/http-bot-delivery';
 import { DirectLineAuthGuard } from './direct-line/direct-line-auth.guard';
+import { DirectLineV1Controller } from './direct-line-v1/direct-line-v1.controller';
 import { PLATFORM_CONFIG } from './direct-line/relay-settings';
 import { TokenIssuer } from './direct-line/token-issuer';
 import { SessionController } from './session/session.controller';
@@ -70,6 +71,7 @@ export class RelayGatewayModule {
         ActivitiesController,
         UploadsController,
         SessionController,
+        DirectLineV1Controller,
       ],
       providers: [
         { provide: RelayGatewayEnvironment, useValue: environment },

@@ -21,12 +21,16 @@ export class UploadsService {
     private readonly environment: RelayGatewayEnvironment,
   ) {}
 
-  /** Stores each file, attaches it (with a signed download URL) to the activity, then sends it like any activity. */
+  /**
+   * Stores each file, attaches it (with a signed download URL) to the activity, then sends it like any activity.
+   * `activityOfPart` reads the activity part in another shape (Direct Line 1.1 sends a Message there).
+   */
   async upload(
     credential: Credential,
     conversationId: string,
     userId: unknown,
     request: Request,
+    activityOfPart: (part: Activity) => Activity = (part) => part,
   ): Promise<{ id: string }> {
     if (typeof userId !== 'string' || userId === '') {
       request.resume();
@@ -38,7 +42,7 @@ export class UploadsService {
       throw notFound();
     }
     const parsed = await parseUpload(request, this.environment.RELAY_MAX_UPLOAD_BYTES);
-    const base: Activity = parsed.activity ?? { type: 'message' };
+    const base: Activity = parsed.activity ? activityOfPart(parsed.activity) : { type: 'message' };
     const activity = validateClientActivity(
       { ...base, type: base.type ?? 'message', from: { ...(base.from ?? {}), id: userId } },
       this.environment.RELAY_MAX_ACTIVITY_BYTES,
