@@ -24,12 +24,14 @@ export interface StartConnectorGatewayOptions extends StartServiceOptions {
 export function startConnectorGateway(
   options: StartConnectorGatewayOptions = {},
 ): Promise<StartedService<ConnectorGatewayEnvironment>> {
-  const rawEnvironment = options.environment ?? process.env;
-  const botsOf = (environment: ConnectorGatewayEnvironment): readonly RegisteredBot[] => {
+  const botsOf = (
+    environment: ConnectorGatewayEnvironment,
+    variables: NodeJS.ProcessEnv,
+  ): readonly RegisteredBot[] => {
     if (options.bots) return options.bots;
     if (environment.PLATFORM_CONFIG === undefined) return [];
     return registeredBotsFromPlatformConfig(
-      loadPlatformConfig(environment.PLATFORM_CONFIG, { environment: rawEnvironment }),
+      loadPlatformConfig(environment.PLATFORM_CONFIG, { environment: variables }),
     );
   };
   return startService(
@@ -37,13 +39,13 @@ export function startConnectorGateway(
       service: 'connector-gateway',
       environmentSchema: ConnectorGatewayEnvironment,
       port: (environment) => environment.CONNECTOR_GATEWAY_PORT,
-      module: ({ environment, logger }) =>
+      module: ({ environment, variables, logger }) =>
         ConnectorGatewayModule.forRoot({
           environment,
           logger,
           bus: options.bus,
           store: options.store,
-          bots: botsOf(environment),
+          bots: botsOf(environment, variables),
         }),
       configure: (app) => {
         // Every response carries an operation id, as the real Bot Connector's do.

@@ -24,13 +24,12 @@ const CORS_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'X-Requested-Wi
 export function startRelayGateway(
   options: StartRelayGatewayOptions = {},
 ): Promise<StartedService<RelayGatewayEnvironment>> {
-  const rawEnvironment = options.environment ?? process.env;
   return startService(
     {
       service: 'relay-gateway',
       environmentSchema: RelayGatewayEnvironment,
       port: (environment) => environment.RELAY_GATEWAY_PORT,
-      module: ({ environment, logger }) =>
+      module: ({ environment, variables, logger }) =>
         RelayGatewayModule.forRoot({
           environment,
           logger,
@@ -39,7 +38,7 @@ export function startRelayGateway(
           botDelivery: options.botDelivery,
           platformConfig:
             options.platformConfig ??
-            loadPlatformConfig(environment.PLATFORM_CONFIG, { environment: rawEnvironment }),
+            loadPlatformConfig(environment.PLATFORM_CONFIG, { environment: variables }),
         }),
       configure: (app, { environment }) => {
         // Browsers host Web Chat anywhere; trusted origins are enforced per bot/token by the auth guard.

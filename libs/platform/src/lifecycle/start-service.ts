@@ -19,6 +19,8 @@ export interface ServiceDefinition<Environment extends CommonEnvironment> {
 
 export interface ServiceContext<Environment> {
   environment: Environment;
+  /** The unvalidated variables the environment was read from (for secret references such as `{ env: NAME }`). */
+  variables: NodeJS.ProcessEnv;
   logger: Logger;
   /** Runs after the app has closed (last registered, first run). */
   onClosed: (cleanup: () => Promise<void>) => void;
@@ -37,16 +39,14 @@ export async function startService<Environment extends CommonEnvironment>(
   definition: ServiceDefinition<Environment>,
   options: StartServiceOptions = {},
 ): Promise<StartedService<Environment>> {
-  const environment = loadEnvironment(
-    definition.environmentSchema,
-    options.environment ?? process.env,
-    definition.service,
-  );
+  const variables = options.environment ?? process.env;
+  const environment = loadEnvironment(definition.environmentSchema, variables, definition.service);
   const logger =
     options.logger ?? createLogger({ service: definition.service, level: environment.LOG_LEVEL });
   const cleanups: Array<() => Promise<void>> = [];
   const context: ServiceContext<Environment> = {
     environment,
+    variables,
     logger,
     onClosed: (cleanup) => cleanups.unshift(cleanup),
   };
