@@ -21,7 +21,7 @@ export class ApiRootController {
   }
 
   @All()
-  other(@Req() request: Request, @Res() response: Response): void {
-    otherMethod(request, response, ROOT_METHODS, 'Api Root');
+  async other(@Req() request: Request, @Res() response: Response): Promise<void> {
+    await otherMethod(request, response, ROOT_METHODS, 'Api Root');
   }
 }

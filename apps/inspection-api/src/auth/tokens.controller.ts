@@ -14,12 +14,14 @@ import { isFieldErrors, validationError } from '../common/drf-exceptions';
 import { validateInput } from '../common/drf-serializer';
 import { sendJson } from '../common/json-response';
 import { Body, type RequestInput } from '../common/request-input';
-import { otherMethod, TOKEN_METHODS } from '../common/routes';
+import { otherMethod, postActions, TOKEN_METHODS } from '../common/routes';
 import { DrfException } from '../common/drf-exceptions';
 import { UsersService } from '../users/users.service';
 import {
   TOKEN_OBTAIN_FIELDS,
+  TOKEN_OBTAIN_INFO,
   TOKEN_REFRESH_FIELDS,
+  TOKEN_REFRESH_INFO,
   TokenAccessDto,
   TokenObtainPairDto,
   TokenPairDto,
@@ -79,13 +81,13 @@ export class TokensController {
 
   @All()
   @ApiExcludeEndpoint()
-  obtainOther(@Req() request: Request, @Res() response: Response): void {
-    otherMethod(request, response, TOKEN_METHODS, 'Token Obtain Pair');
+  async obtainOther(@Req() request: Request, @Res() response: Response): Promise<void> {
+    await otherMethod(request, response, TOKEN_METHODS, 'Token Obtain Pair', postActions(TOKEN_OBTAIN_INFO));
   }
 
   @All('refresh')
   @ApiExcludeEndpoint()
-  refreshOther(@Req() request: Request, @Res() response: Response): void {
-    otherMethod(request, response, TOKEN_METHODS, 'Token Refresh');
+  async refreshOther(@Req() request: Request, @Res() response: Response): Promise<void> {
+    await otherMethod(request, response, TOKEN_METHODS, 'Token Refresh', postActions(TOKEN_REFRESH_INFO));
   }
 }

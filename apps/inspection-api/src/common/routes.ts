@@ -1,4 +1,6 @@
+import { HttpException } from '@nestjs/common';
 import { type Request, type Response } from 'express';
+import { type SerializerInfo } from './drf-metadata';
 import { methodNotAllowed } from './drf-exceptions';
 import { sendJson } from './json-response';
 
@@ -32,22 +34,43 @@ export function apiHeadersMiddleware(request: Request, response: Response, next:
 /**
  * The catch-all of a route: OPTIONS answers DRF's metadata, any other method is 405. Runs after the
  * global guard, so an unauthenticated request gets 401 first (DRF checks authentication before the method).
+ * `actions` describes the POST (list views) or PUT (detail views) serializer; a detail view passes a
+ * function that resolves to undefined when its object does not exist, and DRF then leaves `actions` out.
  */
-export function otherMethod(
+export async function otherMethod(
   request: Request,
   response: Response,
   allow: readonly string[],
   name: string,
-  description = '',
-): void {
-  if (request.method === 'OPTIONS') {
-    sendJson(response, 200, {
-      name,
-      description,
-      renders: ['application/json'],
-      parses: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
-    });
-    return;
-  }
-  throw methodNotAllowed(request.method, allow);
+  actions?: () => Promise<Record<string, SerializerInfo> | undefined>,
+): Promise<void> {
+  if (request.method !== 'OPTIONS') throw methodNotAllowed(request.method, allow);
+  const described = actions ? await actions() : undefined;
+  sendJson(response, 200, {
+    name,
+    description: '',
+    renders: ['application/json'],
+    parses: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
+    ...(described ? { actions: described } : {}),
+  });
 }
+
+/** The `actions` of a list view: its serializer for POST. */
+export const postActions = (info: SerializerInfo) => (): Promise<Record<string, SerializerInfo>> =>
+  Promise.resolve({ POST: info });
+
+/**
+ * The `actions` of a detail view: its serializer for PUT, only when the object exists (DRF calls
+ * get_object() and skips the action on Http404).
+ */
+export const putActions =
+  (info: SerializerInfo, findObject: () => Promise<unknown>) =>
+  async (): Promise<Record<string, SerializerInfo> | undefined> => {
+    try {
+      await findObject();
+      return { PUT: info };
+    } catch (error) {
+      if (error instanceof HttpException && error.getStatus() === 404) return undefined;
+      throw error;
+    }
+  };

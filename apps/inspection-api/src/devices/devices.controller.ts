@@ -23,9 +23,9 @@ import {
   pageCount,
 } from '../common/pagination';
 import { Body, type RequestInput } from '../common/request-input';
-import { DETAIL_METHODS, LIST_METHODS, otherMethod } from '../common/routes';
+import { DETAIL_METHODS, LIST_METHODS, otherMethod, postActions, putActions } from '../common/routes';
 import { DevicesService } from './devices.service';
-import { DeviceDto, DeviceInputDto, DevicePageDto } from './dto/device.dto';
+import { DEVICE_INFO, DeviceDto, DeviceInputDto, DevicePageDto } from './dto/device.dto';
 
 @ApiTags('devices')
 @ApiBearerAuth()
@@ -68,8 +68,8 @@ export class DevicesController {
 
   @All()
   @ApiExcludeEndpoint()
-  listOther(@Req() request: Request, @Res() response: Response): void {
-    otherMethod(request, response, LIST_METHODS, 'Device List');
+  async listOther(@Req() request: Request, @Res() response: Response): Promise<void> {
+    await otherMethod(request, response, LIST_METHODS, 'Device List', postActions(DEVICE_INFO));
   }
 
   @Get(':id')
@@ -110,7 +110,12 @@ export class DevicesController {
 
   @All(':id')
   @ApiExcludeEndpoint()
-  detailOther(@Req() request: Request, @Res() response: Response): void {
-    otherMethod(request, response, DETAIL_METHODS, 'Device Instance');
+  async detailOther(
+    @Param('id') id: string,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const actions = putActions(DEVICE_INFO, () => this.devices.findOne(parseId(id)));
+    await otherMethod(request, response, DETAIL_METHODS, 'Device Instance', actions);
   }
 }

@@ -16,8 +16,8 @@ import { parseId } from '../common/ids';
 import { sendJson } from '../common/json-response';
 import { parseQuery, queryValue } from '../common/pagination';
 import { Body, type RequestInput } from '../common/request-input';
-import { DETAIL_METHODS, LIST_METHODS, otherMethod } from '../common/routes';
-import { CheckItemDto, CheckItemInputDto } from './dto/check-item.dto';
+import { DETAIL_METHODS, LIST_METHODS, otherMethod, postActions, putActions } from '../common/routes';
+import { CHECK_ITEM_INFO, CheckItemDto, CheckItemInputDto } from './dto/check-item.dto';
 import { ItemsService } from './items.service';
 import { integerFilter } from '../common/filters';
 
@@ -48,8 +48,8 @@ export class ItemsController {
 
   @All()
   @ApiExcludeEndpoint()
-  listOther(@Req() request: Request, @Res() response: Response): void {
-    otherMethod(request, response, LIST_METHODS, 'Check Item List');
+  async listOther(@Req() request: Request, @Res() response: Response): Promise<void> {
+    await otherMethod(request, response, LIST_METHODS, 'Check Item List', postActions(CHECK_ITEM_INFO));
   }
 
   @Get(':id')
@@ -90,7 +90,12 @@ export class ItemsController {
 
   @All(':id')
   @ApiExcludeEndpoint()
-  detailOther(@Req() request: Request, @Res() response: Response): void {
-    otherMethod(request, response, DETAIL_METHODS, 'Check Item Instance');
+  async detailOther(
+    @Param('id') id: string,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const actions = putActions(CHECK_ITEM_INFO, () => this.items.findOne(parseId(id)));
+    await otherMethod(request, response, DETAIL_METHODS, 'Check Item Instance', actions);
   }
 }

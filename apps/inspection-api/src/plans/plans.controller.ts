@@ -24,8 +24,8 @@ import {
   queryValue,
 } from '../common/pagination';
 import { Body, type RequestInput } from '../common/request-input';
-import { DETAIL_METHODS, LIST_METHODS, otherMethod } from '../common/routes';
-import { CheckPlanDto, CheckPlanInputDto, CheckPlanPageDto } from './dto/check-plan.dto';
+import { DETAIL_METHODS, LIST_METHODS, otherMethod, postActions, putActions } from '../common/routes';
+import { CHECK_PLAN_INFO, CheckPlanDto, CheckPlanInputDto, CheckPlanPageDto } from './dto/check-plan.dto';
 import { PlansService } from './plans.service';
 
 @ApiTags('plans')
@@ -66,8 +66,8 @@ export class PlansController {
 
   @All()
   @ApiExcludeEndpoint()
-  listOther(@Req() request: Request, @Res() response: Response): void {
-    otherMethod(request, response, LIST_METHODS, 'Check Plan List');
+  async listOther(@Req() request: Request, @Res() response: Response): Promise<void> {
+    await otherMethod(request, response, LIST_METHODS, 'Check Plan List', postActions(CHECK_PLAN_INFO));
   }
 
   @Get(':id')
@@ -108,7 +108,12 @@ export class PlansController {
 
   @All(':id')
   @ApiExcludeEndpoint()
-  detailOther(@Req() request: Request, @Res() response: Response): void {
-    otherMethod(request, response, DETAIL_METHODS, 'Check Plan Instance');
+  async detailOther(
+    @Param('id') id: string,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const actions = putActions(CHECK_PLAN_INFO, () => this.plans.findOne(parseId(id)));
+    await otherMethod(request, response, DETAIL_METHODS, 'Check Plan Instance', actions);
   }
 }

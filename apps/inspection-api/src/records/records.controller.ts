@@ -30,9 +30,10 @@ import {
   requestOrigin,
 } from '../common/pagination';
 import { Body, type RequestInput } from '../common/request-input';
-import { DETAIL_METHODS, LIST_METHODS, otherMethod } from '../common/routes';
+import { DETAIL_METHODS, LIST_METHODS, otherMethod, postActions, putActions } from '../common/routes';
 import { STATUSES } from './check-record.entity';
 import {
+  CHECK_RECORD_INFO,
   CheckRecordDto,
   CheckRecordInputDto,
   CheckRecordMultipartDto,
@@ -126,8 +127,8 @@ export class RecordsController {
 
   @All()
   @ApiExcludeEndpoint()
-  listOther(@Req() request: Request, @Res() response: Response): void {
-    otherMethod(request, response, LIST_METHODS, 'Check Record List');
+  async listOther(@Req() request: Request, @Res() response: Response): Promise<void> {
+    await otherMethod(request, response, LIST_METHODS, 'Check Record List', postActions(CHECK_RECORD_INFO));
   }
 
   @Get(':id')
@@ -186,7 +187,14 @@ export class RecordsController {
 
   @All(':id')
   @ApiExcludeEndpoint()
-  detailOther(@Req() request: Request, @Res() response: Response): void {
-    otherMethod(request, response, DETAIL_METHODS, 'Check Record Instance');
+  async detailOther(
+    @Param('id') id: string,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const actions = putActions(CHECK_RECORD_INFO, () =>
+      this.records.findOne(mediaBase(request), parseId(id)),
+    );
+    await otherMethod(request, response, DETAIL_METHODS, 'Check Record Instance', actions);
   }
 }

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { type FieldSpec } from '../../common/drf-serializer';
+import { readOnlyFieldInfo, serializerInfo } from '../../common/drf-metadata';
 
 export class TokenObtainPairDto {
   @ApiProperty({ minLength: 1 }) username: string;
@@ -30,3 +31,10 @@ export const TOKEN_OBTAIN_FIELDS: readonly FieldSpec[] = [
 export const TOKEN_REFRESH_FIELDS: readonly FieldSpec[] = [
   { kind: 'char', name: 'refresh', required: true, allowBlank: false },
 ];
+
+/** The OPTIONS descriptions of simplejwt's serializers. */
+export const TOKEN_OBTAIN_INFO = serializerInfo(TOKEN_OBTAIN_FIELDS, ['username', 'password']);
+export const TOKEN_REFRESH_INFO = serializerInfo(TOKEN_REFRESH_FIELDS, [
+  'refresh',
+  ['access', readOnlyFieldInfo('access', 'string')],
+]);

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { type FieldSpec } from '../../common/drf-serializer';
-import { CheckItemDto } from '../../items/dto/check-item.dto';
+import { ID_FIELD, readOnlyFieldInfo, serializerInfo } from '../../common/drf-metadata';
+import { CHECK_ITEM_INFO, CheckItemDto } from '../../items/dto/check-item.dto';
 
 /** A device as the API shows it. */
 export class DeviceDto {
@@ -35,3 +36,19 @@ export const DEVICE_FIELDS: readonly FieldSpec[] = [
   { kind: 'char', name: 'location', required: false, allowBlank: true, maxLength: 200 },
   { kind: 'char', name: 'group', required: false, allowBlank: true, maxLength: 100 },
 ];
+
+/** The OPTIONS description of the device serializer: check items are a nested read-only list. */
+export const DEVICE_INFO = serializerInfo(DEVICE_FIELDS, [
+  ID_FIELD,
+  [
+    'check_items',
+    readOnlyFieldInfo('check_items', 'field', {
+      child: { type: 'nested object', required: false, read_only: true, children: CHECK_ITEM_INFO },
+    }),
+  ],
+  ['created_at', readOnlyFieldInfo('created_at', 'datetime')],
+  'name',
+  'code',
+  'location',
+  'group',
+]);

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { type FieldSpec } from '../../common/drf-serializer';
+import { ID_FIELD, serializerInfo } from '../../common/drf-metadata';
 
 export class CheckItemDto {
   @ApiProperty({ readOnly: true }) id: number;
@@ -22,3 +23,12 @@ export const CHECK_ITEM_FIELDS: readonly FieldSpec[] = [
   { kind: 'char', name: 'expected_value', required: false, allowBlank: true, maxLength: 200 },
   { kind: 'pk', name: 'device', required: true, nullable: false, table: 'devices' },
 ];
+
+/** The OPTIONS description of the check-item serializer (DRF SimpleMetadata). */
+export const CHECK_ITEM_INFO = serializerInfo(CHECK_ITEM_FIELDS, [
+  ID_FIELD,
+  'name',
+  'description',
+  'expected_value',
+  'device',
+]);

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { type FieldSpec } from '../../common/drf-serializer';
+import { ID_FIELD, serializerInfo } from '../../common/drf-metadata';
 import { FREQUENCIES } from '../check-plan.entity';
 
 export class CheckPlanDto {
@@ -36,3 +37,12 @@ export const CHECK_PLAN_FIELDS: readonly FieldSpec[] = [
   { kind: 'choice', name: 'frequency', required: true, choices: FREQUENCIES },
   { kind: 'bool', name: 'active' },
 ];
+
+/** The OPTIONS description of the check-plan serializer. */
+export const CHECK_PLAN_INFO = serializerInfo(CHECK_PLAN_FIELDS, [
+  ID_FIELD,
+  'devices',
+  'name',
+  'frequency',
+  'active',
+]);

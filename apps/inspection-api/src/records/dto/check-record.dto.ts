@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { type FieldSpec } from '../../common/drf-serializer';
+import { fileFieldInfo, ID_FIELD, readOnlyFieldInfo, serializerInfo } from '../../common/drf-metadata';
 import { STATUSES } from '../check-record.entity';
 
 export class CheckRecordDto {
@@ -90,3 +91,18 @@ export const CHECK_RECORD_FIELDS: readonly FieldSpec[] = [
   { kind: 'pk', name: 'device', required: true, nullable: false, table: 'devices' },
   { kind: 'pk', name: 'item', required: false, nullable: true, table: 'check_items' },
 ];
+
+/** The OPTIONS description of the check-record serializer: photo and attachment are model file fields. */
+export const CHECK_RECORD_INFO = serializerInfo(CHECK_RECORD_FIELDS, [
+  ID_FIELD,
+  'status',
+  'value',
+  'note',
+  ['photo', fileFieldInfo('photo', 'image upload')],
+  ['attachment', fileFieldInfo('attachment', 'file upload')],
+  ['checked_at', readOnlyFieldInfo('checked_at', 'datetime')],
+  'checked_by',
+  'plan',
+  'device',
+  'item',
+]);
