@@ -1,6 +1,6 @@
 import { ConversationLog, StreamService } from '../src';
 import { TokenIssuer } from '../src/direct-line/token-issuer';
-import { ConnectionStatus, RecordingClient } from './support/directline-client';
+import { ConnectionStatus, fetchAjax, RecordingClient } from './support/directline-client';
 import { auth, type Fixture, SECRET, startFixture, waitFor } from './support/relay-harness';
 
 interface TokenBody {
@@ -106,6 +106,44 @@ describe('the stock botframework-directlinejs client', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(client.texts()).toEqual(['before', 'echo: before', 'in the gap', 'live again']);
   }, 30_000);
+
+  it('uploads attachments with postActivity (multipart through the ajax service): the bot downloads them', async () => {
+    const { token, conversationId } = await generate('dl_user_6');
+    const client = connect({ token, webSocket: true, ajax: fetchAjax });
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const id = await client.post({
+      type: 'message',
+      from: { id: 'dl_user_6' },
+      text: 'a photo and a note',
+      attachments: [
+        {
+          contentType: 'image/png',
+          contentUrl: `data:image/png;base64,${png.toString('base64')}`,
+          name: 'dot.png',
+        },
+        { contentType: 'text/plain', contentUrl: 'data:text/plain,hello%20file', name: 'note.txt' },
+      ],
+    });
+    expect(id).toMatch(new RegExp(`^${conversationId}\\|\\d{7}$`));
+    const received = await waitFor(
+      () => fixture.bot.messages(conversationId).find((activity) => activity.id === id),
+      'the upload at the bot',
+    );
+    expect(received.text).toBe('a photo and a note');
+    expect(received.from?.id).toBe('dl_user_6');
+    expect(received.attachments?.map((attachment) => [attachment.name, attachment.contentType])).toEqual([
+      ['dot.png', 'image/png'],
+      ['note.txt', 'text/plain'],
+    ]);
+    const photo = await fetch(received.attachments![0].contentUrl!);
+    expect(photo.status).toBe(200);
+    expect(Buffer.from(await photo.arrayBuffer())).toEqual(png);
+    expect(await (await fetch(received.attachments![1].contentUrl!)).text()).toBe('hello file');
+    await waitFor(() => client.activities.find((activity) => activity.id === id), 'the echo of the upload');
+  });
 
   it('refreshes its token through tokens/refresh', async () => {
     const { token, conversationId } = await generate('dl_user_4');
