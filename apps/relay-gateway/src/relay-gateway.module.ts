@@ -2,7 +2,7 @@ import { type DynamicModule, Module, type OnApplicationShutdown } from '@nestjs/
 import { APP_FILTER } from '@nestjs/core';
 import { type ActivityBus, ActivityBusModule } from '@fieldops/bus';
 import { type ConversationStore, ConversationStoreModule } from '@fieldops/conversation-store';
-import { ErrorEnvelopeExceptionFilter, type Logger, PlatformModule } from '@fieldops/platform';
+import { type Logger, PlatformModule } from '@fieldops/platform';
 import { type PlatformConfig } from '@fieldops/platform-config';
 import { ActivitiesController } from './activities/activities.controller';
 import { ActivitiesService } from './activities/activities.service';
@@ -15,6 +15,7 @@ import { BOT_DELIVERY, type BotDelivery } from './delivery/bot-delivery';
 import { selectBotDelivery } from './delivery/connector-bot-delivery';
 import { HttpBotDelivery } from './delivery/http-bot-delivery';
 import { DirectLineAuthGuard } from './direct-line/direct-line-auth.guard';
+import { RelayExceptionFilter } from './relay-exception.filter';
 import { DirectLineV1Controller } from './direct-line-v1/direct-line-v1.controller';
 import { PLATFORM_CONFIG } from './direct-line/relay-settings';
 import { TokenIssuer } from './direct-line/token-issuer';
@@ -76,7 +77,7 @@ export class RelayGatewayModule {
       providers: [
         { provide: RelayGatewayEnvironment, useValue: environment },
         { provide: PLATFORM_CONFIG, useValue: options.platformConfig },
-        { provide: APP_FILTER, useClass: ErrorEnvelopeExceptionFilter },
+        { provide: APP_FILTER, useClass: RelayExceptionFilter },
         {
           provide: DeliveryLifecycle,
           useValue: new DeliveryLifecycle(options.botDelivery ?? selectBotDelivery(environment)),

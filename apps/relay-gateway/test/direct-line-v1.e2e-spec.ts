@@ -105,6 +105,25 @@ describe('Direct Line 1.1 under /api over raw HTTP', () => {
       expect(fixture.bot.messages(claims.conv as string)).toEqual([]);
     });
 
+    it('GET tokens (swagger only) exchanges a secret for a bare-string token too, and refuses a token', async () => {
+      const response = await fetch(`${api}/tokens`, { headers: headers(SECRET) });
+      expect(response.status).toBe(200);
+      const token = (await response.json()) as string;
+      expect(decodeClaims(token)).toMatchObject({ bot: 'test-bot', scope: 'conversation' });
+      const withToken = await fetch(`${api}/tokens`, { headers: headers(token) });
+      expect(withToken.status).toBe(403);
+      expect(await withToken.json()).toMatchObject({ error: { code: 'NotAllowed', statusCode: 403 } });
+    });
+
+    it('answers unknown 1.1 paths with the 1.1 NotFound body; 3.0 paths keep the 3.0 envelope', async () => {
+      const unknown = await fetch(`${api}/nothing`, { headers: headers(SECRET) });
+      expect(unknown.status).toBe(404);
+      expect(await unknown.json()).toEqual(v1Error('NotFound', 404));
+      const v3 = await fetch(`${fixture.base}/nothing`, { headers: headers(SECRET) });
+      expect(v3.status).toBe(404);
+      expect(await v3.json()).toEqual({ error: { code: 'NotFound', message: expect.any(String) } });
+    });
+
     it('accepts the Bearer, Connector and BotConnector scheme words (any case) and both secrets', async () => {
       for (const scheme of ['Bearer', 'Connector', 'BotConnector', 'botconnector']) {
         expect(decodeClaims(await tokenFor(SECRET, scheme)).bot).toBe('test-bot');

@@ -1,16 +1,4 @@
-import {
-  Body,
-  Controller,
-  Get,
-  HttpCode,
-  Param,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseFilters,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { type Request, type Response } from 'express';
 import { ActivitiesService } from '../activities/activities.service';
 import { validateClientActivity } from '../activities/activity-validation';
@@ -28,7 +16,6 @@ import { publicBaseUrl } from '../direct-line/public-url';
 import { TokenIssuer } from '../direct-line/token-issuer';
 import { TokensService } from '../tokens/tokens.service';
 import { UploadsService } from '../uploads/uploads.service';
-import { DirectLineV1ExceptionFilter } from './v1-error.filter';
 import {
   activityFromV1Message,
   V1_TOKEN_LIFETIME_SECONDS,
@@ -50,7 +37,6 @@ export interface V1Conversation {
  */
 @Controller('api')
 @UseGuards(DirectLineAuthGuard)
-@UseFilters(DirectLineV1ExceptionFilter)
 @AcceptLegacySchemes()
 export class DirectLineV1Controller {
   constructor(
@@ -72,6 +58,16 @@ export class DirectLineV1Controller {
   ): Promise<void> {
     const issued = await this.tokens.generate(credential, body, V1_TOKEN_LIFETIME_SECONDS);
     response.status(200).json(issued.token);
+  }
+
+  /** `GET /api/tokens` appears only in the 1.1 swagger (a string result): the same secret → token exchange. */
+  @Get('tokens')
+  @ExemptFromEnhancedAuth()
+  async generateByGet(
+    @DirectLineCredential() credential: Credential,
+    @Res() response: Response,
+  ): Promise<void> {
+    await this.generate(credential, undefined, response);
   }
 
   /** Token → a new token (a bare JSON string) for the same conversation; POST in the auth article, GET in swagger. */

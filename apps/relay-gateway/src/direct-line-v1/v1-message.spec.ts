@@ -1,5 +1,5 @@
 import { ErrorEnvelopeException } from '@fieldops/platform';
-import { v1ErrorCode } from './v1-error.filter';
+import { v1ErrorCode } from './v1-error';
 import {
   activityFromV1Message,
   imageContentType,

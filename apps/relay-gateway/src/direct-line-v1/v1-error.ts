@@ -1,12 +1,3 @@
-import { Catch, Inject, Injectable } from '@nestjs/common';
-import {
-  type ErrorEnvelope,
-  ErrorEnvelopeExceptionFilter,
-  LOGGER,
-  type Logger,
-  type WireError,
-} from '@fieldops/platform';
-
 /** The error codes of Direct Line 1.1 (direct-line-v1.json). */
 export type V1ErrorCode =
   | 'MissingProperty'
@@ -53,24 +44,4 @@ export function v1ErrorCode(code: string, status: number): V1ErrorCode {
   if (status === 413) return 'InvalidRange';
   if (status >= 500) return 'ServiceError';
   return 'MalformedData';
-}
-
-/** Renders every error of the 1.1 routes as `{error:{code,message,statusCode}}`, headers (Retry-After …) kept. */
-@Catch()
-@Injectable()
-export class DirectLineV1ExceptionFilter extends ErrorEnvelopeExceptionFilter {
-  constructor(@Inject(LOGGER) logger: Logger) {
-    super(logger);
-  }
-
-  protected override renderBody(error: WireError): V1ErrorBody {
-    const envelope: ErrorEnvelope = super.renderBody(error);
-    return {
-      error: {
-        code: v1ErrorCode(envelope.error.code, error.status),
-        message: envelope.error.message,
-        statusCode: error.status,
-      },
-    };
-  }
 }

@@ -1,0 +1,37 @@
+import { Catch, Inject, Injectable } from '@nestjs/common';
+import {
+  type ErrorEnvelope,
+  ErrorEnvelopeExceptionFilter,
+  LOGGER,
+  type Logger,
+  type WireError,
+} from '@fieldops/platform';
+import { v1ErrorCode, type V1ErrorBody } from './direct-line-v1/v1-error';
+
+/** Paths of the Direct Line 1.1 API (`/api`, `/api/…`). */
+const V1_PATH = /^\/api(\/|$)/;
+
+/**
+ * The relay's one exception filter: `{error:{code,message}}` (Direct Line 3.0) everywhere, and the 1.1 body
+ * `{error:{code,message,statusCode}}` with a 1.1 code for every request under `/api`, unknown paths included.
+ * Headers (Retry-After …) are kept.
+ */
+@Catch()
+@Injectable()
+export class RelayExceptionFilter extends ErrorEnvelopeExceptionFilter {
+  constructor(@Inject(LOGGER) logger: Logger) {
+    super(logger);
+  }
+
+  protected override renderBody(error: WireError): ErrorEnvelope | V1ErrorBody {
+    const envelope: ErrorEnvelope = super.renderBody(error);
+    if (!V1_PATH.test(error.request.path)) return envelope;
+    return {
+      error: {
+        code: v1ErrorCode(envelope.error.code, error.status),
+        message: envelope.error.message,
+        statusCode: error.status,
+      },
+    };
+  }
+}
