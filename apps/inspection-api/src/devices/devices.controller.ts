@@ -1,18 +1,7 @@
-import { All, Controller, Delete, Get, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiBody,
-  ApiCreatedResponse,
-  ApiExcludeEndpoint,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiQuery,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Controller, Get, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { type Request, type Response } from 'express';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
-import { parseId } from '../common/ids';
 import { sendJson } from '../common/json-response';
 import {
   rawPageEnvelope,
@@ -22,19 +11,27 @@ import {
   queryValue,
   pageCount,
 } from '../common/pagination';
-import { Body, type RequestInput } from '../common/request-input';
-import { DETAIL_METHODS, LIST_METHODS, otherMethod, postActions, putActions } from '../common/routes';
+import { ResourceRoutes } from '../common/resource-routes';
 import { DevicesService } from './devices.service';
 import { DEVICE_INFO, DeviceDto, DeviceInputDto, DevicePageDto } from './dto/device.dto';
 
 @ApiTags('devices')
 @ApiBearerAuth()
 @Controller('api/devices')
-export class DevicesController {
+export class DevicesController extends ResourceRoutes({
+  name: 'Device',
+  info: DEVICE_INFO,
+  representation: DeviceDto,
+  input: DeviceInputDto,
+  createSummary: 'Create a device',
+  removeSummary: 'Delete a device with its items and records (plans lose it from their devices)',
+}) {
   constructor(
     private readonly devices: DevicesService,
     private readonly environment: InspectionApiEnvironment,
-  ) {}
+  ) {
+    super(devices);
+  }
 
   @Get()
   @ApiOperation({ summary: 'List devices (paged, ordered by id)' })
@@ -56,66 +53,5 @@ export class DevicesController {
     const { count, page, results } = await this.devices.page(filters, wanted);
     const links = pageLinks(request, query, page, pageCount(count, wanted.size));
     sendJson(response, 200, rawPageEnvelope(count, links, results));
-  }
-
-  @Post()
-  @ApiOperation({ summary: 'Create a device' })
-  @ApiBody({ type: DeviceInputDto })
-  @ApiCreatedResponse({ type: DeviceDto })
-  async create(@Body() body: RequestInput, @Res() response: Response): Promise<void> {
-    sendJson(response, 201, await this.devices.create(() => body.read()));
-  }
-
-  @All()
-  @ApiExcludeEndpoint()
-  async listOther(@Req() request: Request, @Res() response: Response): Promise<void> {
-    await otherMethod(request, response, LIST_METHODS, 'Device List', postActions(DEVICE_INFO));
-  }
-
-  @Get(':id')
-  @ApiOkResponse({ type: DeviceDto })
-  async findOne(@Param('id') id: string, @Res() response: Response): Promise<void> {
-    sendJson(response, 200, await this.devices.findOne(parseId(id)));
-  }
-
-  @Put(':id')
-  @ApiBody({ type: DeviceInputDto })
-  @ApiOkResponse({ type: DeviceDto })
-  async replace(
-    @Param('id') id: string,
-    @Body() body: RequestInput,
-    @Res() response: Response,
-  ): Promise<void> {
-    sendJson(response, 200, await this.devices.update(parseId(id), () => body.read(), false));
-  }
-
-  @Patch(':id')
-  @ApiBody({ type: DeviceInputDto, description: 'Any subset of the fields.' })
-  @ApiOkResponse({ type: DeviceDto })
-  async modify(
-    @Param('id') id: string,
-    @Body() body: RequestInput,
-    @Res() response: Response,
-  ): Promise<void> {
-    sendJson(response, 200, await this.devices.update(parseId(id), () => body.read(), true));
-  }
-
-  @Delete(':id')
-  @ApiOperation({ summary: 'Delete a device with its items and records (plans lose it from their devices)' })
-  @ApiNoContentResponse()
-  async remove(@Param('id') id: string, @Res() response: Response): Promise<void> {
-    await this.devices.remove(parseId(id));
-    sendJson(response, 204);
-  }
-
-  @All(':id')
-  @ApiExcludeEndpoint()
-  async detailOther(
-    @Param('id') id: string,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
-    const actions = putActions(DEVICE_INFO, () => this.devices.findOne(parseId(id)));
-    await otherMethod(request, response, DETAIL_METHODS, 'Device Instance', actions);
   }
 }

@@ -1,19 +1,8 @@
-import { All, Controller, Delete, Get, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiBody,
-  ApiCreatedResponse,
-  ApiExcludeEndpoint,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiQuery,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Controller, Get, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { type Request, type Response } from 'express';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { booleanFilter } from '../common/filters';
-import { parseId } from '../common/ids';
 import { sendJson } from '../common/json-response';
 import {
   pageCount,
@@ -23,19 +12,26 @@ import {
   parseQuery,
   queryValue,
 } from '../common/pagination';
-import { Body, type RequestInput } from '../common/request-input';
-import { DETAIL_METHODS, LIST_METHODS, otherMethod, postActions, putActions } from '../common/routes';
+import { ResourceRoutes } from '../common/resource-routes';
 import { CHECK_PLAN_INFO, CheckPlanDto, CheckPlanInputDto, CheckPlanPageDto } from './dto/check-plan.dto';
 import { PlansService } from './plans.service';
 
 @ApiTags('plans')
 @ApiBearerAuth()
 @Controller('api/plans')
-export class PlansController {
+export class PlansController extends ResourceRoutes({
+  name: 'Check Plan',
+  info: CHECK_PLAN_INFO,
+  representation: CheckPlanDto,
+  input: CheckPlanInputDto,
+  removeSummary: 'Delete a check plan (records keep existing with plan null)',
+}) {
   constructor(
     private readonly plans: PlansService,
     private readonly environment: InspectionApiEnvironment,
-  ) {}
+  ) {
+    super(plans);
+  }
 
   @Get()
   @ApiOperation({ summary: 'List check plans (paged, ordered by id)' })
@@ -55,65 +51,5 @@ export class PlansController {
     );
     const links = pageLinks(request, query, page, pageCount(count, wanted.size));
     sendJson(response, 200, pageEnvelope(count, links, results));
-  }
-
-  @Post()
-  @ApiBody({ type: CheckPlanInputDto })
-  @ApiCreatedResponse({ type: CheckPlanDto })
-  async create(@Body() body: RequestInput, @Res() response: Response): Promise<void> {
-    sendJson(response, 201, await this.plans.create(() => body.read()));
-  }
-
-  @All()
-  @ApiExcludeEndpoint()
-  async listOther(@Req() request: Request, @Res() response: Response): Promise<void> {
-    await otherMethod(request, response, LIST_METHODS, 'Check Plan List', postActions(CHECK_PLAN_INFO));
-  }
-
-  @Get(':id')
-  @ApiOkResponse({ type: CheckPlanDto })
-  async findOne(@Param('id') id: string, @Res() response: Response): Promise<void> {
-    sendJson(response, 200, await this.plans.findOne(parseId(id)));
-  }
-
-  @Put(':id')
-  @ApiBody({ type: CheckPlanInputDto })
-  @ApiOkResponse({ type: CheckPlanDto })
-  async replace(
-    @Param('id') id: string,
-    @Body() body: RequestInput,
-    @Res() response: Response,
-  ): Promise<void> {
-    sendJson(response, 200, await this.plans.update(parseId(id), () => body.read(), false));
-  }
-
-  @Patch(':id')
-  @ApiBody({ type: CheckPlanInputDto, description: 'Any subset of the fields.' })
-  @ApiOkResponse({ type: CheckPlanDto })
-  async modify(
-    @Param('id') id: string,
-    @Body() body: RequestInput,
-    @Res() response: Response,
-  ): Promise<void> {
-    sendJson(response, 200, await this.plans.update(parseId(id), () => body.read(), true));
-  }
-
-  @Delete(':id')
-  @ApiOperation({ summary: 'Delete a check plan (records keep existing with plan null)' })
-  @ApiNoContentResponse()
-  async remove(@Param('id') id: string, @Res() response: Response): Promise<void> {
-    await this.plans.remove(parseId(id));
-    sendJson(response, 204);
-  }
-
-  @All(':id')
-  @ApiExcludeEndpoint()
-  async detailOther(
-    @Param('id') id: string,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
-    const actions = putActions(CHECK_PLAN_INFO, () => this.plans.findOne(parseId(id)));
-    await otherMethod(request, response, DETAIL_METHODS, 'Check Plan Instance', actions);
   }
 }
