@@ -2,7 +2,8 @@
 // Prints end-to-end latency (client POST → bot reply on the socket) p50/p99, the gateway's own processing time per
 // send (Server-Timing, bot excluded) p50/p99, sustained messages/s, and server memory per idle stream.
 // Usage: npm run build && node --expose-gc bench/relay/bench.js [clients=100] [conversations=50] [seconds=10] [idle=10000]
-// With REDIS_URL set, the relay uses Redis for its store and bus.
+// With REDIS_URL set, the relay uses Redis for its store and bus. BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the
+// relay process there (open it in Chrome DevTools).
 'use strict';
 const { fork } = require('node:child_process');
 const http = require('node:http');
@@ -62,7 +63,13 @@ function openSocket(url, onFrame) {
 }
 
 async function main() {
-  const server = fork(join(__dirname, 'server.js'), [], { execArgv: ['--expose-gc'], env: process.env });
+  const server = fork(join(__dirname, 'server.js'), [], {
+    execArgv: [
+      '--expose-gc',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []),
+    ],
+    env: process.env,
+  });
   const ask = (message) =>
     new Promise((resolve) => {
       server.once('message', resolve);
