@@ -74,6 +74,14 @@ const hanging: Array<Promise<unknown>> = [];
 
 function botLogic(errors: unknown[]) {
   return async (context: TurnContext): Promise<void> => {
+    if (context.activity.type === 'invoke' && context.activity.name === 'inspection/lookup') {
+      const value = context.activity.value as { code?: string };
+      await context.sendActivity({
+        type: 'invokeResponse',
+        value: { status: 200, body: { found: true, code: value.code } },
+      });
+      return;
+    }
     if (context.activity.type !== 'message') return;
     const text = context.activity.text ?? '';
     if (text === 'fail') throw new Error('the bot failed on purpose');
@@ -286,14 +294,18 @@ describe('a stock botbuilder bot behind connector-gateway, a DirectLineJS client
     return { id: body.conversationId, token: body.token };
   }
 
-  async function send(bot: PlatformBot, text: string) {
+  async function send(
+    bot: PlatformBot,
+    text: string,
+    activity: Record<string, unknown> = { type: 'message', text },
+  ) {
     const conversation = await startConversation(bot);
     const response = await fetch(
       `${platform.relay.url}/v3/directline/conversations/${conversation.id}/activities`,
       {
         method: 'POST',
         headers: { Authorization: `Bearer ${conversation.token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ type: 'message', from: { id: 'user-1' }, text }),
+        body: JSON.stringify({ from: { id: 'user-1' }, ...activity }),
       },
     );
     return {
@@ -310,6 +322,19 @@ describe('a stock botbuilder bot behind connector-gateway, a DirectLineJS client
     expect(status).toBe(502);
     expect(body).toMatchObject({ error: { code: 'BotError' }, httpStatusCode: 500 });
     quiet.mockRestore();
+  });
+
+  it("an invoke: the client's POST gets the bot's invoke response (status and body); 501 when it sets none", async () => {
+    const answered = await send(msiBot, '', {
+      type: 'invoke',
+      name: 'inspection/lookup',
+      value: { code: 'P-1' },
+    });
+    expect(answered.status).toBe(200);
+    expect(answered.body).toEqual({ found: true, code: 'P-1' });
+    const unanswered = await send(msiBot, '', { type: 'invoke', name: 'unknown/operation' });
+    expect(unanswered.status).toBe(501);
+    expect(unanswered.body).toEqual({ id: expect.stringMatching(/\|\d{7}$/) });
   });
 
   it('the bot hangs past CONNECTOR_DELIVERY_TIMEOUT_MS: 504 BotError', async () => {

@@ -299,6 +299,29 @@ describe('Direct Line 3.0 over raw HTTP and WebSocket', () => {
       expect((await poll(body.token, body.conversationId)).activities).toHaveLength(2);
     });
 
+    it("answers an invoke with the bot's invoke response: its status and body (the id when it sent none)", async () => {
+      const { body } = await start(SECRET);
+      fixture.bot.behaviour = (activity) =>
+        activity.type === 'invoke' && activity.name === 'lookup'
+          ? { status: 200, body: { status: 200, value: { found: true } }, reply: false }
+          : { status: 501, reply: false };
+      const answered = await send(body.token, body.conversationId, {
+        type: 'invoke',
+        name: 'lookup',
+        value: { code: 'P-1' },
+        from: { id: 'u' },
+      });
+      expect(answered.status).toBe(200);
+      expect(await answered.json()).toEqual({ status: 200, value: { found: true } });
+      const unhandled = await send(body.token, body.conversationId, {
+        type: 'invoke',
+        name: 'other',
+        from: { id: 'u' },
+      });
+      expect(unhandled.status).toBe(501);
+      expect(await unhandled.json()).toEqual({ id: expect.stringMatching(/\|0000001$/) });
+    });
+
     it('validates: 400 MissingProperty, 400 BadSyntax, 413 MessageSizeTooBig, 404 unknown conversation', async () => {
       const { body } = await start(SECRET);
       const missing = await send(body.token, body.conversationId, { text: 'no type', from: { id: 'u' } });

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { type Response } from 'express';
 import { type ActivitySet } from '@fieldops/contracts';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
@@ -17,17 +17,18 @@ export class ActivitiesController {
   ) {}
 
   @Post()
-  @HttpCode(200)
   async send(
     @DirectLineCredential() credential: Credential,
     @Param('conversationId') conversationId: string,
     @Body() body: unknown,
-    @Res({ passthrough: true }) response: Response,
-  ): Promise<{ id: string }> {
+    @Res() response: Response,
+  ): Promise<void> {
     const activity = validateClientActivity(body, this.environment.RELAY_MAX_ACTIVITY_BYTES);
     const result = await this.activities.send(credential, conversationId, activity);
     response.setHeader('Server-Timing', `relay;dur=${result.processingMs.toFixed(3)}`);
-    return { id: result.id };
+    // An invoke gets the bot's invoke response (status and body); a bot that sent no body gets the id, as any send.
+    const status = result.invokeResponse?.status ?? 200;
+    response.status(status).json(result.invokeResponse?.body ?? { id: result.id });
   }
 
   @Get()

@@ -18,6 +18,8 @@ export interface SendResult {
   id: string;
   /** Milliseconds spent in the gateway, bot delivery excluded. */
   processingMs: number;
+  /** For an invoke activity the bot answered: its HTTP status and JSON body, which the client receives. */
+  invokeResponse?: { status: number; body?: unknown };
 }
 
 @Injectable()
@@ -37,7 +39,8 @@ export class ActivitiesService {
 
   /**
    * Stamps the client's activity, appends the echo to the log and publishes it (so it precedes any reply), then
-   * delivers it to the bot and answers with the bot's outcome: the echo's id, 502 BotError or 504 BotError.
+   * delivers it to the bot and answers with the bot's outcome: the echo's id, 502 BotError or 504 BotError. An
+   * invoke answers with the bot's own status and body instead (the bot's invoke response).
    */
   async send(credential: Credential, conversationId: string, activity: Activity): Promise<SendResult> {
     const started = performance.now();
@@ -78,6 +81,13 @@ export class ActivitiesService {
     const outcome = await this.delivery.deliver({ bot, activity: echo.activity, correlationId });
     botMs += performance.now() - delivering;
     const processingMs = performance.now() - started - botMs;
+    if (echo.activity.type === 'invoke' && (outcome.kind === 'delivered' || outcome.kind === 'rejected')) {
+      return {
+        id: echo.activity.id!,
+        processingMs,
+        invokeResponse: { status: outcome.status, body: outcome.body },
+      };
+    }
     switch (outcome.kind) {
       case 'delivered':
         return { id: echo.activity.id!, processingMs };

@@ -1,10 +1,13 @@
 import { type Activity } from '@fieldops/contracts';
 import { type BotConfig } from '@fieldops/platform-config';
 
-/** How a delivery to the bot ended; the send route turns it into 200, 502 or 504. */
+/**
+ * How a delivery to the bot ended; the send route turns it into 200, 502 or 504. `body` is the bot's JSON answer,
+ * read for invoke activities only (their response goes back to the client).
+ */
 export type DeliveryOutcome =
-  | { kind: 'delivered'; status: number }
-  | { kind: 'rejected'; status: number }
+  | { kind: 'delivered'; status: number; body?: unknown }
+  | { kind: 'rejected'; status: number; body?: unknown }
   | { kind: 'timeout' }
   | { kind: 'unreachable'; reason: string };
 

@@ -47,9 +47,13 @@ export class ConnectorBotDelivery implements BotDelivery {
         kind: 'unreachable',
         reason: `connector-gateway answered ${response.status}: ${text.slice(0, 200)}`,
       };
-    const report = JSON.parse(text) as { kind?: unknown; status?: unknown; reason?: unknown };
-    if (report.kind === 'delivered' || report.kind === 'rejected')
-      return { kind: report.kind, status: Number(report.status) };
+    const report = JSON.parse(text) as { kind?: unknown; status?: unknown; reason?: unknown; body?: unknown };
+    if (report.kind === 'delivered' || report.kind === 'rejected') {
+      const status = Number(report.status);
+      return report.body === undefined
+        ? { kind: report.kind, status }
+        : { kind: report.kind, status, body: report.body };
+    }
     if (report.kind === 'timeout') return { kind: 'timeout' };
     return {
       kind: 'unreachable',

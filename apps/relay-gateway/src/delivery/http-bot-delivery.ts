@@ -7,6 +7,31 @@ export interface HttpBotDeliveryOptions {
   timeoutMs: number;
 }
 
+/** Largest invoke answer read back from a bot; a longer one is dropped (the client gets the status only). */
+const MAX_INVOKE_ANSWER_BYTES = 262_144;
+
+/** Collects a response body up to a limit and parses it as JSON (undefined when empty, too long or not JSON). */
+class BoundedBody {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+
+  constructor(private readonly limit: number) {}
+
+  add(chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.size <= this.limit) this.chunks.push(chunk);
+  }
+
+  json(): unknown {
+    if (this.size === 0 || this.size > this.limit) return undefined;
+    try {
+      return JSON.parse(Buffer.concat(this.chunks).toString('utf8')) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
 /** Delivers by POSTing the activity as JSON to the bot's messaging endpoint over keep-alive connections. */
 export class HttpBotDelivery implements BotDelivery {
   private readonly httpAgent = new Agent({ keepAlive: true, maxSockets: 256 });
@@ -38,13 +63,15 @@ export class HttpBotDelivery implements BotDelivery {
           },
         },
         (response) => {
-          response.resume();
           const status = response.statusCode ?? 0;
-          response.on('end', () =>
-            settle(
-              status >= 200 && status < 300 ? { kind: 'delivered', status } : { kind: 'rejected', status },
-            ),
-          );
+          const kind = status >= 200 && status < 300 ? 'delivered' : 'rejected';
+          const answer = activity.type === 'invoke' ? new BoundedBody(MAX_INVOKE_ANSWER_BYTES) : undefined;
+          if (answer) response.on('data', (chunk: Buffer) => answer.add(chunk));
+          else response.resume();
+          response.on('end', () => {
+            const parsed = answer?.json();
+            settle(parsed === undefined ? { kind, status } : { kind, status, body: parsed });
+          });
           response.on('error', (error) => settle({ kind: 'unreachable', reason: error.message }));
         },
       );

@@ -17,6 +17,8 @@ export type RelayGateway = Awaited<ReturnType<typeof startRelayGateway>>;
 /** How the test bot answers one activity: HTTP status, delay, and whether it replies into the conversation. */
 export interface BotBehaviour {
   status?: number;
+  /** A JSON answer (an invoke response). */
+  body?: unknown;
   delayMs?: number;
   reply?: boolean;
 }
@@ -32,7 +34,10 @@ export class TestBot {
   async start(): Promise<void> {
     this.server = createServer((request, response) => {
       void this.handle(request).then(
-        (status) => response.writeHead(status).end(),
+        ({ status, body }) =>
+          body === undefined
+            ? response.writeHead(status).end()
+            : response.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body)),
         () => response.writeHead(500).end(),
       );
     });
@@ -49,7 +54,7 @@ export class TestBot {
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
   }
 
-  private async handle(request: IncomingMessage): Promise<number> {
+  private async handle(request: IncomingMessage): Promise<{ status: number; body?: unknown }> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const activity = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Activity;
@@ -65,7 +70,7 @@ export class TestBot {
         text: `echo: ${activity.text ?? ''}`,
       });
     }
-    return behaviour.status ?? 200;
+    return { status: behaviour.status ?? 200, body: behaviour.body };
   }
 }
 
