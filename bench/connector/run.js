@@ -1,7 +1,8 @@
 // Benchmark of connector-gateway (issue #5): token issuing rate, and reply ingestion latency (bot POST on
 // connector-gateway → frame on a relay-gateway WebSocket) at a fixed reply rate. Uses the built apps (run
-// `npx turbo run build` first); with REDIS_URL set, the two gateways share Redis (store and bus) as separate
-// instances would, otherwise one in-process store and bus.
+// `npx turbo run build` first). The gateways run in a child process (gateways.js); this process only generates
+// load, over keep-alive connections. With REDIS_URL set, the two gateways share Redis (store and bus) as
+// separate instances would, otherwise one in-process store and bus.
 //
 //   node bench/connector/run.js [--duration 10] [--rate 1000] [--connections 10]
 'use strict';
@@ -11,10 +12,8 @@ const { join } = require('node:path');
 const { randomUUID } = require('node:crypto');
 const autocannon = require('autocannon');
 const { WebSocket } = require('ws');
-const { createActivityBus } = require('@fieldops/bus');
-const { createConversationStore } = require('@fieldops/conversation-store');
-const { startConnectorGateway } = require('@fieldops/connector-gateway');
-const { startRelayGateway } = require('@fieldops/relay-gateway');
+const { fork } = require('node:child_process');
+const http = require('node:http');
 
 const argument = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -64,15 +63,33 @@ async function main() {
     RELAY_RATE_LIMIT_PER_TOKEN: '0',
     RELAY_RATE_LIMIT_PER_CONVERSATION: '0',
   };
-  const shared = process.env.REDIS_URL ? {} : { store: createConversationStore(), bus: createActivityBus() };
-  const connector = await startConnectorGateway({ environment, ...shared });
-  const relay = await startRelayGateway({
-    environment: { ...environment, RELAY_BOT_SERVICE_URL: `${connector.url}/`, RELAY_BOT_DELIVERY: 'direct' },
-    ...shared,
+  const gateways = fork(join(__dirname, 'gateways.js'), [], {
+    env: { ...process.env, BENCH_GATEWAY_ENVIRONMENT: JSON.stringify(environment) },
   });
+  const ready = await new Promise((resolve, reject) => {
+    gateways.once('message', resolve);
+    gateways.once('exit', (code) => reject(new Error(`the gateways exited with ${code}`)));
+  });
+  const connector = { url: ready.connectorUrl };
+  const relay = { url: ready.relayUrl };
   out(
-    `connector-gateway ${connector.url}, relay-gateway ${relay.url}; ${process.env.REDIS_URL ? 'Redis' : 'in-process'} store and bus`,
+    `connector-gateway ${connector.url}, relay-gateway ${relay.url} (one child process); ${process.env.REDIS_URL ? 'Redis' : 'in-process'} store and bus`,
   );
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS * 4 });
+  const post = (target, headers, body) =>
+    new Promise((resolve, reject) => {
+      const payload = Buffer.from(body);
+      const request = http.request(
+        target,
+        { method: 'POST', agent, headers: { ...headers, 'Content-Length': payload.length } },
+        (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode));
+        },
+      );
+      request.on('error', reject);
+      request.end(payload);
+    });
 
   try {
     // 1. Token issuing: client-credentials with a plain app password.
@@ -137,17 +154,12 @@ async function main() {
       for (; sent < due; sent += 1) {
         const label = `r${sent}`;
         sentAt.set(label, performance.now());
-        const request = fetch(url, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({ type: 'message', text: label }),
-        })
-          .then((response) => {
-            if (response.status !== 200) {
+        const request = post(url, headers, JSON.stringify({ type: 'message', text: label }))
+          .then((status) => {
+            if (status !== 200) {
               failed += 1;
-              failures.set(response.status, (failures.get(response.status) ?? 0) + 1);
+              failures.set(status, (failures.get(status) ?? 0) + 1);
             }
-            return response.arrayBuffer();
           })
           .catch((error) => {
             failed += 1;
@@ -170,10 +182,9 @@ async function main() {
       `reply ingestion: ${sent} replies in ${sendSeconds.toFixed(1)} s (${(sent / sendSeconds).toFixed(0)}/s offered), ${failed} failed, ${latencies.length} received; bot POST → WebSocket frame p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms${failed ? `; failures ${JSON.stringify(Object.fromEntries(failures))}` : ''}`,
     );
   } finally {
-    await relay.close();
-    await connector.close();
-    await shared.bus?.close();
-    await shared.store?.close();
+    agent.destroy();
+    gateways.send('stop');
+    await new Promise((resolve) => gateways.once('exit', resolve));
   }
 }
 
