@@ -1,5 +1,5 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { LOGGER, type Logger, ReadinessRegistry } from '@fieldops/platform';
+import { LOGGER, type Logger } from '@fieldops/platform';
 import { type AiServicesConfig } from '@fieldops/platform-config';
 import { ConnectorGatewayEnvironment } from '../config/connector-gateway.environment';
 import { InternalKeyGuard } from '../delivery/internal-key.guard';
@@ -51,15 +51,13 @@ export class AiServicesModule {
         { provide: AiResourceRegistry, useValue: new AiResourceRegistry(config) },
         {
           provide: RESOURCE_KEY_STORE,
-          useFactory: (readiness?: ReadinessRegistry): ResourceKeyStore => {
+          // Same Redis as the bus and the store, whose readiness checks already cover it.
+          useFactory: (): ResourceKeyStore => {
             const redisUrl = environment.REDIS_URL?.trim();
-            const store = redisUrl
+            return redisUrl
               ? new RedisResourceKeyStore(redisUrl, environment.STORE_KEY_PREFIX)
               : new InProcessResourceKeyStore();
-            readiness?.register('ai-resource-keys', () => store.checkReady());
-            return store;
           },
-          inject: [{ token: ReadinessRegistry, optional: true }],
         },
         KeyStoreLifecycle,
         {
