@@ -31,11 +31,11 @@ export interface TranslateOutcome {
   system: string;
 }
 
-/** Query values as a list (`to` is repeatable; Express gives a string or an array). */
+/** Query values as a list (`to` is repeatable, or comma-separated as the official SDK sends it). */
 function listOf(value: unknown): string[] {
   if (value === undefined) return [];
   if (Array.isArray(value)) return value.flatMap(listOf);
-  return typeof value === 'string' ? [value] : [''];
+  return typeof value === 'string' ? value.split(',').map((item) => item.trim()) : [''];
 }
 
 /** The single value of a query parameter; a repeated one is invalid (undefined with `repeated`). */
