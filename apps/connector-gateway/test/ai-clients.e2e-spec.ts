@@ -156,6 +156,24 @@ describe('AI services: the official client and the credential library against th
       await expect(translateWith(provider)).rejects.toMatchObject({ status: 401, code: 401000 });
     });
 
+    it('token expiry with an injected clock (no sleeps): refreshed from issueToken a minute before its 10 minutes', async () => {
+      let now = Date.now();
+      const provider = new AiCredentialProvider({
+        mode: { kind: 'exchanged-token', keys: GLOBAL_TRANSLATOR.keys, stsEndpoint: fixture.gateway.url },
+        clock: () => now,
+      });
+      const first = await provider.headers();
+      expect(await translateWith(provider)).toEqual(expected);
+      now += 8 * 60_000 + 30_000;
+      expect(await provider.headers()).toEqual(first);
+      expect(provider.tokenRequests).toBe(1);
+      now += 31_000; // past exp - 60 s
+      const refreshed = await Promise.all(Array.from({ length: 5 }, () => provider.headers()));
+      expect(provider.tokenRequests).toBe(2);
+      expect(new Set(refreshed.map((headers) => headers.Authorization)).size).toBe(1);
+      expect(await translateWith(provider)).toEqual(expected);
+    });
+
     it('fails over to the second key when the first is refused', async () => {
       const provider = new AiCredentialProvider({
         mode: { kind: 'key', keys: ['no-longer-valid-key-00000000', GLOBAL_TRANSLATOR.keys[1]] },
