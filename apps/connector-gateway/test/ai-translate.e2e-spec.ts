@@ -1,5 +1,12 @@
 import { KeyRing, signJwt } from '@fieldops/auth';
-import { type GatewayFixture, requestToken, SECRET_BOT, startGatewayFixture } from './support/gateway';
+import {
+  type GatewayFixture,
+  IDENTITY_HEADER,
+  MSI_BOT,
+  requestToken,
+  SECRET_BOT,
+  startGatewayFixture,
+} from './support/gateway';
 import {
   AI_SCOPE,
   GLOBAL_TRANSLATOR,
@@ -198,6 +205,25 @@ describe('AI services: issueToken and translate over raw HTTP', () => {
           })
         ).status,
       ).toBe(401);
+    });
+
+    it('an identity token from the managed-identity endpoint works the same way', async () => {
+      const query = new URLSearchParams({
+        'api-version': '2019-08-01',
+        resource: 'https://cognitiveservices.azure.com',
+        client_id: MSI_BOT.appId,
+      });
+      const issued = await fetch(`${url}/msi/token?${query.toString()}`, {
+        headers: { 'X-IDENTITY-HEADER': IDENTITY_HEADER },
+      });
+      expect(issued.status).toBe(200);
+      const { access_token: token } = (await issued.json()) as { access_token: string };
+      const bearer = { 'Ocp-Apim-Subscription-Key': '', Authorization: `Bearer ${token}` };
+      expect(
+        (await translate({ headers: bearer, host: subdomainHost(GLOBAL_TRANSLATOR.subdomain) })).status,
+      ).toBe(200);
+      // Role assignments are per resource: the managed-identity bot has none on the locked one.
+      expect((await translate({ headers: bearer, host: subdomainHost(LOCKED.subdomain) })).status).toBe(401);
     });
 
     it("refuses a Bot Connector token, an expired exchanged token and a key at another resource's subdomain", async () => {

@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AiServicesConfig, EMBEDDED_PHRASES } from '@fieldops/platform-config';
-import { SECRET_BOT } from './gateway';
+import { MSI_BOT, SECRET_BOT } from './gateway';
 
 export const HOST_SUFFIX = 'cognitiveservices.azure.cn';
 export const AI_SCOPE = 'https://cognitiveservices.azure.com/.default';
@@ -52,7 +52,7 @@ export function testAiServices(overrides: Partial<AiServicesConfig> = {}): AiSer
         keys: GLOBAL_TRANSLATOR.keys,
         customSubdomain: GLOBAL_TRANSLATOR.subdomain,
         localAuthDisabled: false,
-        roleAssignments: [SECRET_BOT.appId],
+        roleAssignments: [SECRET_BOT.appId, MSI_BOT.appId],
       },
       {
         name: REGIONAL_TRANSLATOR.name,
