@@ -2,8 +2,11 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { type ActivityBus, ActivityBusModule } from '@fieldops/bus';
 import { type ConversationStore, ConversationStoreModule } from '@fieldops/conversation-store';
-import { ErrorEnvelopeExceptionFilter, PlatformModule } from '@fieldops/platform';
+import { PlatformModule } from '@fieldops/platform';
 import { type Logger } from '@fieldops/platform';
+import { type AiServicesConfig, defaultAiServicesConfig } from '@fieldops/platform-config';
+import { AiServicesModule } from './ai-services/ai-services.module';
+import { ConnectorGatewayExceptionFilter } from './connector-gateway-exception.filter';
 import { BotAuthModule } from './bot-auth/bot-auth.module';
 import { BotTokensModule } from './bot-tokens/bot-tokens.module';
 import { BotsModule } from './bots/bots.module';
@@ -26,6 +29,8 @@ export interface ConnectorGatewayModuleOptions {
   store?: ConversationStore;
   /** The registered bots (from the platform configuration file, or given by tests). */
   bots?: readonly RegisteredBot[];
+  /** AI resources, translation provider and addresses (default: none, embedded phrasebook). */
+  aiServices?: AiServicesConfig;
 }
 
 @Module({})
@@ -36,6 +41,7 @@ export class ConnectorGatewayModule {
     bus,
     store,
     bots = [],
+    aiServices = defaultAiServicesConfig(),
   }: ConnectorGatewayModuleOptions): DynamicModule {
     return {
       module: ConnectorGatewayModule,
@@ -63,8 +69,9 @@ export class ConnectorGatewayModule {
         BotAuthModule,
         DeliveryModule,
         ConversationsModule,
+        AiServicesModule.forRoot(aiServices, environment),
       ],
-      providers: [{ provide: APP_FILTER, useClass: ErrorEnvelopeExceptionFilter }],
+      providers: [{ provide: APP_FILTER, useClass: ConnectorGatewayExceptionFilter }],
     };
   }
 }

@@ -11,3 +11,7 @@ export * from './bots/platform-bots';
 export * from './conversations/bot-conversations.service';
 export * from './delivery/bot-deliverer.service';
 export * from './delivery/deliveries.controller';
+export * from './ai-services/ai-services.module';
+export * from './ai-services/ai-token.service';
+export * from './ai-services/translator-error';
+export * from './ai-services/translation/translation-provider';

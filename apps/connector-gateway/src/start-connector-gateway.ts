@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server as HttpsServer } from 'node:https';
+import { type RequestListener } from 'node:http';
+import { type AddressInfo } from 'node:net';
 import { type ActivityBus } from '@fieldops/bus';
 import { type ConversationStore } from '@fieldops/conversation-store';
 import { type StartedService, startService, type StartServiceOptions } from '@fieldops/platform';
-import { loadPlatformConfig } from '@fieldops/platform-config';
+import { type AiServicesConfig, loadPlatformConfig, type PlatformConfig } from '@fieldops/platform-config';
+import { rawTranslateBody } from './ai-services/raw-body';
 import { registeredBotsFromPlatformConfig } from './bots/platform-bots';
 import { type RegisteredBot } from './bots/registered-bot';
 import { ConnectorGatewayEnvironment } from './config/connector-gateway.environment';
@@ -18,23 +23,38 @@ export interface StartConnectorGatewayOptions extends StartServiceOptions {
    * file named by PLATFORM_CONFIG (tests); without either, no bot is registered.
    */
   bots?: readonly RegisteredBot[];
+  /** The AI-services configuration (tests); wins over the `aiServices` section of PLATFORM_CONFIG's file. */
+  aiServices?: AiServicesConfig;
 }
 
+/** A started connector-gateway; `httpsUrl` is set when CONNECTOR_HTTPS_PORT is. */
+export type StartedConnectorGateway = StartedService<ConnectorGatewayEnvironment> & {
+  httpsUrl?: string;
+  httpsPort?: number;
+};
+
 /** Validates the configuration, then starts connector-gateway and returns once it listens. */
-export function startConnectorGateway(
+export async function startConnectorGateway(
   options: StartConnectorGatewayOptions = {},
-): Promise<StartedService<ConnectorGatewayEnvironment>> {
+): Promise<StartedConnectorGateway> {
+  let platformConfig: PlatformConfig | undefined;
+  const platformConfigOf = (
+    environment: ConnectorGatewayEnvironment,
+    variables: NodeJS.ProcessEnv,
+  ): PlatformConfig | undefined => {
+    if (environment.PLATFORM_CONFIG === undefined) return undefined;
+    platformConfig ??= loadPlatformConfig(environment.PLATFORM_CONFIG, { environment: variables });
+    return platformConfig;
+  };
   const botsOf = (
     environment: ConnectorGatewayEnvironment,
     variables: NodeJS.ProcessEnv,
   ): readonly RegisteredBot[] => {
     if (options.bots) return options.bots;
-    if (environment.PLATFORM_CONFIG === undefined) return [];
-    return registeredBotsFromPlatformConfig(
-      loadPlatformConfig(environment.PLATFORM_CONFIG, { environment: variables }),
-    );
+    const config = platformConfigOf(environment, variables);
+    return config ? registeredBotsFromPlatformConfig(config) : [];
   };
-  return startService(
+  const running = await startService(
     {
       service: 'connector-gateway',
       environmentSchema: ConnectorGatewayEnvironment,
@@ -46,6 +66,7 @@ export function startConnectorGateway(
           bus: options.bus,
           store: options.store,
           bots: botsOf(environment, variables),
+          aiServices: options.aiServices ?? platformConfigOf(environment, variables)?.aiServices,
         }),
       configure: (app) => {
         // Every response carries an operation id, as the real Bot Connector's do.
@@ -59,10 +80,60 @@ export function startConnectorGateway(
             next();
           },
         );
+        // The translate operation reads its body itself (credentials and Content-Type are checked first).
+        app.use('/translate', rawTranslateBody());
         // Above the 256 KB activity limit (413 MessageSizeTooBig from validation) and room for base64 uploads.
         app.useBodyParser('json', { limit: 8 * 1024 * 1024 });
       },
     },
     options,
   );
+  return serveHttpsToo(running);
+}
+
+/**
+ * With CONNECTOR_HTTPS_PORT, the same app also listens over TLS (certificate and key from
+ * CONNECTOR_TLS_CERT_FILE / CONNECTOR_TLS_KEY_FILE); close() closes both listeners.
+ */
+async function serveHttpsToo(
+  running: StartedService<ConnectorGatewayEnvironment>,
+): Promise<StartedConnectorGateway> {
+  const { environment, logger } = running;
+  const port = environment.CONNECTOR_HTTPS_PORT;
+  if (port === undefined || !environment.CONNECTOR_TLS_CERT_FILE || !environment.CONNECTOR_TLS_KEY_FILE)
+    return running;
+  let server: HttpsServer;
+  try {
+    server = createServer(
+      {
+        cert: readFileSync(environment.CONNECTOR_TLS_CERT_FILE),
+        key: readFileSync(environment.CONNECTOR_TLS_KEY_FILE),
+      },
+      running.app.getHttpAdapter().getInstance() as RequestListener,
+    );
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, environment.HOST, () => resolve());
+    });
+  } catch (error) {
+    await running.close();
+    throw error;
+  }
+  const { port: httpsPort } = server.address() as AddressInfo;
+  const host = ['0.0.0.0', '::'].includes(environment.HOST) ? 'localhost' : environment.HOST;
+  const httpsUrl = `https://${host}:${httpsPort}`;
+  logger.info({ url: httpsUrl }, 'connector-gateway listening (TLS)');
+  const closeHttp = running.close.bind(running);
+  return Object.assign(running, {
+    httpsUrl,
+    httpsPort,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const deadline = setTimeout(() => server.closeAllConnections(), environment.SHUTDOWN_TIMEOUT_MS);
+      await closeHttp();
+      await closed;
+      clearTimeout(deadline);
+    },
+  });
 }

@@ -1,6 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ConfigurationError } from '@fieldops/platform';
 import { startConnectorGateway } from '../src';
 
@@ -50,6 +50,46 @@ describe('connector-gateway configuration', () => {
     await expect(
       startConnectorGateway({ environment: { ...baseEnvironment, REDIS_URL: 'localhost:6379' } }),
     ).rejects.toBeInstanceOf(ConfigurationError);
+  });
+
+  it('refuses CONNECTOR_HTTPS_PORT without a readable certificate and key, naming them', async () => {
+    const refusal = startConnectorGateway({ environment: { ...baseEnvironment, CONNECTOR_HTTPS_PORT: '0' } });
+    await expect(refusal).rejects.toThrow(/CONNECTOR_TLS_CERT_FILE/);
+    await expect(refusal).rejects.toThrow(/CONNECTOR_TLS_KEY_FILE/);
+    await expect(
+      startConnectorGateway({
+        environment: {
+          ...baseEnvironment,
+          CONNECTOR_HTTPS_PORT: '0',
+          CONNECTOR_TLS_CERT_FILE: '/nonexistent/cert.pem',
+          CONNECTOR_TLS_KEY_FILE: '/nonexistent/key.pem',
+        },
+      }),
+    ).rejects.toThrow(/CONNECTOR_TLS_CERT_FILE names no readable file/);
+  });
+
+  it('serves the AI resources and phrasebook of the platform configuration file (the example)', async () => {
+    const gateway = await startConnectorGateway({
+      environment: {
+        ...baseEnvironment,
+        PLATFORM_CONFIG: resolve(__dirname, '../../../infra/config/platform.example.yaml'),
+      },
+    });
+    try {
+      const response = await fetch(`${gateway.url}/translate?api-version=3.0&to=zh-Hans`, {
+        method: 'POST',
+        headers: {
+          'Ocp-Apim-Subscription-Key': 'demo-translator-key-0000000000000001',
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify([{ Text: 'Inspection complete' }, { Text: 'warn' }]),
+      });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as Array<{ translations: Array<{ text: string }> }>;
+      expect(body.map((item) => item.translations[0]?.text)).toEqual(['检查完成', '警告']);
+    } finally {
+      await gateway.close();
+    }
   });
 
   it('reports Redis as down (503) when it cannot reach it', async () => {

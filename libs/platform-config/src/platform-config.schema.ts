@@ -13,6 +13,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { AiServicesSchema } from './ai-services.schema';
 import { IsSecretSource, type SecretSource } from './secret-source';
 
 /** The raw (unresolved) shape of the platform configuration file, as validated. */
@@ -82,4 +83,6 @@ export class PlatformConfigSchema {
   @IsArray() @ValidateNested({ each: true }) @Type(() => BotSchema) bots!: BotSchema[];
 
   @IsOptional() @ValidateNested() @Type(() => RelaySchema) relay?: RelaySchema;
+  /** connector-gateway: AI-services resources, the translation provider and the addresses they answer at. */
+  @IsOptional() @ValidateNested() @Type(() => AiServicesSchema) aiServices?: AiServicesSchema;
 }

@@ -4,6 +4,7 @@ import { plainToInstance } from 'class-transformer';
 import { type ValidationError, validateSync } from 'class-validator';
 import { parse } from 'yaml';
 import { ConfigurationError } from '@fieldops/platform';
+import { type AiServicesConfig, resolveAiServices } from './ai-services';
 import { PlatformConfigSchema } from './platform-config.schema';
 import { resolveSecret, type SecretResolutionContext, type SecretSource } from './secret-source';
 
@@ -48,6 +49,8 @@ export interface RelayConfig {
 export interface PlatformConfig {
   readonly bots: readonly BotConfig[];
   readonly relay: RelayConfig;
+  /** connector-gateway's AI services (defaults when the file has no `aiServices` section). */
+  readonly aiServices: AiServicesConfig;
 }
 
 export interface LoadPlatformConfigOptions {
@@ -155,8 +158,9 @@ export function parsePlatformConfig(
     if (resolved && resolved.length < 32) problems.push(`${keyName}: must be at least 32 characters`);
     return resolved;
   });
+  const aiServices = resolveAiServices(schema.aiServices, context, problems);
   if (problems.length > 0) throw new ConfigurationError(source, problems);
-  return { bots, relay: { tokenSigningKeys } };
+  return { bots, relay: { tokenSigningKeys }, aiServices };
 }
 
 /** Reads the platform configuration file at `path` (YAML) once, at start-up. Throws ConfigurationError. */

@@ -1,3 +1,4 @@
+import { accessSync, constants } from 'node:fs';
 import { resolve } from 'node:path';
 import { Expose, Transform } from 'class-transformer';
 import {
@@ -11,6 +12,7 @@ import {
   Min,
   MinLength,
   ValidateBy,
+  ValidateIf,
   type ValidationOptions,
 } from 'class-validator';
 import { ConversationStateEnvironment } from '@fieldops/conversation-store';
@@ -41,6 +43,27 @@ function IsSigningKeyList(options?: ValidationOptions): PropertyDecorator {
           const result = resolveSigningKeys(value);
           return `CONNECTOR_SIGNING_KEYS ${'problems' in result ? result.problems.join('; ') : 'is invalid'}`;
         },
+      },
+    },
+    options,
+  );
+}
+
+function IsReadableFile(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isReadableFile',
+      validator: {
+        validate: (value: unknown) => {
+          if (typeof value !== 'string') return false;
+          try {
+            accessSync(value, constants.R_OK);
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        defaultMessage: (args) => `${args?.property ?? 'file'} names no readable file`,
       },
     },
     options,
@@ -146,6 +169,31 @@ export class ConnectorGatewayEnvironment extends ConversationStateEnvironment {
     'connector-gateway',
     'signing-key.pem',
   );
+
+  /**
+   * The scope clients of the token endpoint ask for to call AI resources with identity tokens; the token's `aud`
+   * is the scope minus `/.default`. Accepted by the token endpoint besides CONNECTOR_TOKEN_SCOPES.
+   */
+  @Expose()
+  @Matches(SCOPE, { message: 'CONNECTOR_AI_TOKEN_SCOPE must end in /.default' })
+  CONNECTOR_AI_TOKEN_SCOPE: string = 'https://cognitiveservices.azure.com/.default';
+
+  /** Also serve the same app over HTTPS on this port (needs CONNECTOR_TLS_CERT_FILE and CONNECTOR_TLS_KEY_FILE). */
+  @Expose() @IsOptional() @ToInteger() @IsInt() @Min(0) @Max(65535) CONNECTOR_HTTPS_PORT?: number;
+
+  /** PEM certificate (chain) of the HTTPS listener. */
+  @Expose()
+  @ValidateIf((environment: ConnectorGatewayEnvironment) => environment.CONNECTOR_HTTPS_PORT !== undefined)
+  @IsString({ message: 'CONNECTOR_TLS_CERT_FILE is required with CONNECTOR_HTTPS_PORT' })
+  @IsReadableFile()
+  CONNECTOR_TLS_CERT_FILE?: string;
+
+  /** PEM private key of the HTTPS listener. */
+  @Expose()
+  @ValidateIf((environment: ConnectorGatewayEnvironment) => environment.CONNECTOR_HTTPS_PORT !== undefined)
+  @IsString({ message: 'CONNECTOR_TLS_KEY_FILE is required with CONNECTOR_HTTPS_PORT' })
+  @IsReadableFile()
+  CONNECTOR_TLS_KEY_FILE?: string;
 
   /** The configured signing keys, parsed (undefined when CONNECTOR_SIGNING_KEYS is unset). */
   configuredSigningKeys(): ResolvedSigningKey[] | undefined {

@@ -35,9 +35,11 @@ export class AccessTokenService {
     private readonly environment: ConnectorGatewayEnvironment,
   ) {}
 
-  /** The resources (audiences) a token may be issued for. */
+  /** The resources (audiences) a token may be issued for: the Bot Connector's and AI services' (identity tokens). */
   audiences(): string[] {
-    return this.environment.CONNECTOR_TOKEN_SCOPES.map(audienceOfScope);
+    return [...this.environment.CONNECTOR_TOKEN_SCOPES, this.environment.CONNECTOR_AI_TOKEN_SCOPE].map(
+      audienceOfScope,
+    );
   }
 
   issue(request: {

@@ -80,7 +80,8 @@ export class TokenController {
     const scopes = scope.split(' ').filter((item) => item !== '');
     if (scopes.length !== 1) throw OAuthError.invalidScope(scope, 'not-one');
     const [only] = scopes as [string];
-    if (this.environment.CONNECTOR_TOKEN_SCOPES.includes(only)) return audienceOfScope(only);
+    const accepted = [...this.environment.CONNECTOR_TOKEN_SCOPES, this.environment.CONNECTOR_AI_TOKEN_SCOPE];
+    if (accepted.includes(only)) return audienceOfScope(only);
     if (this.tokens.audiences().includes(only)) throw OAuthError.invalidScope(only, 'no-default');
     throw OAuthError.invalidScope(only, 'unknown');
   }

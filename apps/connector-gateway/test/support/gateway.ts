@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hash } from '@node-rs/argon2';
+import { type AiServicesConfig } from '@fieldops/platform-config';
 import { type RegisteredBot, startConnectorGateway } from '../../src';
 import { hexThumbprint, rsaKeyPair, type TestKeyPair } from './keys';
 
@@ -42,7 +43,10 @@ export function testEnvironment(signingKey: TestKeyPair, extra: NodeJS.ProcessEn
 }
 
 /** Starts a gateway with one bot per supported authentication mode. */
-export async function startGatewayFixture(extra: NodeJS.ProcessEnv = {}): Promise<GatewayFixture> {
+export async function startGatewayFixture(
+  extra: NodeJS.ProcessEnv = {},
+  aiServices?: AiServicesConfig,
+): Promise<GatewayFixture> {
   const signingKey = rsaKeyPair();
   const certificateKey = rsaKeyPair();
   const unregisteredKey = rsaKeyPair();
@@ -79,7 +83,11 @@ export async function startGatewayFixture(extra: NodeJS.ProcessEnv = {}): Promis
       anonymous: true,
     },
   ];
-  const gateway = await startConnectorGateway({ environment: testEnvironment(signingKey, extra), bots });
+  const gateway = await startConnectorGateway({
+    environment: testEnvironment(signingKey, extra),
+    bots,
+    ...(aiServices && { aiServices }),
+  });
   return { gateway, signingKey, certificateKey, certificateThumbprint, unregisteredKey, bots };
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type ArgumentsHost, type ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
 import { type Request, type Response } from 'express';
 import { type Logger } from 'pino';
+import { redactUrl } from '../logging/request-logging.middleware';
 
 export interface WireError {
   status: number;
@@ -38,7 +39,12 @@ export abstract class WireExceptionFilter implements ExceptionFilter {
     if (status >= 500) {
       error.errorId = randomUUID();
       this.logger.error(
-        { err: exception, errorId: error.errorId, method: request.method, url: request.originalUrl },
+        {
+          err: exception,
+          errorId: error.errorId,
+          method: request.method,
+          url: redactUrl(request.originalUrl),
+        },
         'request failed',
       );
     }

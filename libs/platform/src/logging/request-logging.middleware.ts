@@ -6,6 +6,13 @@ import { type Logger } from 'pino';
 export const REQUEST_ID_HEADER = 'x-request-id';
 const ACCEPTABLE_REQUEST_ID = /^[\w.:-]{1,128}$/;
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+/** Query parameters that carry credentials (AI-services keys may come as `?Subscription-Key=`). */
+const SECRET_QUERY_PARAMETER = /([?&](?:subscription-key|access_token|token|client_secret)=)[^&#]*/gi;
+
+/** A URL as it may be logged: the values of credential query parameters replaced by `[redacted]`. */
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_QUERY_PARAMETER, '$1[redacted]');
+}
 
 /**
  * Access log and request ids: reuses a well-formed incoming `X-Request-Id` (nginx sets one), or makes
@@ -31,7 +38,7 @@ export function requestLoggingMiddleware(logger: Logger) {
       req: (request: { id: unknown; method: string; url: string; remoteAddress?: string }) => ({
         id: request.id,
         method: request.method,
-        url: request.url,
+        url: redactUrl(request.url),
         remoteAddress: request.remoteAddress,
       }),
       res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),

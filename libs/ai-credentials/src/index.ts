@@ -1,0 +1,3 @@
+export * from './ai-credential-provider';
+export * from './clock';
+export * from './translator-client';
