@@ -21,6 +21,7 @@ export class StreamConnection {
   private draining = false;
   private needsCatchUp = true;
   private subscription: BusSubscription | undefined;
+  private stopCatchingUpAfterReconnects: (() => void) | undefined;
   private closed = false;
 
   constructor(
@@ -40,12 +41,18 @@ export class StreamConnection {
       await this.subscription.unsubscribe();
       return;
     }
+    // Envelopes published while the bus was cut off are lost: read the store once it is subscribed again.
+    this.stopCatchingUpAfterReconnects = this.bus.onResubscribed(() => {
+      this.needsCatchUp = true;
+      void this.drain();
+    });
     await this.drain();
   }
 
   close(): Promise<void> {
     this.closed = true;
     this.inbox.length = 0;
+    this.stopCatchingUpAfterReconnects?.();
     return this.subscription?.unsubscribe() ?? Promise.resolve();
   }
 
