@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { residentSetBytes } from './process-memory';
+import { residentSetBytesWithChildren } from './process-memory';
 import { waitUntil } from './ports';
 
 /** Debian's nginx binary, when installed. */
@@ -119,8 +119,9 @@ export class NginxProcess {
     return this.child?.pid;
   }
 
+  /** The master and its workers. */
   residentSetBytes(): number | undefined {
-    return residentSetBytes(this.child?.pid);
+    return residentSetBytesWithChildren(this.child?.pid);
   }
 
   /** `nginx -t`, then starts it and waits until `healthUrl` answers. */

@@ -11,3 +11,20 @@ export function residentSetBytes(pid: number | undefined): number | undefined {
     return undefined;
   }
 }
+
+/** Resident set size of a process plus its direct children (nginx: the master and its workers). */
+export function residentSetBytesWithChildren(pid: number | undefined): number | undefined {
+  const own = residentSetBytes(pid);
+  if (own === undefined) return undefined;
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter((text) => text !== '')
+      .map(Number);
+  } catch {
+    // No children file (older kernels): the process alone.
+  }
+  return children.reduce((sum, child) => sum + (residentSetBytes(child) ?? 0), own);
+}
