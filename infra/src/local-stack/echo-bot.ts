@@ -26,9 +26,10 @@ export async function startEchoBot(port = 0): Promise<EchoBot> {
     new ConfigurationBotFrameworkAuthentication({ MicrosoftAppId: '', MicrosoftAppPassword: '' }),
   );
   const bot: EchoBot = { endpoint: '', failedTurns: 0, close: () => Promise.resolve() };
-  adapter.onTurnError = (_context, _error) => {
+  // Count the failed turn and let the adapter answer 500, so the connector reports the failure to the relay.
+  adapter.onTurnError = (_context, error) => {
     bot.failedTurns += 1;
-    return Promise.reject(_error instanceof Error ? _error : new Error(String(_error)));
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   };
   const logic = async (context: TurnContext): Promise<void> => {
     if (context.activity.type !== 'message') return;
