@@ -25,8 +25,8 @@ export const APPS = {
 
 export type AppName = keyof typeof APPS;
 
-/** Variables the images themselves read (the Dockerfile's health check) rather than the app. */
-const IMAGE_VARIABLES = ['SERVICE_PORT', 'NODE_ENV'];
+/** Variables the images themselves set rather than the app reads. */
+const IMAGE_VARIABLES = ['NODE_ENV'];
 
 export function isAppName(name: string): name is AppName {
   return name in APPS;

@@ -28,6 +28,13 @@ export interface ActivityBus {
   /** Registers a handler for one conversation; resolves once envelopes published afterwards will reach it. */
   subscribe(conversationId: string, handler: ActivityEnvelopeHandler): Promise<BusSubscription>;
 
+  /**
+   * Registers a listener called each time the bus was cut off from its broker and is subscribed again: envelopes
+   * published in between may be lost, so a subscriber re-reads the store from its watermark. Envelopes published
+   * after the call reach every subscription. Returns a function that removes the listener. (Never called in-process.)
+   */
+  onResubscribed(listener: () => void): () => void;
+
   /** Resolves when the bus can deliver; otherwise rejects with a message saying why (for readiness probes). */
   checkReady(): Promise<void>;
 

@@ -49,6 +49,11 @@ export class InProcessActivityBus implements ActivityBus {
     }
   }
 
+  /** In one process nothing is ever cut off: the listener is never called. */
+  onResubscribed(_listener: () => void): () => void {
+    return () => undefined;
+  }
+
   subscribe(conversationId: string, handler: ActivityEnvelopeHandler): Promise<BusSubscription> {
     try {
       this.assertOpen();

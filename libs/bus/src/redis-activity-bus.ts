@@ -72,6 +72,9 @@ export class RedisActivityBus implements ActivityBus {
   private readonly closeTimeoutMs: number;
   private closed = false;
   private closing: Promise<void> | undefined;
+  private readonly resubscribedListeners = new Set<() => void>();
+  /** Whether the subscriber connection has been ready before (a later 'ready' is a reconnection). */
+  private subscriberWasReady = false;
 
   constructor(options: RedisActivityBusOptions) {
     this.channelPrefix = options.channelPrefix ?? DEFAULT_CHANNEL_PREFIX;
@@ -104,6 +107,40 @@ export class RedisActivityBus implements ActivityBus {
     this.subscriber.on('message', (channelName: string, message: string) =>
       this.deliver(channelName, message),
     );
+    this.subscriber.on('ready', () => {
+      if (this.subscriberWasReady) void this.resubscribeAndNotify();
+      this.subscriberWasReady = true;
+    });
+  }
+
+  onResubscribed(listener: () => void): () => void {
+    this.resubscribedListeners.add(listener);
+    return () => this.resubscribedListeners.delete(listener);
+  }
+
+  /**
+   * After a reconnection: SUBSCRIBE every channel again and wait for Redis to confirm (ioredis re-issues them too,
+   * without telling when they hold; a repeated SUBSCRIBE is harmless), then tell the listeners to catch up.
+   */
+  private async resubscribeAndNotify(): Promise<void> {
+    const channelNames = [...this.channels.entries()]
+      .filter(([, channel]) => channel.redisSubscribed)
+      .map(([channelName]) => channelName);
+    try {
+      if (channelNames.length > 0) await this.subscriber.subscribe(...channelNames);
+    } catch (error) {
+      // Cut off again: the next 'ready' tries once more.
+      this.logger?.warn({ err: error }, 'Redis activity bus could not re-subscribe after reconnecting');
+      return;
+    }
+    if (this.closed) return;
+    for (const listener of [...this.resubscribedListeners]) {
+      try {
+        listener();
+      } catch (error) {
+        this.logger?.error({ err: error }, 'Redis activity bus resubscribed-listener failed');
+      }
+    }
   }
 
   async publish(envelope: ActivityEnvelope): Promise<void> {

@@ -71,8 +71,11 @@ describeWithRedis(
         const publisher = openBus();
         const conversationId = randomUUID();
         const collector = await collectEnvelopes(bus, conversationId);
+        let resubscribed = 0;
+        bus.onResubscribed(() => (resubscribed += 1));
         await publisher.publish(makeEnvelope(conversationId, 0));
         await waitUntil(() => collector.received.length === 1, 'the envelope before the kill arrived');
+        expect(resubscribed).toBe(0);
 
         // Kill only this bus's subscriber, so parallel runs on the same server keep their connections.
         const subscriberId = await clientIdByName(`${connectionName}-subscriber`);
@@ -90,6 +93,15 @@ describeWithRedis(
           },
           'an envelope published after the kill arrived',
           { timeoutMs: 10_000, intervalMs: 50 },
+        );
+
+        // Subscribers are told once the subscription holds again; from then on nothing is lost.
+        await waitUntil(() => resubscribed === 1, 'the resubscribed notification');
+        const afterNotification = seq + 1000;
+        await publisher.publish(makeEnvelope(conversationId, afterNotification));
+        await waitUntil(
+          () => collector.seqs().includes(afterNotification),
+          'the envelope published after the notification arrived',
         );
 
         await expect(bus.checkReady()).resolves.toBeUndefined();

@@ -10,6 +10,10 @@ const REPLAY_PAGE_SIZE = 500;
  * One client socket of a conversation. Subscribes to the bus first (envelopes wait in the inbox), replays the store
  * after the watermark, then sends live: the next seq straight from the envelope, anything after a gap (an envelope
  * lost or overtaken on the bus) from the store, and anything at or below the last sent seq never again.
+ *
+ * Every frame carries exactly one activity (and its seq as the watermark). DirectLineJS emits the activities of one
+ * frame on separate turns of its async scheduler and merges frames with flatMap, so the activities of a replay frame
+ * interleave with those of the live frames that arrive meanwhile: one activity per frame is what keeps its order.
  */
 export class StreamConnection {
   private lastSent: number;
@@ -17,6 +21,7 @@ export class StreamConnection {
   private draining = false;
   private needsCatchUp = true;
   private subscription: BusSubscription | undefined;
+  private stopCatchingUpAfterReconnects: (() => void) | undefined;
   private closed = false;
 
   constructor(
@@ -36,12 +41,18 @@ export class StreamConnection {
       await this.subscription.unsubscribe();
       return;
     }
+    // Envelopes published while the bus was cut off are lost: read the store once it is subscribed again.
+    this.stopCatchingUpAfterReconnects = this.bus.onResubscribed(() => {
+      this.needsCatchUp = true;
+      void this.drain();
+    });
     await this.drain();
   }
 
   close(): Promise<void> {
     this.closed = true;
     this.inbox.length = 0;
+    this.stopCatchingUpAfterReconnects?.();
     return this.subscription?.unsubscribe() ?? Promise.resolve();
   }
 
@@ -91,12 +102,12 @@ export class StreamConnection {
     }
   }
 
+  /** One frame per activity, in seq order (see the class comment). */
   private sendFrame(entries: Array<{ seq: number; activity: ActivityEnvelope['activity'] }>): void {
-    const last = entries.at(-1);
-    if (!last || this.socket.readyState !== this.socket.OPEN) return;
-    this.lastSent = last.seq;
-    this.socket.send(
-      JSON.stringify({ activities: entries.map((entry) => entry.activity), watermark: String(last.seq) }),
-    );
+    for (const entry of entries) {
+      if (this.socket.readyState !== this.socket.OPEN) return;
+      this.lastSent = entry.seq;
+      this.socket.send(JSON.stringify({ activities: [entry.activity], watermark: String(entry.seq) }));
+    }
   }
 }

@@ -1,0 +1,436 @@
+#!/usr/bin/env node
+// Soak run (a script, not a test): a sustained mixed load through nginx for a configurable duration.
+//   npm run build
+//   node bench/soak/run.js --duration 10m            # boots the stack (nginx, redis-server, the apps, an echo bot)
+//   node bench/soak/run.js --duration 90s --url http://127.0.0.1:8080 --secret … --admin user:password
+// See bench/soak/README.md for every option.
+'use strict';
+
+const { mkdtemp, rm } = require('node:fs/promises');
+const { tmpdir } = require('node:os');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+
+const root = path.resolve(__dirname, '..', '..');
+const WebSocket = require(require.resolve('ws', { paths: [root] }));
+const { startLocalStack } = require(path.join(root, 'infra/dist/index.js'));
+const { createScratchDatabase, EmbeddedPostgresServer } = require(
+  path.join(root, 'libs/database/dist/index.js'),
+);
+
+const { values: options } = parseArgs({
+  options: {
+    duration: { type: 'string', default: process.env.SOAK_DURATION ?? '10m' },
+    relays: { type: 'string', default: process.env.SOAK_RELAYS ?? '2' },
+    conversations: { type: 'string', default: process.env.SOAK_CONVERSATIONS ?? '20' },
+    'api-workers': { type: 'string', default: process.env.SOAK_API_WORKERS ?? '8' },
+    'chat-pause-ms': { type: 'string', default: process.env.SOAK_CHAT_PAUSE_MS ?? '250' },
+    'report-every': { type: 'string', default: process.env.SOAK_REPORT_EVERY ?? '60s' },
+    url: { type: 'string', default: process.env.SOAK_TARGET_URL },
+    secret: { type: 'string', default: process.env.SOAK_DIRECTLINE_SECRET },
+    admin: { type: 'string', default: process.env.SOAK_ADMIN },
+    json: { type: 'string', default: process.env.SOAK_JSON_REPORT },
+  },
+});
+
+/** `90s`, `10m`, `1h` or a number of seconds → milliseconds. */
+function parseDuration(text) {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(String(text).trim());
+  if (!match) throw new Error(`not a duration: ${text} (use e.g. 90s, 10m, 1h)`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match[2] ?? 's'];
+  return Number(match[1]) * unit;
+}
+
+const DURATION_MS = parseDuration(options.duration);
+const REPORT_EVERY_MS = parseDuration(options['report-every']);
+const RELAYS = Number(options.relays);
+const CONVERSATIONS = Number(options.conversations);
+const API_WORKERS = Number(options['api-workers']);
+const CHAT_PAUSE_MS = Number(options['chat-pause-ms']);
+const say = (line = '') => process.stdout.write(`${line}\n`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Latencies and outcomes of one kind of operation. */
+class Operation {
+  constructor(name) {
+    this.name = name;
+    this.latencies = [];
+    this.errors = 0;
+    this.errorSamples = new Map();
+  }
+  ok(ms) {
+    this.latencies.push(ms);
+  }
+  fail(reason) {
+    this.errors += 1;
+    this.errorSamples.set(reason, (this.errorSamples.get(reason) ?? 0) + 1);
+  }
+  percentile(q, from = 0) {
+    const sorted = this.latencies.slice(from).sort((a, b) => a - b);
+    if (sorted.length === 0) return NaN;
+    return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  }
+}
+
+const operations = new Map();
+const operation = (name) => {
+  if (!operations.has(name)) operations.set(name, new Operation(name));
+  return operations.get(name);
+};
+
+/** Runs one HTTP request and records it under `name`: 2xx is a success, anything else an error. */
+async function timed(name, url, init = {}) {
+  const started = performance.now();
+  try {
+    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
+    const body = await response.text();
+    const ms = performance.now() - started;
+    if (response.status >= 200 && response.status < 300) {
+      operation(name).ok(ms);
+      return { status: response.status, body: body ? JSON.parse(body) : undefined };
+    }
+    operation(name).fail(`HTTP ${response.status}`);
+    return { status: response.status, body: undefined };
+  } catch (error) {
+    operation(name).fail(error.name === 'TimeoutError' ? 'timeout' : (error.code ?? error.message));
+    return { status: 0, body: undefined };
+  }
+}
+
+// ---------------------------------------------------------------- inspection API load
+async function apiToken(base, username, password) {
+  const answer = await timed('POST /api/token/', `${base}/api/token/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (!answer.body?.access) throw new Error(`no inspection token (HTTP ${answer.status})`);
+  return answer.body.access;
+}
+
+async function apiWorker(base, credentials, deviceIds, until, workerIndex) {
+  const [username, password] = credentials;
+  let token = await apiToken(base, username, password);
+  let round = 0;
+  while (Date.now() < until) {
+    round += 1;
+    // A fresh token now and then, as clients whose access token expired would.
+    if (round % 50 === 0) token = await apiToken(base, username, password).catch(() => token);
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const device = deviceIds[Math.floor(Math.random() * deviceIds.length)];
+    const pick = Math.random();
+    if (pick < 0.35) {
+      await timed('GET /api/devices/', `${base}/api/devices/?page_size=20&page=${1 + (round % 3)}`, {
+        headers,
+      });
+    } else if (pick < 0.55) {
+      await timed('GET /api/devices/{id}/', `${base}/api/devices/${device}/`, { headers });
+    } else if (pick < 0.75) {
+      await timed('GET /api/records/', `${base}/api/records/?page_size=20&device=${device}`, { headers });
+    } else {
+      await timed('POST /api/records/', `${base}/api/records/`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          status: ['ok', 'warn', 'fail'][round % 3],
+          device,
+          value: String(round),
+          note: `soak worker ${workerIndex} round ${round}`,
+        }),
+      });
+    }
+  }
+}
+
+async function seedDevices(base, credentials, count) {
+  const token = await apiToken(base, credentials[0], credentials[1]);
+  const run = Date.now().toString(36);
+  const ids = [];
+  for (let index = 0; index < count; index += 1) {
+    const answer = await timed('POST /api/devices/', `${base}/api/devices/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: `Soak device ${index}`,
+        code: `SOAK-${run}-${index}`,
+        location: 'Soak hall',
+      }),
+    });
+    if (!answer.body?.id) throw new Error(`could not create a device (HTTP ${answer.status})`);
+    ids.push(answer.body.id);
+  }
+  return ids;
+}
+
+// ---------------------------------------------------------------- relay conversations with the bot
+const chat = { sent: 0, answered: 0, duplicates: 0, gaps: 0, reconnects: 0, socketsOpen: 0 };
+const endToEnd = operation('chat: send → bot answer on the socket');
+
+async function conversation(domain, secret, until, index) {
+  const generated = await timed('POST /v3/directline/tokens/generate', `${domain}/tokens/generate`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ user: { id: `soak-user-${index}` } }),
+  });
+  if (!generated.body) throw new Error(`tokens/generate answered HTTP ${generated.status}`);
+  const { token } = generated.body;
+  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const started = await timed('POST /v3/directline/conversations', `${domain}/conversations`, {
+    method: 'POST',
+    headers: auth,
+  });
+  if (!started.body) throw new Error(`start conversation answered HTTP ${started.status}`);
+  const { conversationId } = started.body;
+  const pending = new Map(); // activity id → send time
+  const waiting = new Map(); // activity id → resolve
+  const early = new Map(); // activity id → when its answer arrived, before the send returned
+  let lastSeq = -1;
+  let socket;
+
+  const openSocket = (streamUrl) =>
+    new Promise((resolve, reject) => {
+      const ws = new WebSocket(streamUrl);
+      ws.on('open', () => {
+        chat.socketsOpen += 1;
+        resolve(ws);
+      });
+      ws.on('error', reject);
+      ws.on('close', () => (chat.socketsOpen -= 1));
+      ws.on('message', (data) => {
+        const text = data.toString();
+        if (!text) return;
+        for (const activity of JSON.parse(text).activities) {
+          const seq = Number(activity.id.split('|').pop());
+          if (seq <= lastSeq) chat.duplicates += 1;
+          else if (seq !== lastSeq + 1) chat.gaps += 1;
+          lastSeq = Math.max(lastSeq, seq);
+          if (activity.replyToId && pending.has(activity.replyToId)) {
+            endToEnd.ok(performance.now() - pending.get(activity.replyToId));
+            pending.delete(activity.replyToId);
+            chat.answered += 1;
+            waiting.get(activity.replyToId)?.();
+            waiting.delete(activity.replyToId);
+          } else if (activity.replyToId) {
+            early.set(activity.replyToId, performance.now());
+          }
+        }
+      });
+    });
+
+  socket = await openSocket(started.body.streamUrl);
+  let round = 0;
+  while (Date.now() < until) {
+    round += 1;
+    if (socket.readyState !== WebSocket.OPEN) {
+      // Reconnect with the watermark, as DirectLineJS does after a dropped socket.
+      chat.reconnects += 1;
+      const again = await timed(
+        'GET /v3/directline/conversations/{id}',
+        `${domain}/conversations/${conversationId}?watermark=${lastSeq < 0 ? '' : lastSeq}`,
+        { headers: auth },
+      );
+      if (again.body) socket = await openSocket(again.body.streamUrl).catch(() => socket);
+      else await sleep(1000);
+      continue;
+    }
+    const sentAt = performance.now();
+    const answer = await timed(
+      'POST /v3/directline/conversations/{id}/activities',
+      `${domain}/conversations/${conversationId}/activities`,
+      {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({
+          type: 'message',
+          from: { id: `soak-user-${index}` },
+          text: `soak ${index} message ${round}`,
+        }),
+      },
+    );
+    if (answer.body?.id) {
+      chat.sent += 1;
+      // The bot answers inside the send (before the POST returns), so the answer may already be in.
+      if (early.has(answer.body.id)) {
+        endToEnd.ok(early.get(answer.body.id) - sentAt);
+        early.delete(answer.body.id);
+        chat.answered += 1;
+        await sleep(CHAT_PAUSE_MS * (0.5 + Math.random()));
+        continue;
+      }
+      const answered = new Promise((resolve) => waiting.set(answer.body.id, resolve));
+      pending.set(answer.body.id, sentAt);
+      await Promise.race([answered, sleep(15_000)]);
+      if (pending.has(answer.body.id)) {
+        pending.delete(answer.body.id);
+        waiting.delete(answer.body.id);
+        endToEnd.fail('no bot answer on the socket within 15 s');
+      }
+    }
+    await sleep(CHAT_PAUSE_MS * (0.5 + Math.random()));
+  }
+  socket.close();
+}
+
+// ---------------------------------------------------------------- report
+const mb = (bytes) => (bytes === undefined ? '   gone' : `${(bytes / 1048576).toFixed(1).padStart(7)}`);
+
+function memorySnapshot(stack) {
+  return stack ? new Map(stack.processes().map((p) => [p.name, p.residentSetBytes()])) : new Map();
+}
+
+function printOperations(elapsedSeconds) {
+  say(
+    `${'operation'.padEnd(52)} ${'count'.padStart(8)} ${'per s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)}`,
+  );
+  for (const op of [...operations.values()].sort((a, b) => a.name.localeCompare(b.name))) {
+    const count = op.latencies.length;
+    say(
+      `${op.name.padEnd(52)} ${String(count).padStart(8)} ${(count / elapsedSeconds).toFixed(1).padStart(8)} ${op.percentile(0.5).toFixed(1).padStart(8)} ${op.percentile(0.99).toFixed(1).padStart(8)} ${String(op.errors).padStart(7)}` +
+        (op.errors ? `  (${[...op.errorSamples].map(([reason, n]) => `${reason}: ${n}`).join(', ')})` : ''),
+    );
+  }
+}
+
+async function main() {
+  const cleanups = [];
+  let stack;
+  try {
+    let base = options.url?.replace(/\/$/, '');
+    let secret = options.secret;
+    let credentials = options.admin?.split(':');
+    if (!base) {
+      const workDirectory = await mkdtemp(path.join(tmpdir(), 'fieldops-soak-'));
+      cleanups.unshift(() => rm(workDirectory, { recursive: true, force: true }));
+      let adminUrl = process.env.DATABASE_URL;
+      if (!adminUrl) {
+        const server = await EmbeddedPostgresServer.start({
+          dataDir: path.join(workDirectory, 'postgres'),
+          persistent: false,
+        });
+        cleanups.unshift(() => server.stop());
+        adminUrl = server.url;
+      }
+      const database = await createScratchDatabase(adminUrl, 'soak');
+      cleanups.unshift(() => database.drop());
+      stack = await startLocalStack({
+        repositoryRoot: root,
+        workDirectory,
+        databaseUrl: database.url,
+        relayInstances: RELAYS,
+        extraEnvironment: {
+          // The soak measures the platform, not the per-token abuse limits.
+          'relay-gateway': { RELAY_RATE_LIMIT_PER_TOKEN: '0', RELAY_RATE_LIMIT_PER_CONVERSATION: '0' },
+        },
+      });
+      cleanups.unshift(() => stack.stop());
+      base = stack.publicUrl;
+      secret = stack.credentials.directLineSecret;
+      credentials = [stack.credentials.adminUsername, stack.credentials.adminPassword];
+      say(
+        `stack: nginx ${base}, ${RELAYS} relay-gateway processes, redis-server (AOF), PostgreSQL ${adminUrl.replace(/\/\/[^@]*@/, '//')}`,
+      );
+      say(`logs and data: ${workDirectory}`);
+    } else if (!secret || !credentials || credentials.length !== 2) {
+      throw new Error('--url needs --secret <Direct Line secret> and --admin <username:password>');
+    }
+    const domain = `${base}/v3/directline`;
+
+    const deviceIds = await seedDevices(base, credentials, 50);
+    const memoryAtStart = memorySnapshot(stack);
+    const startedAt = Date.now();
+    const until = startedAt + DURATION_MS;
+    say(
+      `soak: ${options.duration} of ${API_WORKERS} API workers and ${CONVERSATIONS} conversations with the bot (pause ${CHAT_PAUSE_MS} ms)`,
+    );
+
+    const progress = setInterval(() => {
+      const seconds = (Date.now() - startedAt) / 1000;
+      const requests = [...operations.values()].reduce((sum, op) => sum + op.latencies.length, 0);
+      const errors = [...operations.values()].reduce((sum, op) => sum + op.errors, 0);
+      const memory = stack
+        ? [...memorySnapshot(stack)].map(([name, bytes]) => `${name} ${mb(bytes).trim()}`).join(', ')
+        : '';
+      say(
+        `  ${seconds.toFixed(0)} s: ${requests} operations, ${errors} errors, chat ${chat.answered}/${chat.sent} answered; RSS MB: ${memory}`,
+      );
+    }, REPORT_EVERY_MS);
+    progress.unref();
+
+    const peak = new Map();
+    const sampler = setInterval(() => {
+      for (const [name, bytes] of memorySnapshot(stack))
+        if (bytes !== undefined) peak.set(name, Math.max(peak.get(name) ?? 0, bytes));
+    }, 2000);
+    sampler.unref();
+
+    const results = await Promise.allSettled([
+      ...Array.from({ length: API_WORKERS }, (_, index) =>
+        apiWorker(base, credentials, deviceIds, until, index),
+      ),
+      ...Array.from({ length: CONVERSATIONS }, (_, index) => conversation(domain, secret, until, index)),
+    ]);
+    clearInterval(progress);
+    clearInterval(sampler);
+    const elapsedSeconds = (Date.now() - startedAt) / 1000;
+    const memoryAtEnd = memorySnapshot(stack);
+    const crashed = results.filter((result) => result.status === 'rejected');
+
+    say('');
+    say(`soak finished after ${elapsedSeconds.toFixed(1)} s`);
+    printOperations(elapsedSeconds);
+    // HTTP requests only (the end-to-end chat measurement is not a request of its own).
+    const requests = [...operations.values()].filter((op) => !op.name.startsWith('chat:'));
+    const total = requests.reduce((sum, op) => sum + op.latencies.length, 0);
+    const errors = [...operations.values()].reduce((sum, op) => sum + op.errors, 0);
+    say('');
+    say(
+      `throughput: ${(total / elapsedSeconds).toFixed(1)} successful HTTP requests/s through nginx; errors: ${errors}; workers that gave up: ${crashed.length}`,
+    );
+    say(
+      `chat: ${chat.sent} messages sent, ${chat.answered} answered on the socket, duplicates ${chat.duplicates}, gaps ${chat.gaps}, socket reconnects ${chat.reconnects}`,
+    );
+    for (const failure of crashed.slice(0, 5))
+      say(`  worker failed: ${failure.reason?.message ?? failure.reason}`);
+    if (stack) {
+      say('');
+      say(
+        `${'process'.padEnd(20)} ${'RSS start MB'.padStart(13)} ${'RSS end MB'.padStart(11)} ${'peak MB'.padStart(8)}`,
+      );
+      for (const [name, bytes] of memoryAtStart) {
+        say(
+          `${name.padEnd(20)} ${mb(bytes).padStart(13)} ${mb(memoryAtEnd.get(name)).padStart(11)} ${mb(peak.get(name)).padStart(8)}`,
+        );
+      }
+    }
+    if (options.json) {
+      const report = {
+        durationSeconds: elapsedSeconds,
+        throughputPerSecond: total / elapsedSeconds,
+        errors,
+        chat,
+        operations: [...operations.values()].map((op) => ({
+          name: op.name,
+          count: op.latencies.length,
+          p50: op.percentile(0.5),
+          p99: op.percentile(0.99),
+          errors: op.errors,
+        })),
+        memory: [...memoryAtStart.keys()].map((name) => ({
+          process: name,
+          start: memoryAtStart.get(name),
+          end: memoryAtEnd.get(name),
+          peak: peak.get(name),
+        })),
+      };
+      require('node:fs').writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);
+    }
+    process.exitCode = crashed.length > 0 ? 1 : 0;
+  } finally {
+    for (const cleanup of cleanups) await cleanup().catch((error) => say(`cleanup: ${error.message}`));
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error.stack ?? error}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,206 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppProcess, type AppName } from './app-process';
+import { type EchoBot, startEchoBot } from './echo-bot';
+import { NginxProcess, renderNginxConfiguration } from './nginx-process';
+import { freePort } from './ports';
+import { RedisServerProcess } from './redis-server-process';
+
+export interface LocalStackOptions {
+  repositoryRoot: string;
+  /** Everything the stack writes (Redis data, nginx prefix, logs, platform configuration) goes under here. */
+  workDirectory: string;
+  /** PostgreSQL database inspection-api owns (migrated on its start). */
+  databaseUrl: string;
+  /** How many relay-gateway processes run behind nginx. Default 2. */
+  relayInstances?: number;
+  /** One test-only nginx entrance per relay instance that reaches that instance first (the others as backups). */
+  pinnedRelayEntrances?: boolean;
+  /** LOG_LEVEL of every app. Default `warn`. */
+  logLevel?: string;
+  /** Extra variables per app (e.g. limits). */
+  extraEnvironment?: Partial<Record<AppName, NodeJS.ProcessEnv>>;
+}
+
+/** The Direct Line secret and inspection-api's admin, as configured by the stack. */
+export interface LocalStackCredentials {
+  directLineSecret: string;
+  adminUsername: string;
+  adminPassword: string;
+}
+
+export interface LocalStack {
+  /** nginx's public base URL (`http://127.0.0.1:<port>`). */
+  publicUrl: string;
+  /** The Direct Line domain clients use: `${publicUrl}/v3/directline`. */
+  directLineDomain: string;
+  /** Per relay instance (same order as `relays`): its pinned entrance's Direct Line domain, when enabled. */
+  pinnedDirectLineDomains: string[];
+  /** Per relay instance: the pinned entrance's access log (JSON lines: msec, method, uri, status, upstream). */
+  pinnedAccessLogs: string[];
+  redis: RedisServerProcess;
+  nginx: NginxProcess;
+  inspectionApi: AppProcess;
+  connectorGateway: AppProcess;
+  relays: AppProcess[];
+  bot: EchoBot;
+  credentials: LocalStackCredentials;
+  /** Every process of the stack with a label, for memory reports. */
+  processes(): Array<{ name: string; pid: number | undefined; residentSetBytes(): number | undefined }>;
+  stop(): Promise<void>;
+}
+
+function baseEnvironment(logLevel: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: logLevel,
+    NODE_ENV: 'production',
+  };
+}
+
+/**
+ * The platform as a deployment runs it, on loopback: real nginx (the repository's template) in front of
+ * inspection-api, connector-gateway and N relay-gateway processes, a redis-server with persistence on, and a stock
+ * botbuilder echo bot. Each app is its own process started from its build output (`npm run build` first).
+ */
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const { repositoryRoot, workDirectory, databaseUrl } = options;
+  const relayCount = options.relayInstances ?? 2;
+  const logLevel = options.logLevel ?? 'warn';
+  const extra = options.extraEnvironment ?? {};
+  for (const directory of ['redis', 'nginx', 'logs', 'media'])
+    mkdirSync(join(workDirectory, directory), { recursive: true });
+
+  const [redisPort, inspectionPort, connectorPort, nginxPort] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
+  const relayPorts = await Promise.all(Array.from({ length: relayCount }, () => freePort()));
+  const pinnedPorts = options.pinnedRelayEntrances ? await Promise.all(relayPorts.map(() => freePort())) : [];
+  const publicUrl = `http://127.0.0.1:${nginxPort}`;
+  const credentials: LocalStackCredentials = {
+    directLineSecret: `local-stack-directline-${randomBytes(12).toString('hex')}`,
+    adminUsername: 'soak-admin',
+    adminPassword: `admin-${randomBytes(12).toString('hex')}`,
+  };
+  const internalKey = randomBytes(32).toString('base64url');
+
+  const started: Array<{ stop(): Promise<void> }> = [];
+  const stopAll = async (): Promise<void> => {
+    for (const part of started.splice(0).reverse()) await part.stop().catch(() => undefined);
+  };
+  try {
+    const redis = new RedisServerProcess({ port: redisPort, directory: join(workDirectory, 'redis') });
+    await redis.start();
+    started.push({ stop: () => redis.shutdown() });
+
+    const bot = await startEchoBot();
+    started.push({ stop: () => bot.close() });
+
+    const platformConfig = join(workDirectory, 'platform.yaml');
+    writeFileSync(
+      platformConfig,
+      [
+        'bots:',
+        '  - id: echo-bot',
+        '    appId: echo-bot-app-id',
+        '    name: Echo bot',
+        `    messagingEndpoint: ${bot.endpoint}`,
+        '    anonymous: true',
+        `    directLine: { secrets: [${credentials.directLineSecret}] }`,
+        'relay:',
+        `  tokenSigningKeys: [${randomBytes(32).toString('hex')}]`,
+        '',
+      ].join('\n'),
+    );
+    const gatewayState = { REDIS_URL: redis.url, PLATFORM_CONFIG: platformConfig };
+    const app = (name: string, appName: AppName, port: number, environment: NodeJS.ProcessEnv) =>
+      new AppProcess({
+        app: appName,
+        name,
+        port,
+        repositoryRoot,
+        logFile: join(workDirectory, 'logs', `${name.replace('#', '-')}.log`),
+        environment: { ...baseEnvironment(logLevel), ...environment, ...extra[appName] },
+      });
+    const inspectionApi = app('inspection-api', 'inspection-api', inspectionPort, {
+      INSPECTION_API_PORT: String(inspectionPort),
+      DATABASE_URL: databaseUrl,
+      INSPECTION_JWT_SIGNING_KEY: randomBytes(32).toString('hex'),
+      INSPECTION_ADMIN_USERNAME: credentials.adminUsername,
+      INSPECTION_ADMIN_PASSWORD: credentials.adminPassword,
+      INSPECTION_MEDIA_ROOT: join(workDirectory, 'media'),
+    });
+    const connectorGateway = app('connector-gateway', 'connector-gateway', connectorPort, {
+      ...gatewayState,
+      CONNECTOR_GATEWAY_PORT: String(connectorPort),
+      CONNECTOR_INTERNAL_KEY: internalKey,
+      CONNECTOR_DEV_SIGNING_KEY_FILE: join(workDirectory, 'connector-dev-signing-key.pem'),
+    });
+    const relays = relayPorts.map((port, index) =>
+      app(`relay-gateway#${index + 1}`, 'relay-gateway', port, {
+        ...gatewayState,
+        RELAY_GATEWAY_PORT: String(port),
+        RELAY_CONNECTOR_URL: connectorGateway.url,
+        RELAY_CONNECTOR_KEY: internalKey,
+        // Bots reply through the public entrance, as in a deployment.
+        RELAY_BOT_SERVICE_URL: `${publicUrl}/`,
+      }),
+    );
+    for (const appProcess of [inspectionApi, connectorGateway, ...relays]) started.push(appProcess);
+    await Promise.all([inspectionApi, connectorGateway, ...relays].map((appProcess) => appProcess.start()));
+
+    const prefix = join(workDirectory, 'nginx');
+    const pinnedAccessLogs = pinnedPorts.map((_port, index) => join(prefix, `pinned-${index + 1}.log`));
+    const address = (port: number) => `127.0.0.1:${port}`;
+    const configuration = renderNginxConfiguration({
+      repositoryRoot,
+      prefix,
+      listenPort: nginxPort,
+      inspectionApi: [address(inspectionPort)],
+      connectorGateway: [address(connectorPort)],
+      relayGateway: relayPorts.map(address),
+      pinnedRelayEntrances: pinnedPorts.map((listenPort, index) => ({
+        listenPort,
+        primary: address(relayPorts[index]),
+        backups: relayPorts.filter((_port, other) => other !== index).map(address),
+        accessLog: pinnedAccessLogs[index],
+      })),
+    });
+    const nginx = new NginxProcess(prefix, configuration);
+    await nginx.start(`${publicUrl}/nginx-healthz`);
+    started.push(nginx);
+
+    return {
+      publicUrl,
+      directLineDomain: `${publicUrl}/v3/directline`,
+      pinnedDirectLineDomains: pinnedPorts.map((port) => `http://127.0.0.1:${port}/v3/directline`),
+      pinnedAccessLogs,
+      redis,
+      nginx,
+      inspectionApi,
+      connectorGateway,
+      relays,
+      bot,
+      credentials,
+      processes: () => [
+        { name: 'nginx', pid: nginx.pid, residentSetBytes: () => nginx.residentSetBytes() },
+        { name: 'redis-server', pid: redis.pid, residentSetBytes: () => redis.residentSetBytes() },
+        ...[inspectionApi, connectorGateway, ...relays].map((appProcess) => ({
+          name: appProcess.name,
+          pid: appProcess.pid,
+          residentSetBytes: () => appProcess.residentSetBytes(),
+        })),
+      ],
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
