@@ -1,0 +1,15 @@
+/** Body of `POST /api/directline/token`: who is chatting (the name becomes `checked_by` of their records). */
+export interface DirectLineTokenRequest {
+  name?: unknown;
+}
+
+/** What the chat page needs to open Web Chat. */
+export interface DirectLineTokenResponse {
+  token: string;
+  conversationId: string;
+  expiresIn: number;
+  userId: string;
+  userName: string;
+  /** Web Chat's `domain`: the relay's public `/v3/directline` URL. */
+  domain: string;
+}
