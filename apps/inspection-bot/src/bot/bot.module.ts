@@ -1,6 +1,7 @@
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { CloudAdapter, ConversationState, MemoryStorage, MessageFactory } from 'botbuilder';
 import { LOGGER, type Logger, ReadinessRegistry } from '@fieldops/platform';
+import { ConversationLocales } from '../chat-page/conversation-locales';
 import { InspectionBotEnvironment } from '../config/inspection-bot.environment';
 import { InspectionBot } from '../dialog/inspection-bot';
 import { InspectionApiClient } from '../inspection-api/inspection-api.client';
@@ -40,15 +41,24 @@ import { MessagesController } from './messages.controller';
     { provide: ConversationState, useFactory: () => new ConversationState(new MemoryStorage()) },
     {
       provide: InspectionBot,
-      inject: [InspectionApiClient, Localizer, ConversationState, InspectionBotEnvironment, LOGGER],
+      inject: [
+        InspectionApiClient,
+        Localizer,
+        ConversationState,
+        InspectionBotEnvironment,
+        LOGGER,
+        ConversationLocales,
+      ],
       useFactory: (
         api: InspectionApiClient,
         localizer: Localizer,
         conversationState: ConversationState,
         environment: InspectionBotEnvironment,
         logger: Logger,
+        locales: ConversationLocales,
       ) =>
         new InspectionBot({
+          pageLocaleOf: (conversationId) => locales.localeOf(conversationId),
           api,
           localizer,
           conversationState,

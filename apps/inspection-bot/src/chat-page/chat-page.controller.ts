@@ -53,6 +53,6 @@ export class ChatPageController {
   @HttpCode(200)
   @Header('cache-control', 'no-store')
   token(@Body() body: DirectLineTokenRequest | undefined): Promise<DirectLineTokenResponse> {
-    return this.tokens.generate(body?.name);
+    return this.tokens.generate(body?.name, body?.locale);
   }
 }

@@ -77,7 +77,7 @@ export function renderChatPage(settings: ChatPageSettings): string {
     fetch('api/directline/token', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: name })
+      body: JSON.stringify({ name: name, locale: locale })
     })
       .then(function (response) {
         if (!response.ok) throw new Error('The chat service is not available (' + response.status + ').');
@@ -89,7 +89,12 @@ export function renderChatPage(settings: ChatPageSettings): string {
         element.hidden = false;
         window.WebChat.renderWebChat(
           {
-            directLine: window.WebChat.createDirectLine({ token: session.token, domain: session.domain }),
+            // The start body carries the locale, so the welcome (conversationUpdate) is in the user's language.
+            directLine: window.WebChat.createDirectLine({
+              token: session.token,
+              domain: session.domain,
+              conversationStartProperties: { locale: locale }
+            }),
             userID: session.userId,
             username: session.userName,
             locale: locale,

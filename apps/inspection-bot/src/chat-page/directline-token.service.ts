@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { HttpException, Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { InspectionBotEnvironment } from '../config/inspection-bot.environment';
+import { ConversationLocales } from './conversation-locales';
 import { type DirectLineTokenResponse } from './dto/directline-token.dto';
 
 const NAME_MAX = 150;
@@ -19,7 +20,10 @@ export function inspectorName(value: unknown): string {
  */
 @Injectable()
 export class DirectLineTokenService {
-  constructor(private readonly environment: InspectionBotEnvironment) {}
+  constructor(
+    private readonly environment: InspectionBotEnvironment,
+    private readonly locales: ConversationLocales,
+  ) {}
 
   get publicDomain(): string {
     const relay =
@@ -27,7 +31,7 @@ export class DirectLineTokenService {
     return `${relay}/v3/directline`;
   }
 
-  async generate(name: unknown): Promise<DirectLineTokenResponse> {
+  async generate(name: unknown, locale?: unknown): Promise<DirectLineTokenResponse> {
     const userName = inspectorName(name);
     const userId = `dl_${randomUUID()}`;
     let response: Response;
@@ -49,6 +53,9 @@ export class DirectLineTokenService {
       throw new HttpException(`The chat relay refused the token request (${response.status}).`, 502);
     }
     const body = (await response.json()) as { token: string; conversationId: string; expires_in: number };
+    if (typeof locale === 'string' && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(locale)) {
+      this.locales.remember(body.conversationId, locale);
+    }
     return {
       token: body.token,
       conversationId: body.conversationId,

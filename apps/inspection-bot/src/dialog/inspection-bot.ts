@@ -36,6 +36,8 @@ export interface InspectionBotOptions {
   /** Records shown by "history". */
   historySize?: number;
   maxPhotoBytes?: number;
+  /** The locale the chat page asked for, when the activity has none (the welcome). */
+  pageLocaleOf?: (conversationId: string) => string | undefined;
   /** The clock of "today" (tests). */
   now?: () => Date;
 }
@@ -91,7 +93,9 @@ export class InspectionBot extends ActivityHandler {
   }
 
   private language(context: TurnContext): BotLanguage {
-    return languageOfLocale(context.activity.locale, this.defaultLanguage);
+    const locale =
+      context.activity.locale ?? this.options.pageLocaleOf?.(context.activity.conversation.id) ?? undefined;
+    return languageOfLocale(locale, this.defaultLanguage);
   }
 
   private async text(context: TurnContext, key: PhraseKey, parameters?: PhraseParameters): Promise<string> {

@@ -4,7 +4,7 @@
  */
 export const PHRASES = {
   welcome:
-    'Hello {name}! I record inspections. Type "devices" to list the devices, a word to search for one, "today" for the checks due now, or "history <code>" for the last records of a device.',
+    'Hello {name}! I record inspections. Type "devices" to list the devices, a word to search for one, "today" for the checks due now, or "history" and a device code for the last records of that device.',
   devicesIntro: 'Devices ({count}). Choose one to start its check.',
   devicesMore: 'Showing {shown} of {count}: type a word to narrow the list.',
   noDevices: 'There are no devices yet.',
