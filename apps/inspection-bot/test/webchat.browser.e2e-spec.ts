@@ -50,7 +50,9 @@ if (!chromiumPresent) {
     page.on('pageerror', (error) => browserErrors.push(error.message));
     if (process.env.DEBUG_BROWSER) {
       page.on('console', (message) => console.log('console:', message.type(), message.text()));
-      page.on('request', (request) => console.log('request:', request.method(), request.url()));
+      page.on('request', (request) =>
+        console.log('request:', request.method(), request.url(), request.postData()?.slice(0, 400)),
+      );
     }
   }, 60_000);
 
@@ -83,7 +85,15 @@ if (!chromiumPresent) {
 
     // The device's item cards, each with ok / warn / fail.
     await page.getByText('Outlet pressure').first().waitFor({ timeout: 15_000 });
-    await page.getByRole('button', { name: 'ok', exact: true }).first().click();
+    // The first item's Adaptive Card (not the copy in Web Chat's screen-reader live region, which has inputs and
+    // buttons too): a measured value and a note in its inputs, then ok.
+    const outletCard = page
+      .locator('.ac-adaptiveCard', { has: page.locator('textarea') })
+      .filter({ hasText: 'Outlet pressure' })
+      .first();
+    await outletCard.getByPlaceholder('Measured value (optional)').fill('2.7 bar');
+    await outletCard.getByPlaceholder('Note (optional)').fill('steady');
+    await outletCard.getByRole('button', { name: 'ok', exact: true }).click();
     await page
       .getByText(/Recorded .ok. for Outlet pressure on Cooling water pump 1/)
       .first()
@@ -93,6 +103,8 @@ if (!chromiumPresent) {
     const [record] = await platform.client.lastRecords(pump?.id ?? 0, 1);
     expect(record).toMatchObject({
       status: 'ok',
+      value: '2.7 bar',
+      note: 'steady',
       checked_by: INSPECTOR,
       device: pump?.id,
       item: pump?.check_items[0]?.id,
