@@ -176,6 +176,12 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
       });
     });
 
+    it('a typed status without a card points to the card buttons', async () => {
+      expect(textsOf(await new BotHarness(client).say('ok'))).toEqual([
+        'Answer with the ok / warn / fail buttons of an item card: type "devices" and start a check.',
+      ]);
+    });
+
     it('an unknown code is said plainly', async () => {
       expect(textsOf(await new BotHarness(client).say('check NOPE-9'))).toEqual([
         'There is no device with the code "NOPE-9". Type "devices" to see them all.',

@@ -128,6 +128,8 @@ export class InspectionBot extends ActivityHandler {
           return await this.attachPhoto(context, command.attachment);
         case 'today':
           return await this.showDueChecks(context);
+        case 'statusWithoutCard':
+          return await this.reply(context, 'statusWithoutCard');
         case 'history':
           return await this.showHistory(context, command.code);
       }

@@ -12,6 +12,11 @@ describe('parseUserCommand', () => {
     expect(parseUserCommand({ text: 'check CMP-002' })).toEqual({ kind: 'check', code: 'CMP-002' });
   });
 
+  it('reads a typed status word (without a card) as such', () => {
+    expect(parseUserCommand({ text: 'OK' })).toEqual({ kind: 'statusWithoutCard' });
+    expect(parseUserCommand({ text: '故障' })).toEqual({ kind: 'statusWithoutCard' });
+  });
+
   it('treats any other text as a search term and empty messages as nothing', () => {
     expect(parseUserCommand({ text: 'water pump' })).toEqual({ kind: 'search', term: 'water pump' });
     expect(parseUserCommand({ text: '   ' })).toEqual({ kind: 'nothing' });

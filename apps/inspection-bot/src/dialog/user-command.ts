@@ -9,6 +9,7 @@ export type UserCommand =
   | { kind: 'history'; code: string | undefined }
   | { kind: 'record'; answer: RecordAnswer }
   | { kind: 'photo'; attachment: { contentUrl: string; contentType: string; name: string } }
+  | { kind: 'statusWithoutCard' }
   | { kind: 'nothing' };
 
 /** The submit of an item card (Adaptive Card Action.Submit data merged with its inputs). */
@@ -22,6 +23,7 @@ export interface RecordAnswer {
 
 const DEVICES = new Set(['devices', 'device', 'list', '设备', '设备列表']);
 const TODAY = new Set(['today', '今天', '今日']);
+const STATUS_WORDS = new Set(['ok', 'warn', 'fail', '正常', '警告', '故障']);
 
 function recordAnswerOf(value: unknown): RecordAnswer | undefined {
   if (!value || typeof value !== 'object') return undefined;
@@ -65,6 +67,7 @@ export function parseUserCommand(message: {
   const lower = text.toLowerCase();
   if (DEVICES.has(lower)) return { kind: 'devices' };
   if (TODAY.has(lower)) return { kind: 'today' };
+  if (STATUS_WORDS.has(lower)) return { kind: 'statusWithoutCard' };
   const history = /^(?:history|历史)(?:\s+(.+))?$/i.exec(text);
   if (history) return { kind: 'history', code: history[1]?.trim() };
   const check = /^(?:check|检查)\s+(.+)$/i.exec(text);

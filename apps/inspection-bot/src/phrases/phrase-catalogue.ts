@@ -23,6 +23,8 @@ export const PHRASES = {
   recorded: 'Recorded "{status}" for {item} on {device}. Send a photo now to attach it to this record.',
   recordedInPlan:
     'Recorded "{status}" for {item} on {device} (plan {plan}). Send a photo now to attach it to this record.',
+  statusWithoutCard:
+    'Answer with the ok / warn / fail buttons of an item card: type "devices" and start a check.',
   staleCard: 'That card no longer matches the inspection data. Type "devices" to start again.',
   photoAttached: 'The photo is attached to the record of {item} on {device}.',
   photoWithoutRecord: 'Record a check first, then send the photo: it is attached to your last record.',
