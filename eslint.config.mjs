@@ -50,6 +50,7 @@ export default tseslint.config(
                 '@fieldops/relay-gateway',
                 '@fieldops/connector-gateway',
                 '@fieldops/all-in-one',
+                '@fieldops/inspection-bot',
               ],
               message: 'Libraries never import apps.',
             },

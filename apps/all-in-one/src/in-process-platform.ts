@@ -1,14 +1,27 @@
 import { createActivityBus } from '@fieldops/bus';
 import { createConversationStore } from '@fieldops/conversation-store';
 import { startConnectorGateway } from '@fieldops/connector-gateway';
-import { startInspectionApi } from '@fieldops/inspection-api';
+import { startInspectionApi, UsersService } from '@fieldops/inspection-api';
+import { InspectionApiClient, seedDemoInspectionData, startInspectionBot } from '@fieldops/inspection-bot';
 import { type Logger, type RunningService } from '@fieldops/platform';
 import { startRelayGateway } from '@fieldops/relay-gateway';
 import { launcherWiresDelivery, withInternalKey, withPlatformConfigDefault } from './all-in-one.environment';
+import {
+  botSettingsFromPlatformConfig,
+  inspectionBotEnvironment,
+  inspectionBotPlatformId,
+} from './inspection-bot-launch';
 
 export interface RunningPlatform {
   services: RunningService[];
+  /** The inspection bot's chat page, when the platform configuration has the bot. */
+  chatPageUrl?: string;
   close(): Promise<void>;
+}
+
+/** A service's URL for calls from this machine (a wildcard bind is reached on the IPv4 loopback). */
+function loopbackUrl(service: RunningService): string {
+  return service.url.replace('//localhost:', '//127.0.0.1:');
 }
 
 /**
@@ -40,18 +53,45 @@ export async function startInProcessPlatform(
     await bus.close();
     await store.close();
   };
+  let chatPageUrl: string | undefined;
   try {
-    services.push(await startInspectionApi({ environment }));
+    const inspectionApi = await startInspectionApi({ environment });
+    services.push(inspectionApi);
     // The connector first: the relay delivers through it.
     const connector = await startConnectorGateway({ environment, bus, store });
     services.push(connector);
     const relayEnvironment = launcherWiresDelivery(environment)
       ? { ...environment, RELAY_CONNECTOR_URL: connector.url }
       : environment;
-    services.push(await startRelayGateway({ environment: relayEnvironment, bus, store }));
+    const relay = await startRelayGateway({ environment: relayEnvironment, bus, store });
+    services.push(relay);
+    const botSettings = botSettingsFromPlatformConfig(environment);
+    if (botSettings) {
+      const botEnvironment = inspectionBotEnvironment(environment, botSettings, {
+        inspectionApi: loopbackUrl(inspectionApi),
+        relay: loopbackUrl(relay),
+        relayPublic: relay.url,
+        connector: loopbackUrl(connector),
+      });
+      const username = botEnvironment.INSPECTION_BOT_API_USERNAME ?? '';
+      const password = botEnvironment.INSPECTION_BOT_API_PASSWORD ?? '';
+      // The bot's service account in inspection-api (created once; an existing account is left as it is).
+      await inspectionApi.app.get(UsersService).ensureUser(username, password);
+      const bot = await startInspectionBot({ environment: botEnvironment });
+      services.push(bot);
+      chatPageUrl = bot.environment.INSPECTION_BOT_PUBLIC_URL ?? bot.url;
+      const client = new InspectionApiClient({ baseUrl: loopbackUrl(inspectionApi), username, password });
+      if (await seedDemoInspectionData(client))
+        logger.info('no devices yet: created the demo devices, items and plans');
+    } else {
+      logger.warn(
+        { bot: inspectionBotPlatformId(environment) },
+        'the platform configuration has no such bot: the inspection bot is not started',
+      );
+    }
   } catch (error) {
     await close();
     throw error;
   }
-  return { services, close };
+  return { services, chatPageUrl, close };
 }

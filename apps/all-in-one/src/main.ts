@@ -8,6 +8,7 @@ const DESCRIPTIONS: Record<string, string> = {
   'inspection-api': 'inspection API under /api',
   'relay-gateway': 'Direct Line under /v3/directline and /v3/relay',
   'connector-gateway': 'Bot Connector and token authority',
+  'inspection-bot': 'the inspection bot (/api/messages) and its chat page',
 };
 
 runUntilSignalled(async () => {
@@ -33,8 +34,11 @@ runUntilSignalled(async () => {
     (service) =>
       `  ${service.service.padEnd(18)} ${service.url.padEnd(24)} ${DESCRIPTIONS[service.service] ?? ''}`,
   );
+  const chat = running.chatPageUrl
+    ? `\nOpen the chat page to hold an inspection: ${running.chatPageUrl}/\n`
+    : '';
   process.stdout.write(
-    `\nThe platform is running (${mode}):\n${lines.join('\n')}\nHealth: /healthz, /readyz; metrics: /metrics. Press Ctrl-C to stop.\n\n`,
+    `\nThe platform is running (${mode}):\n${lines.join('\n')}\n${chat}Health: /healthz, /readyz; metrics: /metrics. Press Ctrl-C to stop.\n\n`,
   );
   return { logger, running };
 });

@@ -1,8 +1,19 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { type Logger } from '@fieldops/platform';
 import { launcherWiresDelivery, withInternalKey, withPlatformConfigDefault } from './all-in-one.environment';
+import { InspectionApiClient } from '@fieldops/inspection-bot';
+import {
+  botSettingsFromPlatformConfig,
+  inspectionBotEnvironment,
+  seedDemoDataWhenReady,
+} from './inspection-bot-launch';
 
-const APPS = ['@fieldops/inspection-api', '@fieldops/relay-gateway', '@fieldops/connector-gateway'] as const;
+const GATEWAYS_AND_API = [
+  '@fieldops/inspection-api',
+  '@fieldops/relay-gateway',
+  '@fieldops/connector-gateway',
+];
+const BOT = '@fieldops/inspection-bot';
 
 export interface RunningProcesses {
   /** Resolves when every child has exited. */
@@ -20,12 +31,35 @@ export function startSeparateProcesses(environment: NodeJS.ProcessEnv, logger: L
   const appEnvironment = launcherWiresDelivery(environment)
     ? { ...shared, RELAY_CONNECTOR_URL: `http://127.0.0.1:${environment.CONNECTOR_GATEWAY_PORT ?? '8020'}` }
     : shared;
+  const local = (port: string | undefined, fallback: number): string =>
+    `http://127.0.0.1:${port ?? fallback}`;
+  const botSettings = botSettingsFromPlatformConfig(appEnvironment);
+  const environments = new Map<string, NodeJS.ProcessEnv>(
+    GATEWAYS_AND_API.map((app) => [app, appEnvironment]),
+  );
+  if (botSettings) {
+    const botEnvironment = inspectionBotEnvironment(appEnvironment, botSettings, {
+      inspectionApi: local(environment.INSPECTION_API_PORT, 8000),
+      relay: local(environment.RELAY_GATEWAY_PORT, 8010),
+      connector: local(environment.CONNECTOR_GATEWAY_PORT, 8020),
+    });
+    environments.set(BOT, botEnvironment);
+    // The bot's service account: inspection-api creates it at start-up unless another first user is configured
+    // (then create it with the users CLI).
+    if (!appEnvironment.INSPECTION_ADMIN_USERNAME) {
+      environments.set('@fieldops/inspection-api', {
+        ...appEnvironment,
+        INSPECTION_ADMIN_USERNAME: botEnvironment.INSPECTION_BOT_API_USERNAME,
+        INSPECTION_ADMIN_PASSWORD: botEnvironment.INSPECTION_BOT_API_PASSWORD,
+      });
+    }
+  }
   const children = new Map<string, ChildProcess>();
-  const exits = APPS.map(
-    (app) =>
+  const exits = [...environments].map(
+    ([app, appEnvironmentOf]) =>
       new Promise<void>((resolve) => {
         const child = spawn(process.execPath, [require.resolve(`${app}/dist/main.js`)], {
-          env: appEnvironment,
+          env: appEnvironmentOf,
           stdio: 'inherit',
         });
         children.set(app, child);
@@ -41,6 +75,18 @@ export function startSeparateProcesses(environment: NodeJS.ProcessEnv, logger: L
       }),
   );
   const exited = Promise.all(exits).then(() => undefined);
+  const botEnvironment = environments.get(BOT);
+  if (botEnvironment) {
+    void seedDemoDataWhenReady(
+      new InspectionApiClient({
+        baseUrl: botEnvironment.INSPECTION_API_URL ?? '',
+        username: botEnvironment.INSPECTION_BOT_API_USERNAME ?? '',
+        password: botEnvironment.INSPECTION_BOT_API_PASSWORD ?? '',
+      }),
+      logger,
+      () => stopping,
+    );
+  }
   const stopAll = async (): Promise<void> => {
     stopping = true;
     for (const child of children.values()) child.kill('SIGTERM');

@@ -4,6 +4,7 @@ import { createLogger } from '@fieldops/platform';
 import { startInProcessPlatform, startSeparateProcesses } from '../src';
 
 const logger = createLogger({ service: 'all-in-one-test', level: 'silent' });
+const BOT_PASSWORD = 'service-account-password-for-all-in-one-tests';
 
 function adminUrl(): string {
   const url = process.env.DATABASE_URL;
@@ -43,7 +44,7 @@ describe('all-in-one launcher', () => {
   });
   afterAll(() => database?.drop());
 
-  it('runs the three apps in one process on the in-process bus, all ready, and stops them', async () => {
+  it('runs the four apps in one process on the in-process bus, all ready, with demo data, and stops them', async () => {
     const platform = await startInProcessPlatform(
       {
         HOST: '127.0.0.1',
@@ -52,28 +53,50 @@ describe('all-in-one launcher', () => {
         INSPECTION_API_PORT: '0',
         RELAY_GATEWAY_PORT: '0',
         CONNECTOR_GATEWAY_PORT: '0',
+        INSPECTION_BOT_PORT: '0',
+        INSPECTION_BOT_API_PASSWORD: BOT_PASSWORD,
       },
       logger,
     );
     try {
-      // In start order: the relay delivers through the connector, so the connector starts first.
+      // In start order: the relay delivers through the connector, so the connector starts first; the bot last.
       expect(platform.services.map((service) => service.service)).toEqual([
         'inspection-api',
         'connector-gateway',
         'relay-gateway',
+        'inspection-bot',
       ]);
       for (const service of platform.services) {
         const response = await fetch(`${service.url}/readyz`);
         expect(response.status).toBe(200);
       }
+      const bot = platform.services[3];
+      expect(platform.chatPageUrl).toBe(bot?.url);
+      expect(await (await fetch(`${bot?.url}/`)).text()).toContain('webchat.js');
+      // The bot's service account exists and the demo devices were created for a new user to inspect.
+      const api = platform.services[0]?.url ?? '';
+      const tokens = await fetch(`${api}/api/token/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'inspection-bot', password: BOT_PASSWORD }),
+      });
+      expect(tokens.status).toBe(201);
+      const { access } = (await tokens.json()) as { access: string };
+      const devices = await fetch(`${api}/api/devices/`, { headers: { authorization: `Bearer ${access}` } });
+      expect(((await devices.json()) as { count: number }).count).toBeGreaterThan(0);
     } finally {
       await platform.close();
     }
     await expect(fetch(`${platform.services[0]?.url ?? 'http://127.0.0.1:1'}/healthz`)).rejects.toThrow();
   });
 
-  it('with DATABASE_URL and REDIS_URL runs each app as its own process and stops them all on close', async () => {
-    const [inspection, relay, connector] = await Promise.all([freePort(), freePort(), freePort()]);
+  it('with DATABASE_URL and REDIS_URL runs each app (and the bot) as its own process and stops them all on close', async () => {
+    const [inspection, relay, connector, bot] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
     const running = startSeparateProcesses(
       {
         ...process.env,
@@ -83,11 +106,13 @@ describe('all-in-one launcher', () => {
         INSPECTION_API_PORT: String(inspection),
         RELAY_GATEWAY_PORT: String(relay),
         CONNECTOR_GATEWAY_PORT: String(connector),
+        INSPECTION_BOT_PORT: String(bot),
+        INSPECTION_BOT_API_PASSWORD: BOT_PASSWORD,
       },
       logger,
     );
     try {
-      for (const port of [inspection, relay, connector]) {
+      for (const port of [inspection, relay, connector, bot]) {
         expect(await waitReady(`http://127.0.0.1:${port}`, 30_000)).toBe(200);
       }
     } finally {

@@ -2,3 +2,4 @@ export * from './config/inspection-api.environment';
 export * from './database/inspection-data-source';
 export * from './inspection-api.module';
 export * from './start-inspection-api';
+export * from './users/users.service';

@@ -23,7 +23,7 @@ describe('platform configuration', () => {
     });
     expect(config.bots).toHaveLength(1);
     const [bot] = config.bots;
-    expect(bot).toMatchObject({ id: 'demo-bot', name: 'Demo bot' });
+    expect(bot).toMatchObject({ id: 'inspection-bot', name: 'Inspection bot' });
     expect(bot?.directLine).toMatchObject({
       enhancedAuthentication: false,
       tokenLifetimeSeconds: 3600,

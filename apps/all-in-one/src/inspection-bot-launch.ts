@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { type InspectionApiClient, seedDemoInspectionData } from '@fieldops/inspection-bot';
+import { type Logger, repositoryRoot } from '@fieldops/platform';
+import { findBot, loadPlatformConfig } from '@fieldops/platform-config';
+
+/** The platform bot id of the inspection bot in the platform configuration (`INSPECTION_BOT_PLATFORM_ID`). */
+export function inspectionBotPlatformId(environment: NodeJS.ProcessEnv): string {
+  return environment.INSPECTION_BOT_PLATFORM_ID ?? 'inspection-bot';
+}
+
+/**
+ * The bot's credentials as the platform configuration registers them (app id, clear password, first Direct Line
+ * secret), so `npm start` needs no extra variables; undefined when the configuration has no such bot.
+ */
+export function botSettingsFromPlatformConfig(environment: NodeJS.ProcessEnv): NodeJS.ProcessEnv | undefined {
+  if (!environment.PLATFORM_CONFIG) return undefined;
+  const config = loadPlatformConfig(environment.PLATFORM_CONFIG, { environment });
+  const bot = findBot(config, inspectionBotPlatformId(environment));
+  if (!bot) return undefined;
+  return {
+    MicrosoftAppId: bot.anonymous ? '' : bot.appId,
+    MicrosoftAppPassword: bot.appPassword ?? '',
+    INSPECTION_BOT_DIRECTLINE_SECRET: bot.directLine?.secrets[0],
+  };
+}
+
+/** Where the embedded default keeps the bot's generated service-account password. */
+export const SERVICE_ACCOUNT_PASSWORD_FILE = join(
+  repositoryRoot(__dirname),
+  '.data',
+  'inspection-bot',
+  'service-account-password',
+);
+
+/**
+ * The service account's password: INSPECTION_BOT_API_PASSWORD, or one generated once and kept in `.data/` (the
+ * account lives in the embedded database, which is kept between runs too).
+ */
+export function serviceAccountPassword(
+  environment: NodeJS.ProcessEnv,
+  file = SERVICE_ACCOUNT_PASSWORD_FILE,
+): string {
+  if (environment.INSPECTION_BOT_API_PASSWORD) return environment.INSPECTION_BOT_API_PASSWORD;
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dirname(file), { recursive: true });
+  const password = randomBytes(24).toString('base64url');
+  writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return password;
+}
+
+export interface PlatformUrls {
+  inspectionApi: string;
+  relay: string;
+  /** The relay as browsers reach it (default: `relay`). */
+  relayPublic?: string;
+  connector: string;
+}
+
+/**
+ * The bot's environment on this machine: the given variables win; missing ones come from the platform
+ * configuration (credentials, Direct Line secret), the generated service account, and the other apps' URLs.
+ */
+export function inspectionBotEnvironment(
+  environment: NodeJS.ProcessEnv,
+  botSettings: NodeJS.ProcessEnv,
+  urls: PlatformUrls,
+): NodeJS.ProcessEnv {
+  const defaults: NodeJS.ProcessEnv = {
+    ...botSettings,
+    INSPECTION_BOT_API_USERNAME: 'inspection-bot',
+    INSPECTION_BOT_API_PASSWORD: serviceAccountPassword(environment),
+    INSPECTION_API_URL: urls.inspectionApi,
+    INSPECTION_BOT_RELAY_URL: urls.relay,
+    INSPECTION_BOT_RELAY_PUBLIC_URL: urls.relayPublic,
+    ToChannelFromBotLoginUrl: `${urls.connector}/botframework.com`,
+    ToBotFromChannelOpenIdMetadataUrl: `${urls.connector}/v1/.well-known/openidconfiguration`,
+    ToBotFromEmulatorOpenIdMetadataUrl: `${urls.connector}/v1/.well-known/openidconfiguration`,
+    OAuthUrl: urls.connector,
+  };
+  const merged: NodeJS.ProcessEnv = { ...environment };
+  for (const [name, value] of Object.entries(defaults)) {
+    if (merged[name] === undefined && value !== undefined) merged[name] = value;
+  }
+  return merged;
+}
+
+/**
+ * With separate processes: once inspection-api answers and the service account signs in, creates the demo data
+ * when there are no devices (retried for up to `timeoutMs`, until `stopped()`).
+ */
+export async function seedDemoDataWhenReady(
+  client: InspectionApiClient,
+  logger: Logger,
+  stopped: () => boolean,
+  timeoutMs = 120_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!stopped()) {
+    try {
+      if (await seedDemoInspectionData(client))
+        logger.info('no devices yet: created the demo devices, items and plans');
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) {
+        logger.warn({ err: error }, 'could not check for demo data: inspection-api did not become ready');
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}

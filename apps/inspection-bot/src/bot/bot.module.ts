@@ -1,0 +1,103 @@
+import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { CloudAdapter, ConversationState, MemoryStorage, MessageFactory } from 'botbuilder';
+import { LOGGER, type Logger, ReadinessRegistry } from '@fieldops/platform';
+import { ConversationLocales } from '../chat-page/conversation-locales';
+import { InspectionBotEnvironment } from '../config/inspection-bot.environment';
+import { InspectionBot } from '../dialog/inspection-bot';
+import { InspectionApiClient } from '../inspection-api/inspection-api.client';
+import { languageOfLocale, Localizer } from '../phrases/localizer';
+import { PhrasebookTranslator } from '../phrases/phrasebook-translator';
+import { TRANSLATOR, type TranslatorPort } from '../phrases/translator.port';
+import { createBotFrameworkAuthentication } from './bot-authentication';
+import { MessagesController } from './messages.controller';
+
+/** The bot: CloudAdapter on POST /api/messages, the inspection dialog, its inspection-api client and phrases. */
+@Module({
+  controllers: [MessagesController],
+  providers: [
+    {
+      provide: InspectionApiClient,
+      inject: [InspectionBotEnvironment, LOGGER],
+      useFactory: (environment: InspectionBotEnvironment, logger: Logger) =>
+        new InspectionApiClient({
+          baseUrl: environment.INSPECTION_API_URL,
+          username: environment.INSPECTION_BOT_API_USERNAME,
+          password: environment.INSPECTION_BOT_API_PASSWORD,
+          logger: logger.child({ component: 'inspection-api-client' }),
+        }),
+    },
+    {
+      provide: TRANSLATOR,
+      inject: [InspectionBotEnvironment],
+      useFactory: (environment: InspectionBotEnvironment): TranslatorPort =>
+        PhrasebookTranslator.fromFile(environment.INSPECTION_BOT_PHRASEBOOK),
+    },
+    {
+      provide: Localizer,
+      inject: [TRANSLATOR],
+      useFactory: (translator: TranslatorPort) => new Localizer(translator),
+    },
+    // Per-conversation memory (the record a photo goes to); in-process, like the bot's single instance.
+    { provide: ConversationState, useFactory: () => new ConversationState(new MemoryStorage()) },
+    {
+      provide: InspectionBot,
+      inject: [
+        InspectionApiClient,
+        Localizer,
+        ConversationState,
+        InspectionBotEnvironment,
+        LOGGER,
+        ConversationLocales,
+      ],
+      useFactory: (
+        api: InspectionApiClient,
+        localizer: Localizer,
+        conversationState: ConversationState,
+        environment: InspectionBotEnvironment,
+        logger: Logger,
+        locales: ConversationLocales,
+      ) =>
+        new InspectionBot({
+          pageLocaleOf: (conversationId) => locales.localeOf(conversationId),
+          api,
+          localizer,
+          conversationState,
+          logger: logger.child({ component: 'dialog' }),
+          defaultLanguage: environment.INSPECTION_BOT_DEFAULT_LOCALE,
+        }),
+    },
+    {
+      provide: CloudAdapter,
+      inject: [InspectionBotEnvironment, Localizer, LOGGER],
+      useFactory: (environment: InspectionBotEnvironment, localizer: Localizer, logger: Logger) => {
+        const adapter = new CloudAdapter(createBotFrameworkAuthentication(environment));
+        adapter.onTurnError = async (context, error) => {
+          logger.error({ err: error, activityType: context.activity.type }, 'bot turn failed');
+          const language = languageOfLocale(
+            context.activity.locale,
+            environment.INSPECTION_BOT_DEFAULT_LOCALE,
+          );
+          await context
+            .sendActivity(MessageFactory.text(await localizer.phrase(language, 'failed')))
+            .catch((sendError: unknown) =>
+              logger.warn({ err: sendError }, 'could not tell the user about the failure'),
+            );
+        };
+        return adapter;
+      },
+    },
+  ],
+})
+export class BotModule implements OnModuleInit {
+  constructor(
+    private readonly readiness: ReadinessRegistry,
+    @Inject(InspectionApiClient) private readonly api: InspectionApiClient,
+  ) {}
+
+  onModuleInit(): void {
+    // Ready when inspection-api answers and the service account can sign in.
+    this.readiness.register('inspection-api', async () => {
+      await this.api.accessToken();
+    });
+  }
+}

@@ -1,0 +1,86 @@
+import { resolve } from 'node:path';
+import { Expose } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+import { CommonEnvironment, ToInteger } from '@fieldops/platform';
+
+const HTTP_URL = { protocols: ['http', 'https'], require_tld: false, require_protocol: true };
+const NO_TRAILING_SLASH = /^[^?#]*[^/?#]$/;
+const LOCAL_CONNECTOR = 'http://127.0.0.1:8020';
+
+/**
+ * inspection-bot's environment (see apps/inspection-bot/README.md). The botbuilder keys keep botbuilder's own
+ * names (`MicrosoftAppId`, `ToChannelFromBotLoginUrl` …): this object is what `ConfigurationBotFrameworkAuthentication`
+ * reads, as a generated bot reads `process.env`. Their defaults point at a connector-gateway on this machine.
+ */
+export class InspectionBotEnvironment extends CommonEnvironment {
+  @Expose() @ToInteger() @IsInt() @Min(0) @Max(65535) INSPECTION_BOT_PORT: number = 3978;
+
+  /** Where people open the chat page (printed at start-up). Unset: `http://localhost:<port>`. */
+  @Expose() @IsOptional() @IsUrl(HTTP_URL) @Matches(NO_TRAILING_SLASH) INSPECTION_BOT_PUBLIC_URL?: string;
+
+  /** Locale of the chat page and replies when neither the browser nor the activity names one (`en`, `zh-Hans`). */
+  @Expose() @IsIn(['en', 'zh-Hans']) INSPECTION_BOT_DEFAULT_LOCALE: 'en' | 'zh-Hans' = 'en';
+
+  /** The phrasebook the local translator serves the bot's own strings from. */
+  @Expose() @IsString() INSPECTION_BOT_PHRASEBOOK: string = resolve(__dirname, '..', '..', 'phrasebook.yaml');
+
+  // --- inspection-api, with the bot's own service account -----------------------------------------------------
+  /** Base URL of inspection-api (its routes are under `/api`). */
+  @Expose() @IsUrl(HTTP_URL) @Matches(NO_TRAILING_SLASH) INSPECTION_API_URL: string = 'http://127.0.0.1:8000';
+
+  @Expose() @IsString() @MinLength(1) INSPECTION_BOT_API_USERNAME: string = 'inspection-bot';
+
+  /** The service account's password (required: the bot cannot record anything without it). */
+  @Expose() @IsString() @MinLength(1) INSPECTION_BOT_API_PASSWORD: string;
+
+  // --- the chat page's Direct Line token route --------------------------------------------------------------------
+  /** relay-gateway's base URL as this server reaches it (tokens are generated there). */
+  @Expose() @IsUrl(HTTP_URL) @Matches(NO_TRAILING_SLASH) INSPECTION_BOT_RELAY_URL: string =
+    'http://127.0.0.1:8010';
+
+  /** relay-gateway's base URL as browsers reach it (Web Chat's `domain` is `<this>/v3/directline`). Unset: INSPECTION_BOT_RELAY_URL. */
+  @Expose()
+  @IsOptional()
+  @IsUrl(HTTP_URL)
+  @Matches(NO_TRAILING_SLASH)
+  INSPECTION_BOT_RELAY_PUBLIC_URL?: string;
+
+  /** The bot's Direct Line secret (platform configuration `directLine.secrets`); never sent to browsers. */
+  @Expose() @IsString() @MinLength(16) INSPECTION_BOT_DIRECTLINE_SECRET: string;
+
+  // --- botbuilder (ConfigurationBotFrameworkAuthentication), connector-gateway's endpoints ------------------------
+  /** Empty: anonymous (the platform configuration registers the bot with `anonymous: true`). */
+  @Expose() @IsString() MicrosoftAppId: string = '';
+
+  /** With an app id and no MicrosoftAppType: msal with the connector's known-authority metadata (password mode). */
+  @Expose() @IsString() MicrosoftAppPassword: string = '';
+
+  /** Unset / `MultiTenant` / `SingleTenant`: password; `UserAssignedMsi`: the connector's managed-identity endpoint. */
+  @Expose() @IsOptional() @IsIn(['MultiTenant', 'SingleTenant', 'UserAssignedMsi']) MicrosoftAppType?: string;
+
+  @Expose() @IsString() MicrosoftAppTenantId: string = 'botframework.com';
+
+  /** The connector's tenant authority: `<connector>/<tenant>` (its OpenID configuration is read from here). */
+  @Expose() @IsUrl(HTTP_URL) @Matches(NO_TRAILING_SLASH) ToChannelFromBotLoginUrl: string =
+    `${LOCAL_CONNECTOR}/botframework.com`;
+
+  @Expose() @IsString() @MinLength(1) ToChannelFromBotOAuthScope: string = 'https://api.botframework.com';
+
+  /** = connector-gateway's CONNECTOR_BOT_TOKEN_ISSUER. */
+  @Expose() @IsString() @MinLength(1) ToBotFromChannelTokenIssuer: string = 'https://api.botframework.com';
+
+  @Expose() @IsUrl(HTTP_URL) ToBotFromChannelOpenIdMetadataUrl: string =
+    `${LOCAL_CONNECTOR}/v1/.well-known/openidconfiguration`;
+
+  @Expose() @IsUrl(HTTP_URL) ToBotFromEmulatorOpenIdMetadataUrl: string =
+    `${LOCAL_CONNECTOR}/v1/.well-known/openidconfiguration`;
+
+  @Expose() @IsUrl(HTTP_URL) OAuthUrl: string = LOCAL_CONNECTOR;
+
+  @Expose() @IsString() @MinLength(1) CallerId: string = 'urn:botframework:fieldops';
+}
+
+/** The public base URL of the chat page. */
+export function chatPageUrl(environment: InspectionBotEnvironment, port: number): string {
+  return environment.INSPECTION_BOT_PUBLIC_URL ?? `http://localhost:${port}`;
+}

@@ -1,0 +1,55 @@
+import { ActionTypes, type Attachment, CardFactory } from 'botbuilder';
+import {
+  CHECK_STATUSES,
+  type CheckItem,
+  type CheckStatus,
+  type Device,
+} from '../inspection-api/inspection-api.types';
+
+export interface DeviceCardText {
+  subtitle: string;
+  details: string;
+  startCheck: string;
+}
+
+/** A hero card of a device (name, code, location, group) whose button starts its check (`check <code>`). */
+export function deviceHeroCard(device: Device, text: DeviceCardText): Attachment {
+  return CardFactory.heroCard(
+    device.name,
+    text.details,
+    undefined,
+    [{ type: ActionTypes.ImBack, title: text.startCheck, value: `check ${device.code}` }],
+    { subtitle: text.subtitle },
+  );
+}
+
+export interface ItemCardText {
+  expected: string;
+  valuePlaceholder: string;
+  notePlaceholder: string;
+  statuses: Record<CheckStatus, string>;
+}
+
+/**
+ * An Adaptive Card of one check item: its expected value, inputs for the measured value and a note, and one
+ * submit button per status. The submit carries `{action: "record", device, item, status, value, note}`.
+ */
+export function itemAdaptiveCard(device: Device, item: CheckItem, text: ItemCardText): Attachment {
+  return CardFactory.adaptiveCard({
+    type: 'AdaptiveCard',
+    $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+    version: '1.3',
+    body: [
+      { type: 'TextBlock', text: item.name, weight: 'Bolder', size: 'Medium', wrap: true },
+      ...(item.description ? [{ type: 'TextBlock', text: item.description, wrap: true }] : []),
+      { type: 'TextBlock', text: text.expected, isSubtle: true, wrap: true },
+      { type: 'Input.Text', id: 'value', placeholder: text.valuePlaceholder, maxLength: 200 },
+      { type: 'Input.Text', id: 'note', placeholder: text.notePlaceholder, isMultiline: true },
+    ],
+    actions: CHECK_STATUSES.map((status) => ({
+      type: 'Action.Submit',
+      title: text.statuses[status],
+      data: { action: 'record', device: device.id, item: item.id, status },
+    })),
+  });
+}

@@ -1,0 +1,55 @@
+import { parseUserCommand } from './user-command';
+
+describe('parseUserCommand', () => {
+  it('reads the keywords in English and Chinese, case- and space-insensitively', () => {
+    expect(parseUserCommand({ text: '  Devices ' })).toEqual({ kind: 'devices' });
+    expect(parseUserCommand({ text: '设备' })).toEqual({ kind: 'devices' });
+    expect(parseUserCommand({ text: 'TODAY' })).toEqual({ kind: 'today' });
+    expect(parseUserCommand({ text: '今天' })).toEqual({ kind: 'today' });
+    expect(parseUserCommand({ text: 'history   PUMP-001' })).toEqual({ kind: 'history', code: 'PUMP-001' });
+    expect(parseUserCommand({ text: '历史 FE-010' })).toEqual({ kind: 'history', code: 'FE-010' });
+    expect(parseUserCommand({ text: 'history' })).toEqual({ kind: 'history', code: undefined });
+    expect(parseUserCommand({ text: 'check CMP-002' })).toEqual({ kind: 'check', code: 'CMP-002' });
+  });
+
+  it('reads a typed status word (without a card) as such', () => {
+    expect(parseUserCommand({ text: 'OK' })).toEqual({ kind: 'statusWithoutCard' });
+    expect(parseUserCommand({ text: '故障' })).toEqual({ kind: 'statusWithoutCard' });
+  });
+
+  it('treats any other text as a search term and empty messages as nothing', () => {
+    expect(parseUserCommand({ text: 'water pump' })).toEqual({ kind: 'search', term: 'water pump' });
+    expect(parseUserCommand({ text: '   ' })).toEqual({ kind: 'nothing' });
+    expect(parseUserCommand({})).toEqual({ kind: 'nothing' });
+  });
+
+  it('reads an item card submit, trimming value and note; malformed submits fall back to the text', () => {
+    expect(
+      parseUserCommand({
+        value: { action: 'record', device: '3', item: 7, status: 'fail', value: ' 4 bar ', note: ' leak ' },
+      }),
+    ).toEqual({
+      kind: 'record',
+      answer: { device: 3, item: 7, status: 'fail', value: '4 bar', note: 'leak' },
+    });
+    expect(parseUserCommand({ value: { action: 'record', device: 3, item: 7, status: 'broken' } })).toEqual({
+      kind: 'nothing',
+    });
+    expect(parseUserCommand({ value: { action: 'other' }, text: 'today' })).toEqual({ kind: 'today' });
+  });
+
+  it('reads the first attachment with a contentUrl as a photo', () => {
+    expect(
+      parseUserCommand({
+        text: 'see photo',
+        attachments: [
+          { contentType: 'image/png' },
+          { contentType: 'image/jpeg', contentUrl: 'http://relay/x', name: 'x.jpg' },
+        ],
+      }),
+    ).toEqual({
+      kind: 'photo',
+      attachment: { contentUrl: 'http://relay/x', contentType: 'image/jpeg', name: 'x.jpg' },
+    });
+  });
+});

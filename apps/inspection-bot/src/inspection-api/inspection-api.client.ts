@@ -1,0 +1,250 @@
+import { type Logger } from '@fieldops/platform';
+import { InspectionApiRefusal, InspectionApiUnavailable, plainReasons } from './inspection-api.errors';
+import {
+  type CheckItem,
+  type CheckPlan,
+  type CheckRecord,
+  type Device,
+  type InspectionApi,
+  type NewCheckItem,
+  type NewCheckPlan,
+  type NewCheckRecord,
+  type NewDevice,
+  type Page,
+  type PhotoFile,
+} from './inspection-api.types';
+
+export interface InspectionApiClientOptions {
+  /** inspection-api's base URL (routes under `/api`), without a trailing slash. */
+  baseUrl: string;
+  username: string;
+  password: string;
+  logger?: Logger;
+  /** Refresh the access token this long before it expires. */
+  refreshMarginSeconds?: number;
+  /** Deadline of each request. */
+  timeoutMs?: number;
+}
+
+interface TokenPair {
+  access: string;
+  refresh: string;
+  /** Epoch seconds at which the access token expires. */
+  accessExpiresAt: number;
+}
+
+const MAX_PAGE_SIZE = 100;
+
+function expiryOf(jwt: string): number {
+  try {
+    const payload = JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()) as {
+      exp?: unknown;
+    };
+    return typeof payload.exp === 'number' ? payload.exp : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * inspection-api over HTTP with the bot's service account: a token pair from `POST /api/token/`, the access token
+ * renewed with `POST /api/token/refresh/` shortly before it expires or when a request answers 401 (a refused
+ * refresh falls back to logging in again), one retry after a 401. 4xx answers become `InspectionApiRefusal` (DRF
+ * errors in plain sentences), network failures and 5xx `InspectionApiUnavailable`.
+ */
+export class InspectionApiClient implements InspectionApi {
+  private tokens: TokenPair | undefined;
+  private pendingTokens: Promise<TokenPair> | undefined;
+  private readonly refreshMarginSeconds: number;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: InspectionApiClientOptions) {
+    this.refreshMarginSeconds = options.refreshMarginSeconds ?? 30;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
+  // --- the InspectionApi port --------------------------------------------------------------------------------
+
+  listDevices({ search, pageSize = 20 }: { search?: string; pageSize?: number } = {}): Promise<Page<Device>> {
+    const query = new URLSearchParams({ page_size: String(pageSize) });
+    if (search) query.set('search', search);
+    return this.json<Page<Device>>('GET', `devices/?${query.toString()}`);
+  }
+
+  async findDeviceByCode(code: string): Promise<Device | undefined> {
+    const wanted = code.trim().toLowerCase();
+    const page = await this.listDevices({ search: code.trim(), pageSize: MAX_PAGE_SIZE });
+    return page.results.find((device) => device.code.toLowerCase() === wanted);
+  }
+
+  getDevice(id: number): Promise<Device> {
+    return this.json<Device>('GET', `devices/${id}/`);
+  }
+
+  async listActivePlans(): Promise<CheckPlan[]> {
+    const plans: CheckPlan[] = [];
+    for (let page = 1; ; page += 1) {
+      const result = await this.json<Page<CheckPlan>>(
+        'GET',
+        `plans/?active=true&page_size=${MAX_PAGE_SIZE}&page=${page}`,
+      );
+      plans.push(...result.results);
+      if (!result.next) return plans;
+    }
+  }
+
+  async countRecords({ device, checkedAfter }: { device: number; checkedAfter?: Date }): Promise<number> {
+    const query = new URLSearchParams({ device: String(device), page_size: '1' });
+    if (checkedAfter) query.set('checked_after', checkedAfter.toISOString());
+    return (await this.json<Page<CheckRecord>>('GET', `records/?${query.toString()}`)).count;
+  }
+
+  async lastRecords(device: number, count: number): Promise<CheckRecord[]> {
+    // Records are listed by ascending id: read the last page (and the one before when it is short).
+    const total = await this.countRecords({ device });
+    if (total === 0) return [];
+    const lastPage = Math.ceil(total / count);
+    const pages = lastPage > 1 && total % count !== 0 ? [lastPage - 1, lastPage] : [lastPage];
+    const records: CheckRecord[] = [];
+    for (const page of pages) {
+      const result = await this.json<Page<CheckRecord>>(
+        'GET',
+        `records/?device=${device}&page_size=${count}&page=${page}`,
+      );
+      records.push(...result.results);
+    }
+    return records.slice(-count).reverse();
+  }
+
+  createRecord(record: NewCheckRecord): Promise<CheckRecord> {
+    return this.json<CheckRecord>('POST', 'records/', record);
+  }
+
+  attachPhoto(recordId: number, photo: PhotoFile): Promise<CheckRecord> {
+    return this.json<CheckRecord>('PATCH', `records/${recordId}/`, undefined, () => {
+      const form = new FormData();
+      form.append('photo', new Blob([new Uint8Array(photo.data)], { type: photo.contentType }), photo.name);
+      return form;
+    });
+  }
+
+  // --- set-up helpers (demo data) ----------------------------------------------------------------------------
+
+  createDevice(device: NewDevice): Promise<Device> {
+    return this.json<Device>('POST', 'devices/', device);
+  }
+
+  createItem(item: NewCheckItem): Promise<CheckItem> {
+    return this.json<CheckItem>('POST', 'items/', item);
+  }
+
+  createPlan(plan: NewCheckPlan): Promise<CheckPlan> {
+    return this.json<CheckPlan>('POST', 'plans/', plan);
+  }
+
+  getRecord(id: number): Promise<CheckRecord> {
+    return this.json<CheckRecord>('GET', `records/${id}/`);
+  }
+
+  /** Obtains (or renews) the access token; readiness uses it to prove the API and the account work. */
+  async accessToken(): Promise<string> {
+    const now = Date.now() / 1000;
+    if (this.tokens && this.tokens.accessExpiresAt - this.refreshMarginSeconds > now)
+      return this.tokens.access;
+    return (await this.renewTokens()).access;
+  }
+
+  // --- HTTP --------------------------------------------------------------------------------------------------
+
+  private renewTokens(): Promise<TokenPair> {
+    // One renewal at a time, shared by concurrent callers.
+    this.pendingTokens ??= (async () => {
+      try {
+        this.tokens = await this.refreshOrObtain();
+        return this.tokens;
+      } finally {
+        this.pendingTokens = undefined;
+      }
+    })();
+    return this.pendingTokens;
+  }
+
+  private async refreshOrObtain(): Promise<TokenPair> {
+    if (this.tokens) {
+      const response = await this.send('POST', 'token/refresh/', { refresh: this.tokens.refresh });
+      if (response.ok) {
+        const { access } = (await response.json()) as { access: string };
+        return { access, refresh: this.tokens.refresh, accessExpiresAt: expiryOf(access) };
+      }
+      this.options.logger?.info(
+        { status: response.status },
+        'inspection-api refresh refused; logging in again',
+      );
+    }
+    const response = await this.send('POST', 'token/', {
+      username: this.options.username,
+      password: this.options.password,
+    });
+    if (!response.ok) throw await this.failure(response);
+    const pair = (await response.json()) as { access: string; refresh: string };
+    return { ...pair, accessExpiresAt: expiryOf(pair.access) };
+  }
+
+  private async json<T>(method: string, path: string, body?: unknown, form?: () => FormData): Promise<T> {
+    let response = await this.send(method, path, body, await this.accessToken(), form);
+    if (response.status === 401) {
+      await response.body?.cancel();
+      this.forceRenewal();
+      response = await this.send(method, path, body, await this.accessToken(), form);
+    }
+    if (!response.ok) throw await this.failure(response);
+    return (await response.json()) as T;
+  }
+
+  private forceRenewal(): void {
+    if (this.tokens) this.tokens = { ...this.tokens, accessExpiresAt: 0 };
+  }
+
+  private async send(
+    method: string,
+    path: string,
+    body?: unknown,
+    accessToken?: string,
+    form?: () => FormData,
+  ): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (accessToken) headers.authorization = `Bearer ${accessToken}`;
+    let payload: string | FormData | undefined;
+    if (form) payload = form();
+    else if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+    try {
+      return await fetch(`${this.options.baseUrl}/api/${path}`, {
+        method,
+        headers,
+        body: payload,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (error) {
+      throw new InspectionApiUnavailable(`inspection-api ${method} /api/${path} failed`, { cause: error });
+    }
+  }
+
+  private async failure(response: Response): Promise<Error> {
+    const text = await response.text().catch(() => '');
+    if (response.status >= 500) {
+      return new InspectionApiUnavailable(
+        `inspection-api answered ${response.status}: ${text.slice(0, 200)}`,
+      );
+    }
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: the generic sentence
+    }
+    return new InspectionApiRefusal(response.status, plainReasons(response.status, body));
+  }
+}

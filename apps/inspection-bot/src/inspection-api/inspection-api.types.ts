@@ -1,0 +1,109 @@
+/** inspection-api's resources as the bot reads them (shared/specs/inspection-service.md). */
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+export const CHECK_STATUSES: readonly CheckStatus[] = ['ok', 'warn', 'fail'];
+export type PlanFrequency = 'daily' | 'weekly' | 'monthly';
+
+export interface CheckItem {
+  id: number;
+  name: string;
+  description: string;
+  expected_value: string;
+  device: number;
+}
+
+export interface Device {
+  id: number;
+  check_items: CheckItem[];
+  created_at: string;
+  name: string;
+  code: string;
+  location: string;
+  group: string;
+}
+
+export interface CheckPlan {
+  id: number;
+  devices: number[];
+  name: string;
+  frequency: PlanFrequency;
+  active: boolean;
+}
+
+export interface CheckRecord {
+  id: number;
+  status: CheckStatus;
+  value: string;
+  note: string;
+  photo: string | null;
+  attachment: string | null;
+  checked_at: string;
+  checked_by: string;
+  plan: number | null;
+  device: number;
+  item: number | null;
+}
+
+export interface Page<T> {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: T[];
+}
+
+export interface NewCheckRecord {
+  device: number;
+  item: number;
+  status: CheckStatus;
+  value?: string;
+  note?: string;
+  checked_by: string;
+  plan?: number | null;
+}
+
+export interface PhotoFile {
+  data: Buffer;
+  name: string;
+  contentType: string;
+}
+
+export interface NewDevice {
+  name: string;
+  code: string;
+  location?: string;
+  group?: string;
+}
+
+export interface NewCheckItem {
+  device: number;
+  name: string;
+  description?: string;
+  expected_value?: string;
+}
+
+export interface NewCheckPlan {
+  name: string;
+  devices: number[];
+  frequency: PlanFrequency;
+  active?: boolean;
+}
+
+/**
+ * What the bot needs from inspection-api (the port its dialog depends on). `InspectionApiClient` is the HTTP
+ * implementation; unit tests of pure dialog logic may use a fake.
+ */
+export interface InspectionApi {
+  /** The first page of devices, optionally filtered by a search term (name or code, case-insensitive). */
+  listDevices(options?: { search?: string; pageSize?: number }): Promise<Page<Device>>;
+  /** The device whose code is exactly `code` (case-insensitive), if any. */
+  findDeviceByCode(code: string): Promise<Device | undefined>;
+  getDevice(id: number): Promise<Device>;
+  /** Every active plan (all pages). */
+  listActivePlans(): Promise<CheckPlan[]>;
+  /** Records of a device checked at or after `checkedAfter`, newest last. */
+  countRecords(filter: { device: number; checkedAfter?: Date }): Promise<number>;
+  /** The device's last `count` records, newest first. */
+  lastRecords(device: number, count: number): Promise<CheckRecord[]>;
+  createRecord(record: NewCheckRecord): Promise<CheckRecord>;
+  /** Uploads the photo of a record (multipart PATCH). */
+  attachPhoto(recordId: number, photo: PhotoFile): Promise<CheckRecord>;
+}

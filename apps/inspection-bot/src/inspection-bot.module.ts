@@ -1,0 +1,26 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { type Logger, PlatformModule } from '@fieldops/platform';
+import { BotModule } from './bot/bot.module';
+import { ChatPageModule } from './chat-page/chat-page.module';
+import { ConfigurationModule } from './config/configuration.module';
+import { type InspectionBotEnvironment } from './config/inspection-bot.environment';
+
+export interface InspectionBotModuleOptions {
+  environment: InspectionBotEnvironment;
+  logger: Logger;
+}
+
+@Module({})
+export class InspectionBotModule {
+  static forRoot({ environment, logger }: InspectionBotModuleOptions): DynamicModule {
+    return {
+      module: InspectionBotModule,
+      imports: [
+        PlatformModule.forRoot({ service: 'inspection-bot', logger }),
+        ConfigurationModule.forRoot(environment),
+        BotModule,
+        ChatPageModule,
+      ],
+    };
+  }
+}

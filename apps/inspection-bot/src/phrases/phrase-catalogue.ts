@@ -1,0 +1,62 @@
+/**
+ * Every user-facing string of the bot: English templates whose `{placeholders}` are filled after translation
+ * (phrasebook.yaml holds the Simplified Chinese of each template, placeholders kept).
+ */
+export const PHRASES = {
+  welcome:
+    'Hello {name}! I record inspections. Type "devices" to list the devices, a word to search for one, "today" for the checks due now, or "history" and a device code for the last records of that device.',
+  devicesIntro: 'Devices ({count}). Choose one to start its check.',
+  devicesMore: 'Showing {shown} of {count}: type a word to narrow the list.',
+  noDevices: 'There are no devices yet.',
+  noMatch: 'No device matches "{term}". Type "devices" to see them all.',
+  deviceSubtitle: 'Code {code}',
+  deviceDetails: 'Location: {location} · Group: {group}',
+  notSet: 'not set',
+  startCheck: 'Start check',
+  unknownDevice: 'There is no device with the code "{code}". Type "devices" to see them all.',
+  deviceIntro: '{device} ({code}): record a result for each item with the buttons.',
+  noItems: '{device} ({code}) has no check items yet.',
+  expectedValue: 'Expected: {expected}',
+  noExpectedValue: 'No expected value.',
+  valuePlaceholder: 'Measured value (optional)',
+  notePlaceholder: 'Note (optional)',
+  recorded: 'Recorded "{status}" for {item} on {device}. Send a photo now to attach it to this record.',
+  recordedInPlan:
+    'Recorded "{status}" for {item} on {device} (plan {plan}). Send a photo now to attach it to this record.',
+  statusWithoutCard:
+    'Answer with the ok / warn / fail buttons of an item card: type "devices" and start a check.',
+  staleCard: 'That card no longer matches the inspection data. Type "devices" to start again.',
+  photoAttached: 'The photo is attached to the record of {item} on {device}.',
+  photoWithoutRecord: 'Record a check first, then send the photo: it is attached to your last record.',
+  photoDownloadFailed: 'I could not download the photo from the chat service. Please send it again.',
+  photoNotImage: 'Only photos can be attached to a record. Please send an image file.',
+  todayNothingDue: 'Nothing is due: every device in an active plan has been checked in its current period.',
+  todayNoPlans: 'There is no active inspection plan.',
+  todayIntro: 'Due now ({count}):',
+  todayLine: '{device} ({code}): plan {plan}, {frequency}',
+  historyUsage: 'Type "history" followed by a device code, for example "history {example}".',
+  historyNone: '{device} ({code}) has no records yet.',
+  historyIntro: 'Last records of {device} ({code}):',
+  historyLine: '{date}: "{status}" for {item}{value}, by {inspector}',
+  historyValue: ' (value {value})',
+  anItem: 'the device',
+  refused: 'The inspection service refused this: {reasons}',
+  unavailable: 'The inspection service is not reachable right now. Please try again in a moment.',
+  failed: 'Sorry, something went wrong on my side. Please try again.',
+  ok: 'ok',
+  warn: 'warn',
+  fail: 'fail',
+  daily: 'daily',
+  weekly: 'weekly',
+  monthly: 'monthly',
+} as const;
+
+export type PhraseKey = keyof typeof PHRASES;
+export type PhraseParameters = Record<string, string | number>;
+
+/** Fills `{name}` placeholders; unknown ones stay as they are. */
+export function fillPlaceholders(template: string, parameters: PhraseParameters = {}): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in parameters ? String(parameters[name]) : whole,
+  );
+}

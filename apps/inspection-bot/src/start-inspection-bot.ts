@@ -1,0 +1,21 @@
+import { type StartedService, startService, type StartServiceOptions } from '@fieldops/platform';
+import { InspectionBotEnvironment } from './config/inspection-bot.environment';
+import { InspectionBotModule } from './inspection-bot.module';
+
+/** Validates the configuration, then starts the bot (POST /api/messages) and its chat page (GET /). */
+export function startInspectionBot(
+  options: StartServiceOptions = {},
+): Promise<StartedService<InspectionBotEnvironment>> {
+  return startService(
+    {
+      service: 'inspection-bot',
+      environmentSchema: InspectionBotEnvironment,
+      port: (environment) => environment.INSPECTION_BOT_PORT,
+      module: ({ environment, logger }) => InspectionBotModule.forRoot({ environment, logger }),
+      configure: (app) => {
+        app.useBodyParser('json', { limit: '1mb' });
+      },
+    },
+    options,
+  );
+}

@@ -1,0 +1,357 @@
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Activity, type ChannelAccount } from 'botbuilder';
+import { createScratchDatabase } from '@fieldops/database';
+import { startInspectionApi } from '@fieldops/inspection-api';
+import { type RunningService } from '@fieldops/platform';
+import { type Device, InspectionApiClient, seedDemoInspectionData } from '../src';
+import { BotHarness, textsOf } from './support/bot-harness';
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+  'base64',
+);
+const ACCOUNT = { username: 'inspection-bot', password: 'dialog-test-service-account' };
+
+/** Stands in for the relay's attachment download URLs. */
+function fileServer(): Promise<{ server: Server; url: string }> {
+  const server = createServer((request, response) => {
+    if (request.url === '/photo.png') response.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+    else if (request.url === '/not-an-image.png')
+      response.writeHead(200, { 'content-type': 'image/png' }).end('text');
+    else response.writeHead(404).end();
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    ),
+  );
+}
+
+describe('the inspection dialog (TestAdapter) against the real inspection-api', () => {
+  let api: RunningService;
+  let client: InspectionApiClient;
+  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let files: { server: Server; url: string };
+  let mediaRoot: string;
+  let pump: Device;
+  let extinguisher: Device;
+
+  beforeAll(async () => {
+    database = await createScratchDatabase(process.env.DATABASE_URL ?? '', 'inspection_dialog');
+    mediaRoot = mkdtempSync(join(tmpdir(), 'inspection-dialog-media-'));
+    api = await startInspectionApi({
+      environment: {
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: database.url,
+        INSPECTION_API_PORT: '0',
+        INSPECTION_MEDIA_ROOT: mediaRoot,
+        INSPECTION_ADMIN_USERNAME: ACCOUNT.username,
+        INSPECTION_ADMIN_PASSWORD: ACCOUNT.password,
+      },
+    });
+    client = new InspectionApiClient({ baseUrl: api.url, ...ACCOUNT });
+    await seedDemoInspectionData(client);
+    pump = (await client.findDeviceByCode('PUMP-001')) as Device;
+    extinguisher = (await client.findDeviceByCode('FE-010')) as Device;
+    files = await fileServer();
+  });
+
+  afterAll(async () => {
+    files?.server.close();
+    await api?.close();
+    await database?.drop();
+    rmSync(mediaRoot, { recursive: true, force: true });
+  });
+
+  const recordAnswer = (
+    device: number,
+    item: number,
+    status: string,
+    extra: Record<string, string> = {},
+  ) => ({
+    value: { action: 'record', device, item, status, value: '', note: '', ...extra },
+  });
+
+  describe('welcome', () => {
+    it('greets each joining user by name, not the bot itself', async () => {
+      const harness = new BotHarness(client);
+      const replies = await harness.turn({
+        type: 'conversationUpdate',
+        membersAdded: [
+          { id: 'dl_user-1', name: 'Alice Inspector' },
+          { id: 'bot', name: 'Inspection bot' },
+        ],
+        recipient: { id: 'bot', name: 'Inspection bot' },
+      });
+      expect(textsOf(replies)).toEqual([
+        expect.stringMatching(/^Hello Alice Inspector! I record inspections\./),
+      ]);
+    });
+
+    it('speaks Simplified Chinese for a zh locale, or the locale the chat page asked for', async () => {
+      const harness = new BotHarness(client, { pageLocaleOf: () => 'zh-CN' });
+      const join: Partial<Activity> = {
+        type: 'conversationUpdate',
+        membersAdded: [{ id: 'dl_user-2', name: '王工' }],
+      };
+      expect(textsOf(await harness.turn({ ...join, locale: undefined }))).toEqual([
+        expect.stringMatching(/^王工，您好！/),
+      ]);
+      expect(textsOf(await new BotHarness(client).turn({ ...join, locale: 'zh-Hans' }))).toEqual([
+        expect.stringMatching(/^王工，您好！/),
+      ]);
+    });
+  });
+
+  describe('devices and search', () => {
+    it('"devices" shows typing, then a carousel of hero cards with name, code, location, group and a start button', async () => {
+      const replies = await new BotHarness(client).turn({ text: 'devices' });
+      expect(replies[0]?.type).toBe('typing');
+      const carousel = replies[1];
+      expect(carousel?.attachmentLayout).toBe('carousel');
+      expect(carousel?.text).toBe('Devices (3). Choose one to start its check.');
+      expect(carousel?.attachments).toHaveLength(3);
+      expect(carousel?.attachments?.[0]).toEqual({
+        contentType: 'application/vnd.microsoft.card.hero',
+        content: {
+          title: 'Cooling water pump 1',
+          subtitle: 'Code PUMP-001',
+          text: 'Location: Plant A, hall 2 · Group: pumps',
+          buttons: [{ type: 'imBack', title: 'Start check', value: 'check PUMP-001' }],
+        },
+      });
+    });
+
+    it('a search term narrows the carousel; no match is said plainly', async () => {
+      const harness = new BotHarness(client);
+      const [found] = await harness.say('compressor');
+      expect(found?.attachments?.map((card) => (card.content as { title: string }).title)).toEqual([
+        'Air compressor 2',
+      ]);
+      expect(textsOf(await harness.say('boiler'))).toEqual([
+        'No device matches "boiler". Type "devices" to see them all.',
+      ]);
+    });
+
+    it('in Chinese: "设备" lists the devices with translated texts', async () => {
+      const [carousel] = await new BotHarness(client).say('设备', { locale: 'zh-CN' });
+      expect(carousel?.text).toBe('设备（3）。请选择一台设备开始检查。');
+      expect(
+        (carousel?.attachments?.[0]?.content as { buttons: Array<{ title: string }> }).buttons[0]?.title,
+      ).toBe('开始检查');
+    });
+  });
+
+  describe('a device and its items', () => {
+    it('"check <code>" answers one Adaptive Card per item with expected value, inputs and ok/warn/fail', async () => {
+      const replies = await new BotHarness(client).turn({ text: 'check pump-001' });
+      expect(replies[0]?.type).toBe('typing');
+      const message = replies[1];
+      expect(message?.text).toBe(
+        'Cooling water pump 1 (PUMP-001): record a result for each item with the buttons.',
+      );
+      expect(message?.attachments).toHaveLength(3);
+      const card = message?.attachments?.[0];
+      expect(card?.contentType).toBe('application/vnd.microsoft.card.adaptive');
+      expect(card?.content).toMatchObject({
+        type: 'AdaptiveCard',
+        version: '1.3',
+        body: [
+          { type: 'TextBlock', text: 'Outlet pressure' },
+          { type: 'TextBlock', text: 'Expected: 2.5–3.0 bar' },
+          { type: 'Input.Text', id: 'value' },
+          { type: 'Input.Text', id: 'note' },
+        ],
+        actions: ['ok', 'warn', 'fail'].map((status) => ({
+          type: 'Action.Submit',
+          title: status,
+          data: { action: 'record', device: pump.id, item: pump.check_items[0]?.id, status },
+        })),
+      });
+    });
+
+    it('a typed status without a card points to the card buttons', async () => {
+      expect(textsOf(await new BotHarness(client).say('ok'))).toEqual([
+        'Answer with the ok / warn / fail buttons of an item card: type "devices" and start a check.',
+      ]);
+    });
+
+    it('an unknown code is said plainly', async () => {
+      expect(textsOf(await new BotHarness(client).say('check NOPE-9'))).toEqual([
+        'There is no device with the code "NOPE-9". Type "devices" to see them all.',
+      ]);
+    });
+  });
+
+  describe('recording answers and photos', () => {
+    it('an answer creates a CheckRecord (status, value, note, checked_by, active plan); a photo then goes to it', async () => {
+      const harness = new BotHarness(client);
+      const item = pump.check_items[1];
+      const replies = await harness.turn(
+        recordAnswer(pump.id, item?.id ?? 0, 'warn', { value: '72 °C', note: 'runs hot' }),
+      );
+      expect(replies[0]?.type).toBe('typing');
+      expect(replies[1]?.text).toBe(
+        'Recorded "warn" for Bearing temperature on Cooling water pump 1 (plan Daily rounds). Send a photo now to attach it to this record.',
+      );
+      const [record] = await client.lastRecords(pump.id, 1);
+      const plans = await client.listActivePlans();
+      expect(record).toMatchObject({
+        status: 'warn',
+        value: '72 °C',
+        note: 'runs hot',
+        checked_by: 'Alice Inspector',
+        device: pump.id,
+        item: item?.id,
+        plan: plans.find((plan) => plan.name === 'Daily rounds')?.id,
+        photo: null,
+      });
+
+      const photo = await harness.turn({
+        attachments: [{ contentType: 'image/png', name: 'gauge.png', contentUrl: `${files.url}/photo.png` }],
+      });
+      expect(photo.map((reply) => reply.type)).toEqual(['typing', 'message']);
+      expect(photo[1]?.text).toBe(
+        'The photo is attached to the record of Bearing temperature on Cooling water pump 1.',
+      );
+      const withPhoto = await client.getRecord(record?.id ?? 0);
+      const served = await fetch(withPhoto.photo ?? '');
+      expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
+    });
+
+    it('checked_by falls back to the user id when the user has no name', async () => {
+      await new BotHarness(client).turn({
+        from: { id: 'dl_nameless' } as ChannelAccount,
+        ...recordAnswer(pump.id, pump.check_items[0]?.id ?? 0, 'ok'),
+      });
+      expect((await client.lastRecords(pump.id, 1))[0]?.checked_by).toBe('dl_nameless');
+    });
+
+    it('a record of a device outside every active plan has no plan', async () => {
+      const device = await client.createDevice({ name: 'Spare valve', code: 'VALVE-9' });
+      const item = await client.createItem({ device: device.id, name: 'Seat' });
+      const [reply] = await new BotHarness(client).say('', recordAnswer(device.id, item.id, 'fail'));
+      expect(reply?.text).toBe(
+        'Recorded "fail" for Seat on Spare valve. Send a photo now to attach it to this record.',
+      );
+      expect((await client.lastRecords(device.id, 1))[0]?.plan).toBeNull();
+    });
+
+    it('refusals in plain words: a value the API refuses, a stale card, photos without a record or not images', async () => {
+      const harness = new BotHarness(client);
+      const item = pump.check_items[0]?.id ?? 0;
+      expect(
+        textsOf(await harness.say('', recordAnswer(pump.id, item, 'ok', { value: 'x'.repeat(201) }))),
+      ).toEqual([
+        'The inspection service refused this: Value: Ensure this field has no more than 200 characters.',
+      ]);
+      expect(textsOf(await harness.say('', recordAnswer(999_999, item, 'ok')))).toEqual([
+        'That card no longer matches the inspection data. Type "devices" to start again.',
+      ]);
+      expect(textsOf(await harness.say('', recordAnswer(extinguisher.id, item, 'ok')))).toEqual([
+        'That card no longer matches the inspection data. Type "devices" to start again.',
+      ]);
+      const photo = (name: string, contentType = 'image/png') => ({
+        attachments: [{ contentType, name, contentUrl: `${files.url}/${name}` }],
+      });
+      expect(textsOf(await harness.say('', photo('photo.png')))).toEqual([
+        'Record a check first, then send the photo: it is attached to your last record.',
+      ]);
+      await harness.say('', recordAnswer(pump.id, item, 'ok'));
+      expect(textsOf(await harness.say('', photo('report.pdf', 'application/pdf')))).toEqual([
+        'Only photos can be attached to a record. Please send an image file.',
+      ]);
+      expect(textsOf(await harness.say('', photo('missing.png')))).toEqual([
+        'I could not download the photo from the chat service. Please send it again.',
+      ]);
+      expect(textsOf(await harness.say('', photo('not-an-image.png')))).toEqual([
+        expect.stringMatching(/^The inspection service refused this: Photo: Upload a valid image\./),
+      ]);
+    });
+
+    it('says plainly when inspection-api cannot be reached', async () => {
+      const offline = new InspectionApiClient({ baseUrl: 'http://127.0.0.1:1', ...ACCOUNT, timeoutMs: 2000 });
+      expect(textsOf(await new BotHarness(offline).say('devices'))).toEqual([
+        'The inspection service is not reachable right now. Please try again in a moment.',
+      ]);
+    });
+  });
+
+  describe('history', () => {
+    it('"history <code>" lists the last records, newest first, with status, item, value and inspector', async () => {
+      const replies = await new BotHarness(client).turn({ text: 'history PUMP-001' });
+      expect(replies[0]?.type).toBe('typing');
+      const lines = (replies[1]?.text ?? '').split('\n');
+      expect(lines[0]).toBe('Last records of Cooling water pump 1 (PUMP-001):');
+      expect(lines.length).toBeGreaterThan(2);
+      expect(lines.length).toBeLessThanOrEqual(6);
+      expect(lines).toContainEqual(
+        expect.stringMatching(
+          /^- \d{4}-\d\d-\d\d \d\d:\d\d: "warn" for Bearing temperature \(value 72 °C\), by Alice Inspector$/,
+        ),
+      );
+      expect(lines[1]).toMatch(/"ok" for Outlet pressure, by Alice Inspector$/);
+    });
+
+    it('a device without records, an unknown code and a missing code are said plainly', async () => {
+      const harness = new BotHarness(client);
+      expect(textsOf(await harness.say('history FE-010'))).toEqual([
+        'Fire extinguisher, entrance (FE-010) has no records yet.',
+      ]);
+      expect(textsOf(await harness.say('history NOPE-9'))).toEqual([
+        'There is no device with the code "NOPE-9". Type "devices" to see them all.',
+      ]);
+      expect(textsOf(await harness.say('history'))).toEqual([
+        'Type "history" followed by a device code, for example "history PUMP-001".',
+      ]);
+    });
+  });
+
+  describe('today', () => {
+    it('lists the devices of active plans not yet checked in their current period', async () => {
+      // PUMP-001 was checked today (daily plan); CMP-002 and FE-010 (monthly) were not.
+      const replies = await new BotHarness(client).turn({ text: 'today' });
+      expect(replies[0]?.type).toBe('typing');
+      expect((replies[1]?.text ?? '').split('\n')).toEqual([
+        'Due now (2):',
+        '- Air compressor 2 (CMP-002): plan Daily rounds, daily',
+        '- Fire extinguisher, entrance (FE-010): plan Monthly safety, monthly',
+      ]);
+      expect(replies[1]?.attachments?.map((card) => (card.content as { title: string }).title)).toEqual([
+        'Air compressor 2',
+        'Fire extinguisher, entrance',
+      ]);
+    });
+
+    it('the next period makes a checked device due again; nothing due and no plans are said plainly', async () => {
+      const tomorrow = () => new Date(Date.now() + 24 * 3600 * 1000);
+      const [later] = await new BotHarness(client, { now: tomorrow }).say('today');
+      // Tomorrow's period starts after every record made today, so the pump is due again.
+      expect(later?.text).toContain('Cooling water pump 1 (PUMP-001): plan Daily rounds, daily');
+
+      const harness = new BotHarness(client);
+      const compressor = (await client.findDeviceByCode('CMP-002')) as Device;
+      await harness.say('', recordAnswer(compressor.id, compressor.check_items[0]?.id ?? 0, 'ok'));
+      await harness.say('', recordAnswer(extinguisher.id, extinguisher.check_items[0]?.id ?? 0, 'ok'));
+      expect(textsOf(await harness.say('today'))).toEqual([
+        'Nothing is due: every device in an active plan has been checked in its current period.',
+      ]);
+
+      const access = await client.accessToken();
+      for (const plan of await client.listActivePlans()) {
+        await fetch(`${api.url}/api/plans/${plan.id}/`, {
+          method: 'PATCH',
+          headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ active: false }),
+        });
+      }
+      expect(textsOf(await harness.say('today'))).toEqual(['There is no active inspection plan.']);
+    });
+  });
+});

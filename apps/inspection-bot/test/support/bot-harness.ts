@@ -1,0 +1,44 @@
+import { join } from 'node:path';
+import { type Activity, ConversationState, MemoryStorage, TestAdapter } from 'botbuilder';
+import { createLogger } from '@fieldops/platform';
+import { InspectionBot, type InspectionApi, Localizer, PhrasebookTranslator } from '../../src';
+
+export const PHRASEBOOK = join(__dirname, '..', '..', 'phrasebook.yaml');
+
+/** The inspection dialog under botbuilder-testing's TestAdapter, with the real phrasebook. */
+export class BotHarness {
+  readonly adapter: TestAdapter;
+
+  constructor(api: InspectionApi, options: { now?: () => Date; pageLocaleOf?: (id: string) => string } = {}) {
+    const bot = new InspectionBot({
+      api,
+      localizer: new Localizer(PhrasebookTranslator.fromFile(PHRASEBOOK)),
+      conversationState: new ConversationState(new MemoryStorage()),
+      logger: createLogger({ service: 'inspection-bot-test', level: 'silent' }),
+      ...options,
+    });
+    this.adapter = new TestAdapter((context) => bot.run(context));
+  }
+
+  /** One turn: the activity in, every reply out (typing indicators included). */
+  async turn(activity: Partial<Activity>): Promise<Partial<Activity>[]> {
+    this.adapter.activeQueue.splice(0);
+    await this.adapter.processActivity({
+      type: 'message',
+      from: { id: 'dl_user-1', name: 'Alice Inspector' },
+      locale: 'en-US',
+      ...activity,
+    });
+    return this.adapter.activeQueue.splice(0);
+  }
+
+  /** A text message; replies without the typing indicators. */
+  async say(text: string, extra: Partial<Activity> = {}): Promise<Partial<Activity>[]> {
+    return (await this.turn({ text, ...extra })).filter((reply) => reply.type !== 'typing');
+  }
+}
+
+/** The texts of the replies. */
+export function textsOf(replies: Partial<Activity>[]): string[] {
+  return replies.map((reply) => reply.text ?? '');
+}

@@ -1,0 +1,141 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createActivityBus } from '@fieldops/bus';
+import { startConnectorGateway } from '@fieldops/connector-gateway';
+import { createConversationStore } from '@fieldops/conversation-store';
+import { createScratchDatabase } from '@fieldops/database';
+import { startInspectionApi } from '@fieldops/inspection-api';
+import { type RunningService } from '@fieldops/platform';
+import { startRelayGateway } from '@fieldops/relay-gateway';
+import { InspectionApiClient, seedDemoInspectionData, startInspectionBot } from '../../src';
+
+export const BOT = {
+  id: 'inspection-bot',
+  appId: 'inspection-bot-test-app-id',
+  password: 'inspection-bot-test-password-1',
+  directLineSecret: 'inspection-bot-test-directline-secret',
+};
+export const SERVICE_ACCOUNT = { username: 'inspection-bot', password: 'service-account-password-for-tests' };
+const INTERNAL_KEY = 'internal-key-for-inspection-bot-tests-0123456789';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface RunningInspectionPlatform {
+  api: RunningService;
+  connector: RunningService;
+  relay: RunningService;
+  bot: RunningService;
+  /** inspection-api as the bot's service account sees it (for assertions). */
+  client: InspectionApiClient;
+  close(): Promise<void>;
+}
+
+/**
+ * The real platform on loopback: inspection-api on a scratch PostgreSQL database (demo data seeded),
+ * connector-gateway and relay-gateway from one platform configuration (the bot registered with an app id and
+ * password), sharing an in-process bus and store, and the inspection bot in the password mode.
+ */
+export async function startInspectionPlatform(): Promise<RunningInspectionPlatform> {
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) throw new Error('DATABASE_URL is set by the Jest global setup');
+  const database = await createScratchDatabase(adminUrl, 'inspection_bot');
+  const directory = mkdtempSync(join(tmpdir(), 'inspection-bot-platform-'));
+  const botPort = await freePort();
+  const configPath = join(directory, 'platform.yaml');
+  writeFileSync(
+    configPath,
+    [
+      'bots:',
+      `  - id: ${BOT.id}`,
+      `    appId: ${BOT.appId}`,
+      '    name: Inspection bot',
+      `    messagingEndpoint: http://127.0.0.1:${botPort}/api/messages`,
+      `    appPassword: ${BOT.password}`,
+      `    directLine: { secrets: [${BOT.directLineSecret}] }`,
+    ].join('\n'),
+  );
+  const common = { HOST: '127.0.0.1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' };
+  const bus = createActivityBus({});
+  const store = createConversationStore();
+  const services: RunningService[] = [];
+  const close = async (): Promise<void> => {
+    for (const service of services.splice(0).reverse()) await service.close();
+    await bus.close();
+    await store.close();
+    await database.drop();
+    rmSync(directory, { recursive: true, force: true });
+  };
+  try {
+    const api = await startInspectionApi({
+      environment: {
+        ...common,
+        DATABASE_URL: database.url,
+        INSPECTION_API_PORT: '0',
+        INSPECTION_MEDIA_ROOT: join(directory, 'media'),
+        INSPECTION_ADMIN_USERNAME: SERVICE_ACCOUNT.username,
+        INSPECTION_ADMIN_PASSWORD: SERVICE_ACCOUNT.password,
+      },
+    });
+    services.push(api);
+    const connector = await startConnectorGateway({
+      environment: {
+        ...common,
+        CONNECTOR_GATEWAY_PORT: '0',
+        PLATFORM_CONFIG: configPath,
+        CONNECTOR_INTERNAL_KEY: INTERNAL_KEY,
+        CONNECTOR_DEV_SIGNING_KEY_FILE: join(directory, 'signing-key.pem'),
+      },
+      bus,
+      store,
+    });
+    services.push(connector);
+    const relay = await startRelayGateway({
+      environment: {
+        ...common,
+        RELAY_GATEWAY_PORT: '0',
+        PLATFORM_CONFIG: configPath,
+        RELAY_BOT_SERVICE_URL: `${connector.url}/`,
+        RELAY_CONNECTOR_URL: connector.url,
+        RELAY_CONNECTOR_KEY: INTERNAL_KEY,
+      },
+      bus,
+      store,
+    });
+    services.push(relay);
+    const bot = await startInspectionBot({
+      environment: {
+        ...common,
+        INSPECTION_BOT_PORT: String(botPort),
+        INSPECTION_API_URL: api.url,
+        INSPECTION_BOT_API_USERNAME: SERVICE_ACCOUNT.username,
+        INSPECTION_BOT_API_PASSWORD: SERVICE_ACCOUNT.password,
+        INSPECTION_BOT_RELAY_URL: relay.url,
+        INSPECTION_BOT_DIRECTLINE_SECRET: BOT.directLineSecret,
+        MicrosoftAppId: BOT.appId,
+        MicrosoftAppPassword: BOT.password,
+        ToChannelFromBotLoginUrl: `${connector.url}/botframework.com`,
+        ToBotFromChannelOpenIdMetadataUrl: `${connector.url}/v1/.well-known/openidconfiguration`,
+        ToBotFromEmulatorOpenIdMetadataUrl: `${connector.url}/v1/.well-known/openidconfiguration`,
+        OAuthUrl: connector.url,
+      },
+    });
+    services.push(bot);
+    const client = new InspectionApiClient({ baseUrl: api.url, ...SERVICE_ACCOUNT });
+    await seedDemoInspectionData(client);
+    return { api, connector, relay, bot, client, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
