@@ -12,17 +12,23 @@ export function inspectionBotPlatformId(environment: NodeJS.ProcessEnv): string 
 
 /**
  * The bot's credentials as the platform configuration registers them (app id, clear password, first Direct Line
- * secret), so `npm start` needs no extra variables; undefined when the configuration has no such bot.
+ * secret) and the keys of the AI resource it translates with (the first `translator` resource, else the first
+ * one), so `npm start` needs no extra variables; undefined when the configuration has no such bot.
  */
 export function botSettingsFromPlatformConfig(environment: NodeJS.ProcessEnv): NodeJS.ProcessEnv | undefined {
   if (!environment.PLATFORM_CONFIG) return undefined;
   const config = loadPlatformConfig(environment.PLATFORM_CONFIG, { environment });
   const bot = findBot(config, inspectionBotPlatformId(environment));
   if (!bot) return undefined;
+  const resources = config.aiServices.resources;
+  const translator = resources.find((resource) => resource.kind === 'translator') ?? resources[0];
   return {
     MicrosoftAppId: bot.anonymous ? '' : bot.appId,
     MicrosoftAppPassword: bot.appPassword ?? '',
     INSPECTION_BOT_DIRECTLINE_SECRET: bot.directLine?.secrets[0],
+    INSPECTION_BOT_TRANSLATOR_KEY: translator?.keys[0],
+    INSPECTION_BOT_TRANSLATOR_KEY_2: translator?.keys[1],
+    INSPECTION_BOT_TRANSLATOR_REGION: translator?.region,
   };
 }
 
@@ -79,6 +85,8 @@ export function inspectionBotEnvironment(
     ToBotFromChannelOpenIdMetadataUrl: `${urls.connector}/v1/.well-known/openidconfiguration`,
     ToBotFromEmulatorOpenIdMetadataUrl: `${urls.connector}/v1/.well-known/openidconfiguration`,
     OAuthUrl: urls.connector,
+    // Translation through connector-gateway's Translator endpoint, when the configuration has an AI resource.
+    INSPECTION_BOT_TRANSLATOR_URL: botSettings.INSPECTION_BOT_TRANSLATOR_KEY ? urls.connector : undefined,
   };
   const merged: NodeJS.ProcessEnv = { ...environment };
   for (const [name, value] of Object.entries(defaults)) {

@@ -130,4 +130,24 @@ if (!chromiumPresent) {
 
     expect(browserErrors).toEqual([]);
   }, 90_000);
+
+  it('speaks Simplified Chinese to a zh-CN page: prompts translated by connector-gateway', async () => {
+    const chinese = await browser.newPage({ viewport: { width: 900, height: 1000 } });
+    chinese.on('pageerror', (error) => browserErrors.push(error.message));
+    try {
+      await chinese.goto(`${platform.bot.url}/?name=${encodeURIComponent('王工')}&locale=zh-CN`);
+      // The welcome template comes back from the gateway's Translator endpoint (phrasebook provider).
+      await chinese.getByText('王工，您好！我负责记录巡检。').first().waitFor({ timeout: 20_000 });
+      const box = chinese.getByRole('textbox').first();
+      await box.fill('devices');
+      await box.press('Enter');
+      await chinese
+        .getByText(/请选择一台设备开始检查/)
+        .first()
+        .waitFor({ timeout: 15_000 });
+      expect(browserErrors).toEqual([]);
+    } finally {
+      await chinese.close();
+    }
+  }, 60_000);
 });

@@ -178,6 +178,21 @@ describe('Direct Line 3.0 over raw HTTP and WebSocket', () => {
       });
     });
 
+    it("a pre-allocated conversation's conversationUpdate carries the locale of the start body", async () => {
+      const { token, conversationId } = await generate({ user: { id: 'dl_wang', name: 'Wang' } });
+      const started = await fetch(`${base}/conversations`, {
+        method: 'POST',
+        headers: auth(token),
+        body: JSON.stringify({ locale: 'zh-CN' }),
+      });
+      expect(started.status).toBe(201);
+      const [update] = await waitFor(() => {
+        const updates = fixture.bot.messages(conversationId);
+        return updates.length > 0 ? updates : undefined;
+      }, 'the conversationUpdate');
+      expect(update).toMatchObject({ type: 'conversationUpdate', locale: 'zh-CN', from: { id: 'dl_wang' } });
+    });
+
     it('with a secret starts a new conversation each time and returns a conversation token', async () => {
       const a = await start(SECRET);
       const b = await start(SECRET);

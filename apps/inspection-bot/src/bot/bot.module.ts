@@ -6,6 +6,7 @@ import { InspectionBotEnvironment } from '../config/inspection-bot.environment';
 import { InspectionBot } from '../dialog/inspection-bot';
 import { InspectionApiClient } from '../inspection-api/inspection-api.client';
 import { languageOfLocale, Localizer } from '../phrases/localizer';
+import { GatewayTranslator } from '../phrases/gateway-translator';
 import { PhrasebookTranslator } from '../phrases/phrasebook-translator';
 import { TRANSLATOR, type TranslatorPort } from '../phrases/translator.port';
 import { createBotFrameworkAuthentication } from './bot-authentication';
@@ -28,9 +29,20 @@ import { MessagesController } from './messages.controller';
     },
     {
       provide: TRANSLATOR,
-      inject: [InspectionBotEnvironment],
-      useFactory: (environment: InspectionBotEnvironment): TranslatorPort =>
-        PhrasebookTranslator.fromFile(environment.INSPECTION_BOT_PHRASEBOOK),
+      inject: [InspectionBotEnvironment, LOGGER],
+      useFactory: (environment: InspectionBotEnvironment, logger: Logger): TranslatorPort =>
+        environment.INSPECTION_BOT_TRANSLATOR_URL && environment.INSPECTION_BOT_TRANSLATOR_KEY
+          ? new GatewayTranslator({
+              endpoint: environment.INSPECTION_BOT_TRANSLATOR_URL,
+              authentication: environment.INSPECTION_BOT_TRANSLATOR_AUTH,
+              keys: [
+                environment.INSPECTION_BOT_TRANSLATOR_KEY,
+                environment.INSPECTION_BOT_TRANSLATOR_KEY_2,
+              ].filter((key): key is string => key !== undefined),
+              region: environment.INSPECTION_BOT_TRANSLATOR_REGION,
+              logger: logger.child({ component: 'translator' }),
+            })
+          : PhrasebookTranslator.fromFile(environment.INSPECTION_BOT_PHRASEBOOK),
     },
     {
       provide: Localizer,

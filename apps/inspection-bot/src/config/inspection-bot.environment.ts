@@ -1,6 +1,17 @@
 import { resolve } from 'node:path';
 import { Expose } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
 import { CommonEnvironment, ToInteger } from '@fieldops/platform';
 
 const HTTP_URL = { protocols: ['http', 'https'], require_tld: false, require_protocol: true };
@@ -23,6 +34,29 @@ export class InspectionBotEnvironment extends CommonEnvironment {
 
   /** The phrasebook the local translator serves the bot's own strings from. */
   @Expose() @IsString() INSPECTION_BOT_PHRASEBOOK: string = resolve(__dirname, '..', '..', 'phrasebook.yaml');
+
+  // --- translation (connector-gateway's Translator v3 endpoint, through @fieldops/ai-credentials) -------------
+  /** The Translator endpoint (connector-gateway's base URL). Unset: the bot's phrasebook file, read locally. */
+  @Expose() @IsOptional() @IsUrl(HTTP_URL) @Matches(NO_TRAILING_SLASH) INSPECTION_BOT_TRANSLATOR_URL?: string;
+
+  /** How the bot authenticates there: a key, a key + region, or a key exchanged for 10-minute tokens. */
+  @Expose()
+  @IsIn(['key', 'key-and-region', 'exchanged-token'])
+  INSPECTION_BOT_TRANSLATOR_AUTH: 'key' | 'key-and-region' | 'exchanged-token' = 'exchanged-token';
+
+  /** The AI resource's keys (the second one is the fail-over); required with INSPECTION_BOT_TRANSLATOR_URL. */
+  @Expose()
+  @ValidateIf(
+    (environment: InspectionBotEnvironment) => environment.INSPECTION_BOT_TRANSLATOR_URL !== undefined,
+  )
+  @IsString()
+  @MinLength(16)
+  INSPECTION_BOT_TRANSLATOR_KEY?: string;
+
+  @Expose() @IsOptional() @IsString() @MinLength(16) INSPECTION_BOT_TRANSLATOR_KEY_2?: string;
+
+  /** The AI resource's region (key-and-region). */
+  @Expose() @IsOptional() @IsString() @MinLength(1) INSPECTION_BOT_TRANSLATOR_REGION?: string;
 
   // --- inspection-api, with the bot's own service account -----------------------------------------------------
   /** Base URL of inspection-api (its routes are under `/api`). */

@@ -19,6 +19,12 @@ export const BOT = {
 };
 export const SERVICE_ACCOUNT = { username: 'inspection-bot', password: 'service-account-password-for-tests' };
 const INTERNAL_KEY = 'internal-key-for-inspection-bot-tests-0123456789';
+/** The AI resource the bot translates with (connector-gateway's phrasebook provider serves the bot's phrasebook). */
+export const TRANSLATOR_KEYS = [
+  'test-translator-key-00000000001',
+  'test-translator-key-00000000002',
+] as const;
+const BOT_PHRASEBOOK = join(__dirname, '..', '..', 'phrasebook.yaml');
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -63,6 +69,10 @@ export async function startInspectionPlatform(): Promise<RunningInspectionPlatfo
       `    messagingEndpoint: http://127.0.0.1:${botPort}/api/messages`,
       `    appPassword: ${BOT.password}`,
       `    directLine: { secrets: [${BOT.directLineSecret}] }`,
+      'aiServices:',
+      '  resources:',
+      `    - { name: test-translator, kind: translator, region: global, keys: [${TRANSLATOR_KEYS.join(', ')}] }`,
+      `  translation: { provider: phrasebook, phrasebooks: [${JSON.stringify(BOT_PHRASEBOOK)}] }`,
     ].join('\n'),
   );
   const common = { HOST: '127.0.0.1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' };
@@ -128,6 +138,11 @@ export async function startInspectionPlatform(): Promise<RunningInspectionPlatfo
         ToBotFromChannelOpenIdMetadataUrl: `${connector.url}/v1/.well-known/openidconfiguration`,
         ToBotFromEmulatorOpenIdMetadataUrl: `${connector.url}/v1/.well-known/openidconfiguration`,
         OAuthUrl: connector.url,
+        // Prompts in other languages through connector-gateway's Translator endpoint, a key exchanged for tokens.
+        INSPECTION_BOT_TRANSLATOR_URL: connector.url,
+        INSPECTION_BOT_TRANSLATOR_AUTH: 'exchanged-token',
+        INSPECTION_BOT_TRANSLATOR_KEY: TRANSLATOR_KEYS[0],
+        INSPECTION_BOT_TRANSLATOR_KEY_2: TRANSLATOR_KEYS[1],
       },
     });
     services.push(bot);

@@ -62,10 +62,11 @@ export class ConversationsService {
     if (!record || record.botId !== bot.id) throw notFound();
     const created = await this.store.claimMilestone(conversationId, 'started');
     if (created) {
+      // A conversation pre-allocated by tokens/generate has no locale yet: the start body's names it.
       await this.membership.announceStart(bot, conversationId, {
         userId: record.userId,
         userName: record.userName,
-        locale: record.locale,
+        locale: record.locale ?? fresh.locale,
       });
     }
     return { created, record, response: this.conversationResponse(credential, conversationId, '-', request) };
