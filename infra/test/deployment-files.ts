@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConnectorGatewayEnvironment } from '@fieldops/connector-gateway';
 import { InspectionApiEnvironment } from '@fieldops/inspection-api';
+import { InspectionBotEnvironment } from '@fieldops/inspection-bot';
 import { environmentVariableNames } from '@fieldops/platform';
 import { RelayGatewayEnvironment } from '@fieldops/relay-gateway';
 import { parseAllDocuments } from 'yaml';
@@ -20,6 +21,11 @@ export const APPS = {
     port: 8020,
     portVariable: 'CONNECTOR_GATEWAY_PORT',
     environment: ConnectorGatewayEnvironment,
+  },
+  'inspection-bot': {
+    port: 3978,
+    portVariable: 'INSPECTION_BOT_PORT',
+    environment: InspectionBotEnvironment,
   },
 } as const;
 

@@ -155,7 +155,8 @@ describe('deployments use the per-app images', () => {
     };
     for (const [name, service] of Object.entries(compose.services)) {
       if (!service.build) continue;
-      const app = name === 'migrate' ? 'inspection-api' : name;
+      // One-shot jobs run an app's image: the migration and the inspection bot's service account.
+      const app = name === 'migrate' || name === 'inspection-bot-account' ? 'inspection-api' : name;
       expect({ name, dockerfile: service.build.dockerfile, image: service.image }).toEqual({
         name,
         dockerfile: `infra/docker/${app}.Dockerfile`,
