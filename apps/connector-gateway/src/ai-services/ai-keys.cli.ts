@@ -48,10 +48,13 @@ export async function runAiKeysCli(args: readonly string[], context: AiKeysCliCo
 }
 
 if (require.main === module) {
-  runAiKeysCli(process.argv.slice(2), { environment: process.env, print: (line) => console.log(line) }).then(
+  runAiKeysCli(process.argv.slice(2), {
+    environment: process.env,
+    print: (line) => process.stdout.write(`${line}\n`),
+  }).then(
     (code) => process.exit(code),
     (error: unknown) => {
-      console.error(`ai-keys: ${(error as Error).message}`);
+      process.stderr.write(`ai-keys: ${(error as Error).message}\n`);
       process.exit(1);
     },
   );
