@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { type AiResourceKind, type AiServicesSchema, HOST_NAME, REGION_NAME } from './ai-services.schema';
-import { resolveSecret, type SecretResolutionContext, type SecretSource } from './secret-source';
+import { collectingSecretResolver, type SecretResolutionContext } from './secret-source';
 
 /** One phrase in several languages, keyed by Translator language codes (`en`, `zh-Hans` …). */
 export type Phrase = Readonly<Record<string, string>>;
@@ -104,14 +104,7 @@ export function resolveAiServices(
 ): AiServicesConfig {
   const defaults = defaultAiServicesConfig();
   if (!schema) return defaults;
-  const secret = (key: string, value: SecretSource): string => {
-    try {
-      return resolveSecret(value, context);
-    } catch (error) {
-      problems.push(`${key}: ${(error as Error).message}`);
-      return '';
-    }
-  };
+  const secret = collectingSecretResolver(context, problems);
   const names = new Set<string>();
   const subdomains = new Map<string, string>();
   const keyOwners = new Map<string, string>();

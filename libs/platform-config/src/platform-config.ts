@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { ConfigurationError } from '@fieldops/platform';
 import { type AiServicesConfig, resolveAiServices } from './ai-services';
 import { PlatformConfigSchema } from './platform-config.schema';
-import { resolveSecret, type SecretResolutionContext, type SecretSource } from './secret-source';
+import { collectingSecretResolver, type SecretResolutionContext } from './secret-source';
 
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
 
@@ -87,14 +87,7 @@ export function parsePlatformConfig(
   const problems = describeErrors(validateSync(schema, { forbidUnknownValues: true }));
   if (problems.length > 0) throw new ConfigurationError(source, problems);
 
-  const secret = (key: string, value: SecretSource): string => {
-    try {
-      return resolveSecret(value, context);
-    } catch (error) {
-      problems.push(`${key}: ${(error as Error).message}`);
-      return '';
-    }
-  };
+  const secret = collectingSecretResolver(context, problems);
 
   const ids = new Set<string>();
   const allSecrets = new Map<string, string>();

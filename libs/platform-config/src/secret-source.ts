@@ -60,3 +60,21 @@ export function resolveSecret(source: SecretSource, context: SecretResolutionCon
   if (value === '') throw new Error(`file ${path} is empty`);
   return value;
 }
+
+/**
+ * A resolver that records a failing reference in `problems`, keyed by its path in the configuration, and yields ''
+ * instead of throwing, so that every bad reference of a file is reported at once.
+ */
+export function collectingSecretResolver(
+  context: SecretResolutionContext,
+  problems: string[],
+): (key: string, value: SecretSource) => string {
+  return (key, value) => {
+    try {
+      return resolveSecret(value, context);
+    } catch (error) {
+      problems.push(`${key}: ${(error as Error).message}`);
+      return '';
+    }
+  };
+}
