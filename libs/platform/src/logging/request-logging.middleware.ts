@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse } from 'node:http';
-import { pinoHttp } from 'pino-http';
-import { type Logger } from 'pino';
+import { type Level, type Logger } from 'pino';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 const ACCEPTABLE_REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -14,34 +13,58 @@ export function redactUrl(url: string): string {
   return url.replace(SECRET_QUERY_PARAMETER, '$1[redacted]');
 }
 
+/** The access-log level of a finished response: 5xx error, 4xx warn, the rest info. */
+export function accessLogLevel(statusCode: number): Level {
+  if (statusCode >= 500) return 'error';
+  if (statusCode >= 400) return 'warn';
+  return 'info';
+}
+
+/** The request as the access log shows it (`req.id` is what other log lines of the request refer to). */
+export type LoggedRequest = IncomingMessage & { id?: string };
+
 /**
- * Access log and request ids: reuses a well-formed incoming `X-Request-Id` (nginx sets one), or makes
- * one, echoes it on the response and puts it on every log line of the request (`req.log`).
+ * Access log and request ids: reuses a well-formed incoming `X-Request-Id` (nginx sets one), or makes one,
+ * echoes it on the response and puts it on `req.id`. One line per request when it finishes (`request completed`)
+ * or when the client goes away first (`request aborted`), with method, redacted URL, status and duration; health,
+ * readiness and metrics scrapes are not logged. The line is only built when its level is enabled, so a service at
+ * `LOG_LEVEL=warn` pays one listener per request for it.
  */
 export function requestLoggingMiddleware(logger: Logger) {
-  return pinoHttp({
-    logger,
-    genReqId(request: IncomingMessage, response: ServerResponse) {
-      const incoming = request.headers[REQUEST_ID_HEADER];
-      const id =
-        typeof incoming === 'string' && ACCEPTABLE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-      response.setHeader(REQUEST_ID_HEADER, id);
-      return id;
-    },
-    customLogLevel(_request, response, error) {
-      if (error || response.statusCode >= 500) return 'error';
-      if (response.statusCode >= 400) return 'warn';
-      return 'info';
-    },
-    autoLogging: { ignore: (request) => QUIET_PATHS.has((request.url ?? '').split('?')[0]) },
-    serializers: {
-      req: (request: { id: unknown; method: string; url: string; remoteAddress?: string }) => ({
-        id: request.id,
-        method: request.method,
-        url: redactUrl(request.url),
-        remoteAddress: request.remoteAddress,
-      }),
-      res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
-    },
-  });
+  return (request: LoggedRequest, response: ServerResponse, next: () => void): void => {
+    const incoming = request.headers[REQUEST_ID_HEADER];
+    const id = typeof incoming === 'string' && ACCEPTABLE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    request.id = id;
+    response.setHeader(REQUEST_ID_HEADER, id);
+    const url = request.url ?? '';
+    const query = url.indexOf('?');
+    if (QUIET_PATHS.has(query < 0 ? url : url.slice(0, query))) {
+      next();
+      return;
+    }
+    const started = performance.now();
+    const done = (): void => {
+      response.off('finish', done);
+      response.off('close', done);
+      const finished = response.writableFinished;
+      const level = finished ? accessLogLevel(response.statusCode) : 'warn';
+      if (!logger.isLevelEnabled(level)) return;
+      logger[level](
+        {
+          req: {
+            id,
+            method: request.method,
+            url: redactUrl(url),
+            remoteAddress: request.socket?.remoteAddress,
+          },
+          res: { statusCode: response.statusCode },
+          responseTime: Math.round(performance.now() - started),
+        },
+        finished ? 'request completed' : 'request aborted',
+      );
+    };
+    response.on('finish', done);
+    response.on('close', done);
+    next();
+  };
 }
