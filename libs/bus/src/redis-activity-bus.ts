@@ -97,7 +97,11 @@ export class RedisActivityBus implements ActivityBus {
     };
 
     const connectionName = options.connectionName ?? 'fieldops-bus';
-    this.publisher = new Redis(options.redisUrl, connectionOptions(`${connectionName}-publisher`));
+    // Publishes issued in the same tick go out in one write (the subscriber connection only subscribes).
+    this.publisher = new Redis(options.redisUrl, {
+      ...connectionOptions(`${connectionName}-publisher`),
+      enableAutoPipelining: true,
+    });
     this.subscriber = new Redis(options.redisUrl, {
       ...connectionOptions(`${connectionName}-subscriber`),
       autoResubscribe: true,

@@ -93,6 +93,9 @@ export class RedisConversationStore implements ConversationStore {
     const redis = new Redis(options.redisUrl, {
       connectionName: options.connectionName ?? 'fieldops-conversation-store',
       connectTimeout: 5_000,
+      // Commands issued in the same tick (appends, reads, expiries of many requests) go out in one write: on
+      // a loaded relay that is one syscall instead of one per command.
+      enableAutoPipelining: true,
       maxRetriesPerRequest: 3,
       retryStrategy: (attempt: number) => Math.min(100 * attempt, 2_000),
     });
