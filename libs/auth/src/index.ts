@@ -7,3 +7,4 @@ export * from './jwt-auth.options';
 export * from './jwt-bearer.strategy';
 export * from './jwt-tokens';
 export * from './key-ring';
+export * from './verified-bearer.cache';

@@ -4,10 +4,17 @@ import { AuthGuard } from '@nestjs/passport';
 import { IS_PUBLIC_KEY } from '@fieldops/platform';
 import { TokenExpiredError } from 'jsonwebtoken';
 import { AuthenticationFailedException } from './authentication-failed.exception';
+import { VerifiedBearerCache } from './verified-bearer.cache';
+
+interface BearerRequest {
+  headers?: { authorization?: string | string[] };
+  user?: unknown;
+}
 
 /**
  * The app's global guard for the passport strategy named `strategyName`: every route needs a valid bearer
- * JWT unless it (or its controller) is marked `@Public()`. A forgotten decorator therefore fails closed.
+ * JWT unless it (or its controller) is marked `@Public()`. A forgotten decorator therefore fails closed. A header
+ * verified in the last few seconds is not verified again (VerifiedBearerCache).
  */
 export function createJwtAuthGuard(strategyName: string): Type<CanActivate> {
   @Injectable()
@@ -16,17 +23,37 @@ export function createJwtAuthGuard(strategyName: string): Type<CanActivate> {
       super();
     }
 
+    private readonly verified = new VerifiedBearerCache();
+
     override canActivate(context: ExecutionContext) {
       const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [
         context.getHandler(),
         context.getClass(),
       ]);
       if (isPublic) return true;
+      const request = context.switchToHttp().getRequest<BearerRequest>();
+      const header = request.headers?.authorization;
+      if (typeof header === 'string') {
+        const principal = this.verified.principalOf(header);
+        if (principal !== undefined) {
+          request.user = principal;
+          return true;
+        }
+      }
       return super.canActivate(context);
     }
 
-    override handleRequest<TUser = unknown>(error: unknown, user: TUser | false, info: unknown): TUser {
-      if (user) return user;
+    override handleRequest<TUser = unknown>(
+      error: unknown,
+      user: TUser | false,
+      info: unknown,
+      context: ExecutionContext,
+    ): TUser {
+      if (user) {
+        const header = context.switchToHttp().getRequest<BearerRequest>().headers?.authorization;
+        if (typeof header === 'string') this.verified.remember(header, user);
+        return user;
+      }
       if (info instanceof TokenExpiredError)
         throw new AuthenticationFailedException('expired', 'token has expired');
       if (info instanceof Error && info.message === 'No auth token') {
