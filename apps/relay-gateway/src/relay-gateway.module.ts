@@ -8,6 +8,7 @@ import { ActivitiesController } from './activities/activities.controller';
 import { ActivitiesService } from './activities/activities.service';
 import { RelayGatewayEnvironment } from './config/relay-gateway.environment';
 import { ConversationLog } from './conversation-log/conversation-log.service';
+import { ConversationFactsCache } from './conversations/conversation-facts.cache';
 import { ConversationMembershipService } from './conversations/conversation-membership.service';
 import { ConversationsController } from './conversations/conversations.controller';
 import { ConversationsService } from './conversations/conversations.service';
@@ -91,6 +92,7 @@ export class RelayGatewayModule {
         DirectLineAuthGuard,
         ConversationLog,
         ConversationMembershipService,
+        { provide: ConversationFactsCache, useFactory: () => new ConversationFactsCache() },
         ConversationsService,
         TokensService,
         ActivitiesService,

@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Activity, type ActivitySet } from '@fieldops/contracts';
-import { CONVERSATION_STORE, type ConversationStore } from '@fieldops/conversation-store';
+import {
+  CONVERSATION_STORE,
+  type ConversationStore,
+  UnknownConversationError,
+} from '@fieldops/conversation-store';
 import { ErrorEnvelopeException, LOGGER, type Logger } from '@fieldops/platform';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { ConversationLog } from '../conversation-log/conversation-log.service';
 import { botAccount, ConversationMembershipService } from '../conversations/conversation-membership.service';
+import { ConversationFactsCache } from '../conversations/conversation-facts.cache';
 import { notFound } from '../conversations/conversations.service';
 import { type Credential } from '../direct-line/credentials';
 import { parseWatermark } from '../direct-line/public-url';
@@ -33,6 +38,7 @@ export class ActivitiesService {
     private readonly membership: ConversationMembershipService,
     private readonly environment: RelayGatewayEnvironment,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly facts: ConversationFactsCache,
   ) {
     this.conversationLimiter = new RateLimiter(environment.RELAY_RATE_LIMIT_PER_CONVERSATION);
   }
@@ -51,8 +57,14 @@ export class ActivitiesService {
       });
     }
     const bot = credential.bot;
-    const record = await this.store.get(conversationId);
-    if (!record || record.botId !== bot.id) throw notFound();
+    let botId = this.facts.botOf(conversationId);
+    if (botId === undefined) {
+      const record = await this.store.get(conversationId);
+      if (!record) throw notFound();
+      botId = record.botId;
+      this.facts.rememberBot(conversationId, botId);
+    }
+    if (botId !== bot.id) throw notFound();
 
     const { id: _clientId, ...rest } = activity;
     const from = {
@@ -75,7 +87,11 @@ export class ActivitiesService {
     const announced = await this.membership.announceUserIfNew(bot, conversationId, from);
     let botMs = announced ? performance.now() - announcing : 0;
     const correlationId = randomUUID();
-    const echo = await this.log.append(conversationId, stamped, correlationId);
+    const echo = await this.log.append(conversationId, stamped, correlationId).catch((error: unknown) => {
+      // Expired from the store since its bot was remembered.
+      if (error instanceof UnknownConversationError) throw notFound();
+      throw error;
+    });
 
     const delivering = performance.now();
     const outcome = await this.delivery.deliver({ bot, activity: echo.activity, correlationId });

@@ -6,6 +6,7 @@ import { LOGGER, type Logger } from '@fieldops/platform';
 import { type BotConfig } from '@fieldops/platform-config';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { BOT_DELIVERY, type BotDelivery } from '../delivery/bot-delivery';
+import { ConversationFactsCache } from './conversation-facts.cache';
 
 export function botAccount(bot: BotConfig): ChannelAccount {
   return { id: bot.id, name: bot.name, role: 'bot' };
@@ -22,6 +23,7 @@ export class ConversationMembershipService {
     @Inject(BOT_DELIVERY) private readonly delivery: BotDelivery,
     private readonly environment: RelayGatewayEnvironment,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly facts: ConversationFactsCache,
   ) {}
 
   /** Called once per conversation, by whoever claimed its `started` milestone. */
@@ -41,7 +43,10 @@ export class ConversationMembershipService {
 
   /** Before a user's first message: announces the user unless that already happened. */
   async announceUserIfNew(bot: BotConfig, conversationId: string, user: ChannelAccount): Promise<boolean> {
-    if (!(await this.store.claimMilestone(conversationId, 'userJoined'))) return false;
+    if (this.facts.isClaimed(conversationId, 'userJoined')) return false;
+    const claimed = await this.store.claimMilestone(conversationId, 'userJoined');
+    this.facts.rememberClaimed(conversationId, 'userJoined');
+    if (!claimed) return false;
     const account: ChannelAccount = { id: user.id, role: 'user' };
     if (user.name !== undefined) account.name = user.name;
     await this.send(bot, conversationId, account, [account]);
