@@ -1,7 +1,9 @@
 // Relay benchmark: N WebSocket clients in M conversations against a bot that answers every message.
 // Prints end-to-end latency (client POST → bot reply on the socket) p50/p99, the gateway's own processing time per
 // send (Server-Timing, bot excluded) p50/p99, sustained messages/s, and server memory per idle stream.
-// Usage: npm run build && node --expose-gc bench/relay/bench.js [clients=100] [conversations=50] [seconds=10] [idle=10000]
+// Usage: npm run build && node --expose-gc bench/relay/bench.js [--rate N] [clients=100] [conversations=50] [seconds=10] [idle=10000]
+// Without --rate each client sends in a closed loop (the next message once the bot's answer arrived): the rate the
+// machine sustains. With --rate N, N messages/s are sent whatever the answers do (an open loop): latency at that rate.
 // With REDIS_URL set, the relay uses Redis for its store and bus. BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the
 // relay process there (open it in Chrome DevTools).
 'use strict';
@@ -12,6 +14,12 @@ const { WebSocket } = require(
   require.resolve('ws', { paths: [join(__dirname, '../../apps/relay-gateway')] }),
 );
 
+const rateFlag = process.argv.findIndex((argument) => argument.startsWith('--rate'));
+const rate =
+  rateFlag < 0 ? 0 : Number(process.argv[rateFlag].split('=')[1] ?? process.argv.splice(rateFlag + 1, 1)[0]);
+if (rateFlag >= 0) process.argv.splice(rateFlag, 1);
+if (!(rate >= 0)) throw new Error('--rate takes messages per second');
+const WARM_UP_SECONDS = 3;
 const [clients = 100, conversations = 50, seconds = 10, idle = 10_000] = process.argv.slice(2).map(Number);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
 
@@ -108,28 +116,39 @@ async function main() {
       }),
     );
   }
+  const sendOne = async (index, key) => {
+    const conversation = started[index % conversations];
+    const response = await request(
+      'POST',
+      `${base}/conversations/${conversation.conversationId}/activities`,
+      conversation.token,
+      { type: 'message', from: { id: `user-${index}` }, text: key, channelData: { key } },
+    );
+    if (response.status !== 200) throw new Error(`send answered ${response.status}`);
+    const timing = /dur=([\d.]+)/.exec(response.headers['server-timing'] ?? '');
+    if (timing) processing.push(Number(timing[1]));
+  };
+  if (rate > 0) {
+    server.send('loop-delay-reset');
+    await openLoop({ sendOne, pending, endToEnd, processing });
+    const { loopDelay } = await ask('loop-delay');
+    console.log(
+      `  relay event-loop delay: p50 ${loopDelay.p50.toFixed(1)} ms, p99 ${loopDelay.p99.toFixed(1)} ms, max ${loopDelay.max.toFixed(1)} ms`,
+    );
+    for (const socket of sockets) socket.terminate();
+    await idleStreams(ask, base, secret);
+    server.send('stop');
+    agent.destroy();
+    return;
+  }
   let sent = 0;
   let running = true;
   const loop = async (index) => {
-    const conversation = started[index % conversations];
     while (running) {
       const key = `${index}-${sent++}`;
       const begin = performance.now();
       const replied = new Promise((resolve) => pending.set(key, resolve));
-      const response = await request(
-        'POST',
-        `${base}/conversations/${conversation.conversationId}/activities`,
-        conversation.token,
-        {
-          type: 'message',
-          from: { id: `user-${index}` },
-          text: key,
-          channelData: { key },
-        },
-      );
-      if (response.status !== 200) throw new Error(`send answered ${response.status}`);
-      const timing = /dur=([\d.]+)/.exec(response.headers['server-timing'] ?? '');
-      if (timing) processing.push(Number(timing[1]));
+      await sendOne(index, key);
       await replied;
       endToEnd.push(performance.now() - begin);
     }
@@ -150,7 +169,66 @@ async function main() {
     `  gateway processing per send (bot excluded): p50 ${percentile(processing, 50).toFixed(3)} ms, p99 ${percentile(processing, 99).toFixed(3)} ms`,
   );
 
-  // 2. Idle streams: memory of the relay process per open socket.
+  await idleStreams(ask, base, secret);
+  server.send('stop');
+  agent.destroy();
+}
+
+/**
+ * Open loop: messages are sent at a fixed rate whatever the answers do (a closed loop slows down with the server and
+ * hides queueing), spread over the clients; prints the rate achieved, what was answered, and the latencies.
+ */
+async function openLoop({ sendOne, pending, endToEnd, processing }) {
+  const run = async (label, runSeconds) => {
+    let sent = 0;
+    let failed = 0;
+    let answered = 0;
+    const loadStart = performance.now();
+    const until = loadStart + runSeconds * 1000;
+    while (performance.now() < until) {
+      const due = Math.floor(((performance.now() - loadStart) / 1000) * rate);
+      for (; sent < due; sent += 1) {
+        const key = `${label}-${sent}`;
+        const begin = performance.now();
+        pending.set(key, () => {
+          answered += 1;
+          endToEnd.push(performance.now() - begin);
+        });
+        sendOne(sent % clients, key).catch(() => {
+          failed += 1;
+          pending.delete(key);
+        });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    const sendingSeconds = (performance.now() - loadStart) / 1000;
+    const drainUntil = performance.now() + 5_000;
+    while (pending.size > 0 && performance.now() < drainUntil) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return { sent, failed, answered, sendingSeconds };
+  };
+  // Warm-up at the same rate (JIT, keep-alive sockets to the bot, Redis scripts), not counted.
+  await run('warm-up', WARM_UP_SECONDS);
+  endToEnd.length = 0;
+  processing.length = 0;
+  const { sent, failed, answered, sendingSeconds } = await run('open', seconds);
+  console.log(
+    `open loop: ${rate} messages/s offered for ${seconds} s (after ${WARM_UP_SECONDS} s of warm-up) over ${clients} WebSocket clients in ${conversations} conversations`,
+  );
+  console.log(
+    `  sent ${sent} (${(sent / sendingSeconds).toFixed(0)} messages/s), failed ${failed}, answered on the socket ${answered}, unanswered after 5 s ${pending.size}`,
+  );
+  console.log(
+    `  end-to-end (POST → reply on the socket): p50 ${percentile(endToEnd, 50).toFixed(2)} ms, p99 ${percentile(endToEnd, 99).toFixed(2)} ms`,
+  );
+  console.log(
+    `  gateway processing per send (bot excluded): p50 ${percentile(processing, 50).toFixed(3)} ms, p99 ${percentile(processing, 99).toFixed(3)} ms`,
+  );
+}
+
+/** Idle streams: memory of the relay process per open socket. */
+async function idleStreams(ask, base, secret) {
   if (idle > 0) {
     await new Promise((resolve) => setTimeout(resolve, 500));
     const before = (await ask('memory')).memory;
@@ -171,8 +249,6 @@ async function main() {
     );
     for (const socket of idleSockets) socket.terminate();
   }
-  server.send('stop');
-  agent.destroy();
 }
 
 main().catch((error) => {

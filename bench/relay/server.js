@@ -1,22 +1,36 @@
-// The relay under benchmark, in its own process so its memory can be measured alone. Started by bench.js (fork):
-// plays the bot too (an HTTP server that answers every message by appending a reply through ConversationLog).
+// The relay under benchmark, in its own process so its memory can be measured alone. Started by bench.js (fork).
+// With REDIS_URL the bot runs in a process of its own (bot.js, replies through the shared store and bus, as
+// connector-gateway ingests them); without it (in-process store and bus, nothing to share) this process plays the
+// bot too: an HTTP server that answers every message by appending a reply through ConversationLog.
 'use strict';
 require('reflect-metadata');
 const http = require('node:http');
 const { mkdtempSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
+const { fork } = require('node:child_process');
 const { join } = require('node:path');
+const { monitorEventLoopDelay } = require('node:perf_hooks');
 const { ConversationLog, StreamService, startRelayGateway } = require('../../apps/relay-gateway/dist');
 
-async function main() {
-  let log;
+/** The bot in its own process; resolves with its port and a stop function. */
+async function forkBot() {
+  const child = fork(join(__dirname, 'bot.js'), [], { env: process.env });
+  const { port } = await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`bench bot exited with ${code}`)));
+  });
+  return { port, stop: (done) => (child.once('exit', done), child.send('stop')) };
+}
+
+/** The bot in this process, replying through the relay's own ConversationLog. */
+async function inProcessBot(getLog) {
   const bot = http.createServer((request, response) => {
     const chunks = [];
     request.on('data', (chunk) => chunks.push(chunk));
     request.on('end', () => {
       const activity = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       if (activity.type !== 'message') return response.writeHead(200).end();
-      log
+      getLog()
         .appendFromBot(activity.conversation.id, {
           type: 'message',
           from: { id: 'bench-bot' },
@@ -31,6 +45,12 @@ async function main() {
     });
   });
   await new Promise((resolve) => bot.listen(0, '127.0.0.1', resolve));
+  return { port: bot.address().port, stop: (done) => bot.close(done) };
+}
+
+async function main() {
+  let log;
+  const bot = process.env.REDIS_URL ? await forkBot() : await inProcessBot(() => log);
   const directory = mkdtempSync(join(tmpdir(), 'relay-bench-'));
   const configPath = join(directory, 'platform.yaml');
   writeFileSync(
@@ -39,7 +59,7 @@ async function main() {
       'bots:',
       '  - id: bench-bot',
       '    appId: bench-bot',
-      `    messagingEndpoint: http://127.0.0.1:${bot.address().port}/api/messages`,
+      `    messagingEndpoint: http://127.0.0.1:${bot.port}/api/messages`,
       '    directLine: { secrets: [bench-directline-secret-01] }',
     ].join('\n'),
   );
@@ -57,6 +77,8 @@ async function main() {
   });
   log = relay.app.get(ConversationLog);
   const streams = relay.app.get(StreamService);
+  const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+  loopDelay.enable();
   process.on('message', (message) => {
     if (message === 'memory') {
       global.gc?.();
@@ -65,7 +87,17 @@ async function main() {
         process.send({ memory: process.memoryUsage(), openStreams: streams.openStreams });
       }, 500);
     }
-    if (message === 'stop') void relay.close().then(() => bot.close(() => process.exit(0)));
+    if (message === 'loop-delay') {
+      process.send({
+        loopDelay: {
+          p50: loopDelay.percentile(50) / 1e6,
+          p99: loopDelay.percentile(99) / 1e6,
+          max: loopDelay.max / 1e6,
+        },
+      });
+    }
+    if (message === 'loop-delay-reset') loopDelay.reset();
+    if (message === 'stop') void relay.close().then(() => bot.stop(() => process.exit(0)));
   });
   process.send({ url: relay.url, secret: 'bench-directline-secret-01' });
 }
