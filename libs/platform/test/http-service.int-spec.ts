@@ -82,6 +82,12 @@ describe('startHttpService', () => {
     expect(lines.some((line) => line.includes('"id":"abc-123"'))).toBe(true);
   });
 
+  it('keeps idle keep-alive connections longer than nginx keeps its upstream ones (60 s)', () => {
+    const server = service.app.getHttpServer() as import('node:http').Server;
+    expect(server.keepAliveTimeout).toBeGreaterThan(60_000);
+    expect(server.headersTimeout).toBeGreaterThan(server.keepAliveTimeout);
+  });
+
   it('exposes request counts and latency by route pattern and status', async () => {
     await fetch(`${service.url}/demo/items/42`);
     await fetch(`${service.url}/no/such/route`);

@@ -32,6 +32,9 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+/** How long an idle keep-alive connection stays open. */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 function trustProxySetting(value: string | undefined): boolean | number | string {
   if (value === undefined || ['', 'none', 'false'].includes(value.trim().toLowerCase())) return false;
   if (/^\d+$/.test(value.trim())) return Number(value.trim());
@@ -53,6 +56,11 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Run
 
   let closing = false;
   const server: Server = app.getHttpServer();
+  // Idle keep-alive connections outlive nginx's upstream keepalive_timeout (60 s), so the proxy (or any pooled
+  // client) closes them first and never sends a request on a connection this server is closing (Node's default,
+  // 5 s, makes such requests fail with a reset: a POST is then not retried and the client sees a 502).
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
   // While draining, tell keep-alive clients to go elsewhere for their next request.
   server.on('request', (_request, response: ServerResponse) => {
     if (closing) response.setHeader('Connection', 'close');
