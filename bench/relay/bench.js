@@ -124,7 +124,9 @@ async function main() {
       conversation.token,
       { type: 'message', from: { id: `user-${index}` }, text: key, channelData: { key } },
     );
-    if (response.status !== 200) throw new Error(`send answered ${response.status}`);
+    if (response.status !== 200) {
+      throw new Error(`send answered ${response.status} ${JSON.stringify(response.body?.error ?? '')}`);
+    }
     const timing = /dur=([\d.]+)/.exec(response.headers['server-timing'] ?? '');
     if (timing) processing.push(Number(timing[1]));
   };
@@ -183,6 +185,7 @@ async function openLoop({ sendOne, pending, endToEnd, processing }) {
     let sent = 0;
     let failed = 0;
     let answered = 0;
+    const failures = new Map();
     const loadStart = performance.now();
     const until = loadStart + runSeconds * 1000;
     while (performance.now() < until) {
@@ -194,8 +197,9 @@ async function openLoop({ sendOne, pending, endToEnd, processing }) {
           answered += 1;
           endToEnd.push(performance.now() - begin);
         });
-        sendOne(sent % clients, key).catch(() => {
+        sendOne(sent % clients, key).catch((error) => {
           failed += 1;
+          failures.set(error.message, (failures.get(error.message) ?? 0) + 1);
           pending.delete(key);
         });
       }
@@ -206,19 +210,20 @@ async function openLoop({ sendOne, pending, endToEnd, processing }) {
     while (pending.size > 0 && performance.now() < drainUntil) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    return { sent, failed, answered, sendingSeconds };
+    return { sent, failed, answered, sendingSeconds, failures };
   };
   // Warm-up at the same rate (JIT, keep-alive sockets to the bot, Redis scripts), not counted.
   await run('warm-up', WARM_UP_SECONDS);
   endToEnd.length = 0;
   processing.length = 0;
-  const { sent, failed, answered, sendingSeconds } = await run('open', seconds);
+  const { sent, failed, answered, sendingSeconds, failures } = await run('open', seconds);
   console.log(
     `open loop: ${rate} messages/s offered for ${seconds} s (after ${WARM_UP_SECONDS} s of warm-up) over ${clients} WebSocket clients in ${conversations} conversations`,
   );
   console.log(
     `  sent ${sent} (${(sent / sendingSeconds).toFixed(0)} messages/s), failed ${failed}, answered on the socket ${answered}, unanswered after 5 s ${pending.size}`,
   );
+  for (const [reason, count] of failures) console.log(`  failed: ${count} × ${reason}`);
   console.log(
     `  end-to-end (POST → reply on the socket): p50 ${percentile(endToEnd, 50).toFixed(2)} ms, p99 ${percentile(endToEnd, 99).toFixed(2)} ms`,
   );
