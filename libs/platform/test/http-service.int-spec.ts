@@ -83,7 +83,7 @@ describe('startHttpService', () => {
   });
 
   it('keeps idle keep-alive connections longer than nginx keeps its upstream ones (60 s)', () => {
-    const server = service.app.getHttpServer() as import('node:http').Server;
+    const server = service.app.getHttpServer();
     expect(server.keepAliveTimeout).toBeGreaterThan(60_000);
     expect(server.headersTimeout).toBeGreaterThan(server.keepAliveTimeout);
   });
