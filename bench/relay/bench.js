@@ -1,11 +1,12 @@
 // Relay benchmark: N WebSocket clients in M conversations against a bot that answers every message.
 // Prints end-to-end latency (client POST → bot reply on the socket) p50/p99, the gateway's own processing time per
 // send (Server-Timing, bot excluded) p50/p99, sustained messages/s, and server memory per idle stream.
-// Usage: npm run build && node --expose-gc bench/relay/bench.js [--rate N] [clients=100] [conversations=50] [seconds=10] [idle=10000]
+// Usage: npm run build && node --expose-gc bench/relay/bench.js [--rate N] [--relays R] [clients=100] [conversations=50] [seconds=10] [idle=10000]
 // Without --rate each client sends in a closed loop (the next message once the bot's answer arrived): the rate the
 // machine sustains. With --rate N, N messages/s are sent whatever the answers do (an open loop): latency at that rate.
-// With REDIS_URL set, the relay uses Redis for its store and bus. BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the
-// relay process there (open it in Chrome DevTools).
+// With REDIS_URL set, the relay uses Redis for its store and bus, the bot runs in a process of its own, and --relays R
+// starts R relay instances on that Redis (each conversation's clients spread over them). BENCH_CPU_PROF=<dir> writes
+// a V8 CPU profile of each relay process there (open it in Chrome DevTools).
 'use strict';
 const { fork } = require('node:child_process');
 const http = require('node:http');
@@ -14,11 +15,17 @@ const { WebSocket } = require(
   require.resolve('ws', { paths: [join(__dirname, '../../apps/relay-gateway')] }),
 );
 
-const rateFlag = process.argv.findIndex((argument) => argument.startsWith('--rate'));
-const rate =
-  rateFlag < 0 ? 0 : Number(process.argv[rateFlag].split('=')[1] ?? process.argv.splice(rateFlag + 1, 1)[0]);
-if (rateFlag >= 0) process.argv.splice(rateFlag, 1);
-if (!(rate >= 0)) throw new Error('--rate takes messages per second');
+/** Takes `--name N` or `--name=N` out of argv. */
+function numberFlag(name, fallback) {
+  const at = process.argv.findIndex((argument) => argument === name || argument.startsWith(`${name}=`));
+  if (at < 0) return fallback;
+  const value = Number(process.argv[at].split('=')[1] ?? process.argv.splice(at + 1, 1)[0]);
+  process.argv.splice(at, 1);
+  if (!(value >= 0)) throw new Error(`${name} takes a number`);
+  return value;
+}
+const rate = numberFlag('--rate', 0);
+const relayCount = Math.max(1, numberFlag('--relays', 1));
 const WARM_UP_SECONDS = 3;
 const [clients = 100, conversations = 50, seconds = 10, idle = 10_000] = process.argv.slice(2).map(Number);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
@@ -70,28 +77,57 @@ function openSocket(url, onFrame) {
   });
 }
 
-async function main() {
-  const server = fork(join(__dirname, 'server.js'), [], {
+/** A forked bench process (a relay, or the bot) and a way to ask it something. */
+function child(script, env) {
+  const process_ = fork(join(__dirname, script), [], {
     execArgv: [
       '--expose-gc',
-      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []),
+      ...(process.env.BENCH_CPU_PROF && script === 'server.js'
+        ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF]
+        : []),
     ],
-    env: process.env,
+    env,
   });
   const ask = (message) =>
     new Promise((resolve) => {
-      server.once('message', resolve);
-      if (message) server.send(message);
+      process_.once('message', resolve);
+      if (message) process_.send(message);
     });
-  const { url, secret } = await ask();
-  const base = `${url}/v3/directline`;
-  console.log(`relay ${url} (${process.env.REDIS_URL ? 'Redis store and bus' : 'in-process store and bus'})`);
+  return { process: process_, ask, send: (message) => process_.send(message) };
+}
 
-  // 1. Active load: `clients` sockets over `conversations` conversations, each client sending in a closed loop.
+async function main() {
+  if (relayCount > 1 && !process.env.REDIS_URL) throw new Error('--relays above 1 needs REDIS_URL');
+  let bot;
+  const relayEnv = { ...process.env };
+  if (process.env.REDIS_URL) {
+    bot = child('bot.js', process.env);
+    relayEnv.BENCH_BOT_PORT = String((await bot.ask()).port);
+  }
+  const relays = [];
+  for (let index = 0; index < relayCount; index += 1) {
+    const relay = child('server.js', relayEnv);
+    const { url, secret } = await relay.ask();
+    relays.push({ ...relay, url, secret, base: `${url}/v3/directline` });
+  }
+  const { secret } = relays[0];
+  const stopAll = () => {
+    for (const relay of relays) relay.send('stop');
+    bot?.send('stop');
+    agent.destroy();
+  };
+  console.log(
+    `${relayCount} relay${relayCount > 1 ? 's' : ''} ${relays.map((relay) => relay.url).join(', ')} (${process.env.REDIS_URL ? 'Redis store and bus, the bot in its own process' : 'in-process store and bus, the bot in the relay process'})`,
+  );
+
+  // 1. Active load: `clients` sockets over `conversations` conversations. The clients of a conversation stream from
+  // different relays (round robin), and each client sends to its own relay, as nginx would spread them.
   const started = [];
   for (let index = 0; index < conversations; index += 1) {
-    started.push((await request('POST', `${base}/conversations`, secret, {})).body);
+    const relay = relays[index % relayCount];
+    started.push((await request('POST', `${relay.base}/conversations`, secret, {})).body);
   }
+  const relayOfClient = (index) => relays[(index + Math.floor(index / conversations)) % relayCount];
   const pending = new Map();
   const endToEnd = [];
   const processing = [];
@@ -100,7 +136,7 @@ async function main() {
     const conversation = started[index % conversations];
     const { body } = await request(
       'GET',
-      `${base}/conversations/${conversation.conversationId}`,
+      `${relayOfClient(index).base}/conversations/${conversation.conversationId}`,
       conversation.token,
     );
     sockets.push(
@@ -120,7 +156,7 @@ async function main() {
     const conversation = started[index % conversations];
     const response = await request(
       'POST',
-      `${base}/conversations/${conversation.conversationId}/activities`,
+      `${relayOfClient(index).base}/conversations/${conversation.conversationId}/activities`,
       conversation.token,
       { type: 'message', from: { id: `user-${index}` }, text: key, channelData: { key } },
     );
@@ -131,16 +167,17 @@ async function main() {
     if (timing) processing.push(Number(timing[1]));
   };
   if (rate > 0) {
-    server.send('loop-delay-reset');
+    for (const relay of relays) relay.send('loop-delay-reset');
     await openLoop({ sendOne, pending, endToEnd, processing });
-    const { loopDelay } = await ask('loop-delay');
-    console.log(
-      `  relay event-loop delay: p50 ${loopDelay.p50.toFixed(1)} ms, p99 ${loopDelay.p99.toFixed(1)} ms, max ${loopDelay.max.toFixed(1)} ms`,
-    );
+    for (const [index, relay] of relays.entries()) {
+      const { loopDelay } = await relay.ask('loop-delay');
+      console.log(
+        `  relay${relayCount > 1 ? ` ${index + 1}` : ''} event-loop delay: p50 ${loopDelay.p50.toFixed(1)} ms, p99 ${loopDelay.p99.toFixed(1)} ms, max ${loopDelay.max.toFixed(1)} ms`,
+      );
+    }
     for (const socket of sockets) socket.terminate();
-    await idleStreams(ask, base, secret);
-    server.send('stop');
-    agent.destroy();
+    await idleStreams(relays[0].ask, relays[0].base, secret);
+    stopAll();
     return;
   }
   let sent = 0;
@@ -171,9 +208,8 @@ async function main() {
     `  gateway processing per send (bot excluded): p50 ${percentile(processing, 50).toFixed(3)} ms, p99 ${percentile(processing, 99).toFixed(3)} ms`,
   );
 
-  await idleStreams(ask, base, secret);
-  server.send('stop');
-  agent.destroy();
+  await idleStreams(relays[0].ask, relays[0].base, secret);
+  stopAll();
 }
 
 /**

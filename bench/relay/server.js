@@ -1,26 +1,16 @@
-// The relay under benchmark, in its own process so its memory can be measured alone. Started by bench.js (fork).
-// With REDIS_URL the bot runs in a process of its own (bot.js, replies through the shared store and bus, as
-// connector-gateway ingests them); without it (in-process store and bus, nothing to share) this process plays the
-// bot too: an HTTP server that answers every message by appending a reply through ConversationLog.
+// One relay under benchmark, in its own process so its memory can be measured alone. Started by bench.js (fork).
+// With BENCH_BOT_PORT (bench.js runs the bot in a process of its own when REDIS_URL is set) messages go to that bot;
+// without it (in-process store and bus, nothing to share) this process plays the bot too: an HTTP server that answers
+// every message by appending a reply through ConversationLog. Relays started together share their token-signing key,
+// so a token from one is good on every other, as behind nginx.
 'use strict';
 require('reflect-metadata');
 const http = require('node:http');
 const { mkdtempSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
-const { fork } = require('node:child_process');
 const { join } = require('node:path');
 const { monitorEventLoopDelay } = require('node:perf_hooks');
 const { ConversationLog, StreamService, startRelayGateway } = require('../../apps/relay-gateway/dist');
-
-/** The bot in its own process; resolves with its port and a stop function. */
-async function forkBot() {
-  const child = fork(join(__dirname, 'bot.js'), [], { env: process.env });
-  const { port } = await new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new Error(`bench bot exited with ${code}`)));
-  });
-  return { port, stop: (done) => (child.once('exit', done), child.send('stop')) };
-}
 
 /** The bot in this process, replying through the relay's own ConversationLog. */
 async function inProcessBot(getLog) {
@@ -50,7 +40,9 @@ async function inProcessBot(getLog) {
 
 async function main() {
   let log;
-  const bot = process.env.REDIS_URL ? await forkBot() : await inProcessBot(() => log);
+  const bot = process.env.BENCH_BOT_PORT
+    ? { port: Number(process.env.BENCH_BOT_PORT), stop: (done) => done() }
+    : await inProcessBot(() => log);
   const directory = mkdtempSync(join(tmpdir(), 'relay-bench-'));
   const configPath = join(directory, 'platform.yaml');
   writeFileSync(
@@ -61,6 +53,8 @@ async function main() {
       '    appId: bench-bot',
       `    messagingEndpoint: http://127.0.0.1:${bot.port}/api/messages`,
       '    directLine: { secrets: [bench-directline-secret-01] }',
+      'relay:',
+      '  tokenSigningKeys: [bench-relay-token-signing-key-0123456789abcdef]',
     ].join('\n'),
   );
   const relay = await startRelayGateway({
