@@ -350,6 +350,13 @@ describe('Direct Line 3.0 over raw HTTP and WebSocket', () => {
         body: '{not json',
       });
       expect(bad.status).toBe(400);
+      const malformed = await fetch(`${base}/conversations/${body.conversationId}/activities`, {
+        method: 'POST',
+        headers: { ...auth(body.token), 'Content-Type': 'application/json' },
+        body: '{"type":',
+      });
+      expect(malformed.status).toBe(400);
+      expect(((await malformed.json()) as { error: { code: string } }).error.code).toBe('BadSyntax');
       const big = await send(body.token, body.conversationId, {
         type: 'message',
         from: { id: 'u' },
@@ -357,6 +364,14 @@ describe('Direct Line 3.0 over raw HTTP and WebSocket', () => {
       });
       expect(big.status).toBe(413);
       expect(((await big.json()) as { error: { code: string } }).error.code).toBe('MessageSizeTooBig');
+      // Past the JSON parser's own limit too.
+      const huge = await send(body.token, body.conversationId, {
+        type: 'message',
+        from: { id: 'u' },
+        text: 'x'.repeat(3_000_000),
+      });
+      expect(huge.status).toBe(413);
+      expect(((await huge.json()) as { error: { code: string } }).error.code).toBe('MessageSizeTooBig');
       const unknown = await send(SECRET, 'unknown-conversation', { type: 'message', from: { id: 'u' } });
       expect(unknown.status).toBe(404);
     });

@@ -31,7 +31,7 @@ const DEFAULT_CODES: Record<number, string> = {
   405: 'MethodNotAllowed',
   408: 'Timeout',
   409: 'Conflict',
-  413: 'PayloadTooLarge',
+  413: 'MessageSizeTooBig',
   415: 'UnsupportedMediaType',
   429: 'TooManyRequests',
   502: 'BotError',
@@ -65,7 +65,11 @@ export class ErrorEnvelopeExceptionFilter extends WireExceptionFilter {
       if (exception.extra.httpStatusCode !== undefined) body.httpStatusCode = exception.extra.httpStatusCode;
       return body;
     }
-    const code = DEFAULT_CODES[status] ?? (status >= 500 ? 'ServiceError' : 'BadArgument');
+    // A body the JSON parser refused (Nest maps body-parser's SyntaxError to a 400 with it as the cause).
+    const unparsable = exception instanceof HttpException && exception.cause instanceof SyntaxError;
+    const code = unparsable
+      ? 'BadSyntax'
+      : (DEFAULT_CODES[status] ?? (status >= 500 ? 'ServiceError' : 'BadArgument'));
     const message =
       status >= 500 && !(exception instanceof HttpException)
         ? `An internal error occurred (error id ${errorId})`
