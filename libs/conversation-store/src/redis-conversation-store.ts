@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Activity } from '@fieldops/contracts';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import {
   type AttachmentMetadata,
   type ConversationMilestone,
@@ -90,7 +90,7 @@ export class RedisConversationStore implements ConversationStore {
     this.retentionSeconds = options.retentionSeconds ?? DEFAULT_RETENTION_SECONDS;
     this.prefix = options.keyPrefix ?? DEFAULT_STORE_KEY_PREFIX;
     this.readyTimeoutMs = options.readyTimeoutMs ?? 2_000;
-    const redis = new Redis(options.redisUrl, {
+    const redisOptions: RedisOptions & { disconnectTimeout: number } = {
       connectionName: options.connectionName ?? 'fieldops-conversation-store',
       connectTimeout: 5_000,
       // Commands issued in the same tick (appends, reads, expiries of many requests) go out in one write: on
@@ -98,7 +98,11 @@ export class RedisConversationStore implements ConversationStore {
       enableAutoPipelining: true,
       maxRetriesPerRequest: 3,
       retryStrategy: (attempt: number) => Math.min(100 * attempt, 2_000),
-    });
+      // Read by ioredis 5 but missing from its types: how long disconnect() waits for the socket's 'close'. Its 2 s
+      // default also runs when the socket is already gone (closing while reconnecting) and keeps the process alive.
+      disconnectTimeout: 500,
+    };
+    const redis = new Redis(options.redisUrl, redisOptions);
     redis.on('error', () => undefined); // surfaced through failing commands and checkReady()
     redis.defineCommand('fieldopsAppend', { numberOfKeys: 2, lua: APPEND_SCRIPT });
     redis.defineCommand('fieldopsCreate', { numberOfKeys: 1, lua: CREATE_SCRIPT });
