@@ -1,57 +1,58 @@
-// The benchmark's bot in its own process (bench.js with REDIS_URL): an HTTP server that answers every message by
-// appending a reply to the shared Redis store and publishing it on the bus, as connector-gateway does with a real
-// bot's reply. The relay process then does only the relay's own work: sends, delivery, streams.
+// The benchmark's bot: an HTTP server that answers every message with a reply appended through a ConversationLog
+// (the conversation's log, then the bus), the path every reply takes. server.js runs it inside the relay process
+// (in-process store and bus); run as a process of its own (bench.js with REDIS_URL) it replies through the shared
+// Redis store and bus, as connector-gateway does with a real bot's reply, and the relay does only its own work.
 'use strict';
 const http = require('node:http');
 const { createActivityBus } = require('../../libs/bus/dist');
 const { createConversationStore } = require('../../libs/conversation-store/dist');
+const { ConversationLog } = require('../../apps/relay-gateway/dist');
 
-async function main() {
-  const redisUrl = process.env.REDIS_URL;
-  const store = createConversationStore({ redisUrl, keyPrefix: 'fieldops:store:' });
-  const bus = createActivityBus({ redisUrl, channelPrefix: 'fieldops:conversation:' });
-  let replies = 0;
-  const reply = async (activity) => {
-    const conversationId = activity.conversation.id;
-    const stored = await store.append(conversationId, {
-      type: 'message',
-      from: { id: 'bench-bot' },
-      replyToId: activity.id,
-      text: `echo: ${activity.text}`,
-      channelData: activity.channelData,
-      channelId: 'directline',
-      conversation: { id: conversationId },
-    });
-    await bus.publish({
-      conversationId,
-      seq: stored.seq,
-      activity: stored.activity,
-      correlationId: `bench-${(replies += 1)}`,
-    });
-  };
+/** Listens on a free loopback port; `log()` is the ConversationLog replies go through. */
+async function startBenchBot(log) {
   const server = http.createServer((request, response) => {
     const chunks = [];
     request.on('data', (chunk) => chunks.push(chunk));
     request.on('end', () => {
       const activity = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       if (activity.type !== 'message') return response.writeHead(200).end();
-      reply(activity).then(
-        () => response.writeHead(200).end(),
-        () => response.writeHead(500).end(),
-      );
+      log()
+        .appendFromBot(activity.conversation.id, {
+          type: 'message',
+          from: { id: 'bench-bot' },
+          replyToId: activity.id,
+          text: `echo: ${activity.text}`,
+          channelData: activity.channelData,
+        })
+        .then(
+          () => response.writeHead(200).end(),
+          () => response.writeHead(500).end(),
+        );
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  process.on('message', (message) => {
-    if (message === 'stop') {
-      server.close();
-      void Promise.all([store.close?.(), bus.close?.()]).finally(() => process.exit(0));
-    }
-  });
-  process.send({ port: server.address().port });
+  return { port: server.address().port, stop: (done) => server.close(done) };
 }
 
-main().catch((error) => {
-  process.stderr.write(`${error.stack}\n`);
-  process.exit(1);
-});
+async function main() {
+  const redisUrl = process.env.REDIS_URL;
+  const store = createConversationStore({ redisUrl, keyPrefix: 'fieldops:store:' });
+  const bus = createActivityBus({ redisUrl, channelPrefix: 'fieldops:conversation:' });
+  const log = new ConversationLog(store, bus, { warn: (...details) => console.warn(...details) });
+  const bot = await startBenchBot(() => log);
+  process.on('message', (message) => {
+    if (message !== 'stop') return;
+    bot.stop(() => undefined);
+    void Promise.all([store.close(), bus.close()]).finally(() => process.exit(0));
+  });
+  process.send({ port: bot.port });
+}
+
+if (require.main === module) {
+  main().catch((error) => {
+    process.stderr.write(`${error.stack}\n`);
+    process.exit(1);
+  });
+}
+
+module.exports = { startBenchBot };

@@ -1,48 +1,22 @@
 // One relay under benchmark, in its own process so its memory can be measured alone. Started by bench.js (fork).
 // With BENCH_BOT_PORT (bench.js runs the bot in a process of its own when REDIS_URL is set) messages go to that bot;
-// without it (in-process store and bus, nothing to share) this process plays the bot too: an HTTP server that answers
-// every message by appending a reply through ConversationLog. Relays started together share their token-signing key,
+// without it (in-process store and bus, nothing to share) this process plays the bot too (bot.js's server, replying
+// through this relay's own ConversationLog). Relays started together share their token-signing key,
 // so a token from one is good on every other, as behind nginx.
 'use strict';
 require('reflect-metadata');
-const http = require('node:http');
 const { mkdtempSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { monitorEventLoopDelay } = require('node:perf_hooks');
 const { ConversationLog, StreamService, startRelayGateway } = require('../../apps/relay-gateway/dist');
-
-/** The bot in this process, replying through the relay's own ConversationLog. */
-async function inProcessBot(getLog) {
-  const bot = http.createServer((request, response) => {
-    const chunks = [];
-    request.on('data', (chunk) => chunks.push(chunk));
-    request.on('end', () => {
-      const activity = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      if (activity.type !== 'message') return response.writeHead(200).end();
-      getLog()
-        .appendFromBot(activity.conversation.id, {
-          type: 'message',
-          from: { id: 'bench-bot' },
-          replyToId: activity.id,
-          text: `echo: ${activity.text}`,
-          channelData: activity.channelData,
-        })
-        .then(
-          () => response.writeHead(200).end(),
-          () => response.writeHead(500).end(),
-        );
-    });
-  });
-  await new Promise((resolve) => bot.listen(0, '127.0.0.1', resolve));
-  return { port: bot.address().port, stop: (done) => bot.close(done) };
-}
+const { startBenchBot } = require('./bot');
 
 async function main() {
   let log;
   const bot = process.env.BENCH_BOT_PORT
     ? { port: Number(process.env.BENCH_BOT_PORT), stop: (done) => done() }
-    : await inProcessBot(() => log);
+    : await startBenchBot(() => log);
   const directory = mkdtempSync(join(tmpdir(), 'relay-bench-'));
   const configPath = join(directory, 'platform.yaml');
   writeFileSync(
