@@ -15,6 +15,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { type Request, type Response } from 'express';
+import { InspectorsMay } from '../auth/role-access';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { type FieldErrors } from '../common/drf-exceptions';
 import { choiceFilter, dateTimeFilter, filterError, integerFilter } from '../common/filters';
@@ -102,6 +103,7 @@ export class RecordsController {
   }
 
   @Post()
+  @InspectorsMay('write')
   @ApiOperation({ summary: 'Create a check record (JSON, or multipart/form-data with photo / attachment)' })
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiBody(WRITE_BODY)
