@@ -7,7 +7,7 @@ import {
   type CustomDecorator,
 } from '@nestjs/common';
 import { APP_GUARD, Reflector } from '@nestjs/core';
-import { DrfException } from '../common/drf-exceptions';
+import { DrfException } from '../drf/exceptions';
 import { type Principal } from './tokens.service';
 
 /**

@@ -1,4 +1,16 @@
-import { All, Controller, Delete, Get, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
+import {
+  All,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Req,
+  UseInterceptors,
+} from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiBody,
@@ -12,23 +24,16 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@fieldops/auth';
-import { type Request, type Response } from 'express';
+import { type Request } from 'express';
 import { InspectorsMay } from '../auth/role-access';
 import { type Principal } from '../auth/tokens.service';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
-import { type FieldErrors } from '../common/drf-exceptions';
-import { choiceFilter, filterError } from '../common/filters';
-import { parseId } from '../common/ids';
-import { sendJson } from '../common/json-response';
-import {
-  pageCount,
-  pageEnvelope,
-  pageLinks,
-  pageRequest,
-  parseQuery,
-  queryValue,
-} from '../common/pagination';
-import { Body, type RequestInput } from '../common/request-input';
+import { type FieldErrors } from '../drf/exceptions';
+import { choiceFilter, filterError } from '../drf/filters';
+import { parseId } from '../drf/resource-routes';
+import { DrfRenderer } from '../drf/json-renderer';
+import { pageCount, pageEnvelope, pageLinks, pageRequest, parseQuery, queryValue } from '../drf/pagination';
+import { Body, type RequestInput } from '../drf/request-input';
 import {
   DETAIL_METHODS,
   LIST_METHODS,
@@ -37,7 +42,7 @@ import {
   putActions,
   ROOT_METHODS,
   TOKEN_METHODS,
-} from '../common/routes';
+} from '../drf/routes';
 import { type Role, ROLES } from './role';
 import {
   CurrentUserDto,
@@ -50,7 +55,7 @@ import {
   UserPageDto,
   UserUpdateDto,
 } from './dto/user.dto';
-import { serializerInfo } from '../common/drf-metadata';
+import { serializerInfo } from '../drf/metadata';
 import { UsersService } from './users.service';
 
 const PASSWORD_INFO = serializerInfo(PASSWORD_FIELDS, ['password']);
@@ -63,6 +68,7 @@ const PASSWORD_INFO = serializerInfo(PASSWORD_FIELDS, ['password']);
 })
 @InspectorsMay('none')
 @Controller('api/users')
+@UseInterceptors(DrfRenderer)
 export class UsersController {
   constructor(
     private readonly users: UsersService,
@@ -76,7 +82,7 @@ export class UsersController {
   @ApiQuery({ name: 'search', required: false, description: 'Case-insensitive match on the username.' })
   @ApiQuery({ name: 'role', required: false, enum: ROLES })
   @ApiOkResponse({ type: UserPageDto })
-  async list(@Req() request: Request, @Res() response: Response): Promise<void> {
+  async list(@Req() request: Request): Promise<unknown> {
     const query = parseQuery(request);
     const wanted = pageRequest(query, {
       defaultSize: this.environment.INSPECTION_PAGE_SIZE,
@@ -89,59 +95,51 @@ export class UsersController {
     };
     filterError(errors);
     const { count, page, results } = await this.users.page(filters, wanted);
-    sendJson(
-      response,
-      200,
-      pageEnvelope(count, pageLinks(request, query, page, pageCount(count, wanted.size)), results),
-    );
+    return pageEnvelope(count, pageLinks(request, query, page, pageCount(count, wanted.size)), results);
   }
 
   @Post()
   @ApiOperation({ summary: 'Create a user (role defaults to inspector; supervisors only)' })
   @ApiBody({ type: UserCreateDto })
   @ApiCreatedResponse({ type: UserDto })
-  async create(@Body() body: RequestInput, @Res() response: Response): Promise<void> {
-    sendJson(response, 201, await this.users.createFromInput(() => body.read()));
+  async create(@Body() body: RequestInput): Promise<unknown> {
+    return await this.users.createFromInput(() => body.read());
   }
 
   @Get('me')
   @InspectorsMay('read')
   @ApiOperation({ summary: 'The signed-in user (any role)' })
   @ApiOkResponse({ type: CurrentUserDto })
-  async me(@CurrentPrincipal() principal: Principal, @Res() response: Response): Promise<void> {
-    sendJson(response, 200, await this.users.me(principal.userId));
+  async me(@CurrentPrincipal() principal: Principal): Promise<unknown> {
+    return await this.users.me(principal.userId);
   }
 
   @All('me')
   @InspectorsMay('read')
   @ApiExcludeEndpoint()
-  async meOther(@Req() request: Request, @Res() response: Response): Promise<void> {
-    await otherMethod(request, response, ROOT_METHODS, 'User Me');
+  async meOther(@Req() request: Request): Promise<object> {
+    return otherMethod(request, ROOT_METHODS, 'User Me');
   }
 
   @All()
   @ApiExcludeEndpoint()
-  async listOther(@Req() request: Request, @Res() response: Response): Promise<void> {
-    await otherMethod(request, response, LIST_METHODS, 'User List', postActions(USER_CREATE_INFO));
+  async listOther(@Req() request: Request): Promise<object> {
+    return otherMethod(request, LIST_METHODS, 'User List', postActions(USER_CREATE_INFO));
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'Read a user' })
   @ApiOkResponse({ type: UserDto })
-  async findOne(@Param('id') id: string, @Res() response: Response): Promise<void> {
-    sendJson(response, 200, await this.users.findOne(parseId(id)));
+  async findOne(@Param('id') id: string): Promise<unknown> {
+    return await this.users.findOne(parseId(id));
   }
 
   @Put(':id')
   @ApiOperation({ summary: "Replace a user's role and activity" })
   @ApiBody({ type: UserUpdateDto })
   @ApiOkResponse({ type: UserDto })
-  async replace(
-    @Param('id') id: string,
-    @Body() body: RequestInput,
-    @Res() response: Response,
-  ): Promise<void> {
-    sendJson(response, 200, await this.users.update(parseId(id), () => body.read(), false));
+  async replace(@Param('id') id: string, @Body() body: RequestInput): Promise<unknown> {
+    return await this.users.update(parseId(id), () => body.read(), false);
   }
 
   @Patch(':id')
@@ -150,49 +148,37 @@ export class UsersController {
   })
   @ApiBody({ type: UserUpdateDto, description: 'Any subset of the fields.' })
   @ApiOkResponse({ type: UserDto })
-  async modify(
-    @Param('id') id: string,
-    @Body() body: RequestInput,
-    @Res() response: Response,
-  ): Promise<void> {
-    sendJson(response, 200, await this.users.update(parseId(id), () => body.read(), true));
+  async modify(@Param('id') id: string, @Body() body: RequestInput): Promise<unknown> {
+    return await this.users.update(parseId(id), () => body.read(), true);
   }
 
   @Delete(':id')
   @ApiOperation({ summary: 'Delete a user (refused when no active supervisor would remain)' })
+  @HttpCode(204)
   @ApiNoContentResponse()
-  async remove(@Param('id') id: string, @Res() response: Response): Promise<void> {
+  async remove(@Param('id') id: string): Promise<void> {
     await this.users.remove(parseId(id));
-    sendJson(response, 204);
   }
 
   @Post(':id/set_password')
   @ApiOperation({ summary: "Set a user's password" })
   @ApiBody({ type: PasswordDto })
+  @HttpCode(204)
   @ApiNoContentResponse()
-  async setPassword(
-    @Param('id') id: string,
-    @Body() body: RequestInput,
-    @Res() response: Response,
-  ): Promise<void> {
+  async setPassword(@Param('id') id: string, @Body() body: RequestInput): Promise<void> {
     await this.users.setPassword(parseId(id), () => body.read());
-    sendJson(response, 204);
   }
 
   @All(':id/set_password')
   @ApiExcludeEndpoint()
-  async setPasswordOther(@Req() request: Request, @Res() response: Response): Promise<void> {
-    await otherMethod(request, response, TOKEN_METHODS, 'Set Password', postActions(PASSWORD_INFO));
+  async setPasswordOther(@Req() request: Request): Promise<object> {
+    return otherMethod(request, TOKEN_METHODS, 'Set Password', postActions(PASSWORD_INFO));
   }
 
   @All(':id')
   @ApiExcludeEndpoint()
-  async detailOther(
-    @Param('id') id: string,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
+  async detailOther(@Param('id') id: string, @Req() request: Request): Promise<unknown> {
     const actions = putActions(USER_UPDATE_INFO, () => this.users.findOne(parseId(id)));
-    await otherMethod(request, response, DETAIL_METHODS, 'User Instance', actions);
+    return otherMethod(request, DETAIL_METHODS, 'User Instance', actions);
   }
 }

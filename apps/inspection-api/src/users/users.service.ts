@@ -2,16 +2,10 @@ import { hash, verify } from '@node-rs/argon2';
 import { Inject, Injectable } from '@nestjs/common';
 import { LOGGER, type Logger } from '@fieldops/platform';
 import { DataSource, type EntityManager } from 'typeorm';
-import {
-  type FieldErrors,
-  invalidPage,
-  isFieldErrors,
-  notFound,
-  validationError,
-} from '../common/drf-exceptions';
-import { type Input, validateInput } from '../common/drf-serializer';
-import { type PageRequest, pageCount } from '../common/pagination';
-import { containsPattern, isoTimestamp, SqlParameters, sqlState } from '../common/sql';
+import { type FieldErrors, invalidPage, isFieldErrors, notFound, validationError } from '../drf/exceptions';
+import { type Input, validateInput } from '../drf/serializer';
+import { type PageRequest, pageCount } from '../drf/pagination';
+import { containsPattern, isoTimestamp, SqlParameters, sqlState } from '../database/sql';
 import { type Role } from './role';
 import { PASSWORD_FIELDS, USER_CREATE_FIELDS, USER_UPDATE_FIELDS } from './dto/user.dto';
 import { UserEntity } from './user.entity';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { type FieldSpec } from '../../common/drf-serializer';
-import { ID_FIELD, readOnlyFieldInfo, serializerInfo } from '../../common/drf-metadata';
+import { type FieldSpec } from '../../drf/serializer';
+import { ID_FIELD, readOnlyFieldInfo, serializerInfo } from '../../drf/metadata';
 import { ROLES } from '../role';
 
 /** A user as supervisors see it (never the password). */
