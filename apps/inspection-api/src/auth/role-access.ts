@@ -13,10 +13,11 @@ import { type Principal } from './tokens.service';
 /**
  * What an inspector may do on a route (supervisors may do everything):
  * - `read` (the default): GET, HEAD and OPTIONS;
- * - `write`: every method (creating check records);
+ * - `read-and-create`: those and POST (check records); like a DRF permission class it looks at the method only,
+ *   so a POST to a record's detail path is then 405, as for a supervisor;
  * - `none`: nothing (user administration).
  */
-export type InspectorAccess = 'none' | 'read' | 'write';
+export type InspectorAccess = 'none' | 'read' | 'read-and-create';
 
 const INSPECTOR_ACCESS = 'inspection-api:inspector-access';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -46,7 +47,8 @@ export class RoleAccessGuard implements CanActivate {
         context.getHandler(),
         context.getClass(),
       ]) ?? 'read';
-    if (access === 'write' || (access === 'read' && SAFE_METHODS.has(request.method))) return true;
+    if (access !== 'none' && SAFE_METHODS.has(request.method)) return true;
+    if (access === 'read-and-create' && request.method === 'POST') return true;
     throw permissionDenied();
   }
 }
