@@ -1,4 +1,16 @@
-import { All, Delete, Get, Param, Patch, Post, Put, Req, Res, type Type } from '@nestjs/common';
+import {
+  All,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Req,
+  type Type,
+  UseInterceptors,
+} from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
@@ -7,11 +19,11 @@ import {
   ApiOkResponse,
   ApiOperation,
 } from '@nestjs/swagger';
-import { type Request, type Response } from 'express';
+import { type Request } from 'express';
 import { type SerializerInfo } from './metadata';
 import { notFound } from './exceptions';
 import { type Input } from './serializer';
-import { sendJson } from './json-renderer';
+import { DrfRenderer } from './json-renderer';
 import { Body, type RequestInput } from './request-input';
 import { DETAIL_METHODS, LIST_METHODS, otherMethod, postActions, putActions } from './routes';
 
@@ -46,27 +58,29 @@ export interface ResourceRoutesOptions {
   removeSummary: string;
 }
 
-/** The handlers ResourceRoutes adds (Nest calls them; they write the response themselves). */
+/** The handlers ResourceRoutes adds (Nest calls them; `DrfRenderer` sends what they return). */
 export interface ResourceHandlers {
-  create(body: RequestInput, response: Response): Promise<void>;
-  listOther(request: Request, response: Response): Promise<void>;
-  findOne(id: string, response: Response): Promise<void>;
-  replace(id: string, body: RequestInput, response: Response): Promise<void>;
-  modify(id: string, body: RequestInput, response: Response): Promise<void>;
-  remove(id: string, response: Response): Promise<void>;
-  detailOther(id: string, request: Request, response: Response): Promise<void>;
+  create(body: RequestInput): Promise<unknown>;
+  listOther(request: Request): Promise<object>;
+  findOne(id: string): Promise<unknown>;
+  replace(id: string, body: RequestInput): Promise<unknown>;
+  modify(id: string, body: RequestInput): Promise<unknown>;
+  remove(id: string): Promise<void>;
+  detailOther(id: string, request: Request): Promise<object>;
 }
 
 /**
  * The routes every ModelViewSet-like resource shares, after the subclass's own `GET` list (Nest registers a
  * subclass's methods before its base's, so the list comes first and the catch-alls last): create, retrieve,
- * replace, partial update, delete, and the OPTIONS / 405 catch-alls of the list and detail paths.
+ * replace, partial update, delete, and the OPTIONS / 405 catch-alls of the list and detail paths. Every
+ * handler of the resource controller, its own list included, answers through `DrfRenderer`.
  */
 export function ResourceRoutes(
   options: ResourceRoutesOptions,
 ): new (resource: ResourceService) => ResourceHandlers {
   const { name, info, representation, input } = options;
 
+  @UseInterceptors(DrfRenderer)
   class ResourceRoutesBase implements ResourceHandlers {
     constructor(private readonly resource: ResourceService) {}
 
@@ -74,64 +88,52 @@ export function ResourceRoutes(
     @ApiOperation({ summary: options.createSummary ?? `Create a ${name.toLowerCase()}` })
     @ApiBody({ type: input })
     @ApiCreatedResponse({ type: representation })
-    async create(@Body() body: RequestInput, @Res() response: Response): Promise<void> {
-      sendJson(response, 201, await this.resource.create(() => body.read()));
+    create(@Body() body: RequestInput): Promise<unknown> {
+      return this.resource.create(() => body.read());
     }
 
     @All()
     @ApiExcludeEndpoint()
-    async listOther(@Req() request: Request, @Res() response: Response): Promise<void> {
-      await otherMethod(request, response, LIST_METHODS, `${name} List`, postActions(info));
+    listOther(@Req() request: Request): Promise<object> {
+      return otherMethod(request, LIST_METHODS, `${name} List`, postActions(info));
     }
 
     @Get(':id')
     @ApiOperation({ summary: `Read a ${name.toLowerCase()}` })
     @ApiOkResponse({ type: representation })
-    async findOne(@Param('id') id: string, @Res() response: Response): Promise<void> {
-      sendJson(response, 200, await this.resource.findOne(parseId(id)));
+    findOne(@Param('id') id: string): Promise<unknown> {
+      return this.resource.findOne(parseId(id));
     }
 
     @Put(':id')
     @ApiOperation({ summary: `Replace a ${name.toLowerCase()}` })
     @ApiBody({ type: input })
     @ApiOkResponse({ type: representation })
-    async replace(
-      @Param('id') id: string,
-      @Body() body: RequestInput,
-      @Res() response: Response,
-    ): Promise<void> {
-      sendJson(response, 200, await this.resource.update(parseId(id), () => body.read(), false));
+    replace(@Param('id') id: string, @Body() body: RequestInput): Promise<unknown> {
+      return this.resource.update(parseId(id), () => body.read(), false);
     }
 
     @Patch(':id')
     @ApiOperation({ summary: `Update some fields of a ${name.toLowerCase()}` })
     @ApiBody({ type: input, description: 'Any subset of the fields.' })
     @ApiOkResponse({ type: representation })
-    async modify(
-      @Param('id') id: string,
-      @Body() body: RequestInput,
-      @Res() response: Response,
-    ): Promise<void> {
-      sendJson(response, 200, await this.resource.update(parseId(id), () => body.read(), true));
+    modify(@Param('id') id: string, @Body() body: RequestInput): Promise<unknown> {
+      return this.resource.update(parseId(id), () => body.read(), true);
     }
 
     @Delete(':id')
+    @HttpCode(204)
     @ApiOperation({ summary: options.removeSummary })
     @ApiNoContentResponse()
-    async remove(@Param('id') id: string, @Res() response: Response): Promise<void> {
-      await this.resource.remove(parseId(id));
-      sendJson(response, 204);
+    remove(@Param('id') id: string): Promise<void> {
+      return this.resource.remove(parseId(id));
     }
 
     @All(':id')
     @ApiExcludeEndpoint()
-    async detailOther(
-      @Param('id') id: string,
-      @Req() request: Request,
-      @Res() response: Response,
-    ): Promise<void> {
+    detailOther(@Param('id') id: string, @Req() request: Request): Promise<object> {
       const actions = putActions(info, () => this.resource.findOne(parseId(id)));
-      await otherMethod(request, response, DETAIL_METHODS, `${name} Instance`, actions);
+      return otherMethod(request, DETAIL_METHODS, `${name} Instance`, actions);
     }
   }
   return ResourceRoutesBase;

@@ -1,4 +1,16 @@
-import { All, Controller, Delete, Get, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
+import {
+  All,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Req,
+  UseInterceptors,
+} from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiBody,
@@ -14,12 +26,12 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { type Request, type Response } from 'express';
+import { type Request } from 'express';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { type FieldErrors } from '../drf/exceptions';
 import { choiceFilter, dateTimeFilter, filterError, integerFilter } from '../drf/filters';
 import { parseId } from '../drf/resource-routes';
-import { sendJson } from '../drf/json-renderer';
+import { DrfRenderer } from '../drf/json-renderer';
 import {
   pageCount,
   pageEnvelope,
@@ -55,6 +67,7 @@ const WRITE_BODY = {
 @ApiBearerAuth()
 @ApiExtraModels(CheckRecordInputDto, CheckRecordMultipartDto)
 @Controller('api/records')
+@UseInterceptors(DrfRenderer)
 export class RecordsController {
   constructor(
     private readonly records: RecordsService,
@@ -80,7 +93,7 @@ export class RecordsController {
     description: 'ISO 8601; checked_at <= value (UTC if no zone).',
   })
   @ApiOkResponse({ type: CheckRecordPageDto })
-  async list(@Req() request: Request, @Res() response: Response): Promise<void> {
+  async list(@Req() request: Request): Promise<object> {
     const query = parseQuery(request);
     const wanted = pageRequest(query, {
       defaultSize: this.environment.INSPECTION_PAGE_SIZE,
@@ -98,7 +111,7 @@ export class RecordsController {
     filterError(errors);
     const { count, page, results } = await this.records.page(mediaBase(request), filters, wanted);
     const links = pageLinks(request, query, page, pageCount(count, wanted.size));
-    sendJson(response, 200, pageEnvelope(count, links, results));
+    return pageEnvelope(count, links, results);
   }
 
   @Post()
@@ -109,92 +122,68 @@ export class RecordsController {
   @ApiPayloadTooLargeResponse({
     description: 'A file over its limit (INSPECTION_MAX_PHOTO_BYTES / _ATTACHMENT_BYTES).',
   })
-  async create(
-    @Req() request: Request,
-    @Body() body: RequestInput,
-    @Res() response: Response,
-  ): Promise<void> {
-    sendJson(
-      response,
-      201,
-      await this.records.create(
-        mediaBase(request),
-        () => body.read(),
-        () => body.files(),
-      ),
+  create(@Req() request: Request, @Body() body: RequestInput): Promise<unknown> {
+    return this.records.create(
+      mediaBase(request),
+      () => body.read(),
+      () => body.files(),
     );
   }
 
   @All()
   @ApiExcludeEndpoint()
-  async listOther(@Req() request: Request, @Res() response: Response): Promise<void> {
-    await otherMethod(request, response, LIST_METHODS, 'Check Record List', postActions(CHECK_RECORD_INFO));
+  listOther(@Req() request: Request): Promise<object> {
+    return otherMethod(request, LIST_METHODS, 'Check Record List', postActions(CHECK_RECORD_INFO));
   }
 
   @Get(':id')
   @ApiOkResponse({ type: CheckRecordDto })
-  async findOne(@Req() request: Request, @Param('id') id: string, @Res() response: Response): Promise<void> {
-    sendJson(response, 200, await this.records.findOne(mediaBase(request), parseId(id)));
+  findOne(@Req() request: Request, @Param('id') id: string): Promise<unknown> {
+    return this.records.findOne(mediaBase(request), parseId(id));
   }
 
   @Put(':id')
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiBody(WRITE_BODY)
   @ApiOkResponse({ type: CheckRecordDto })
-  async replace(
-    @Req() request: Request,
-    @Param('id') id: string,
-    @Body() body: RequestInput,
-    @Res() response: Response,
-  ): Promise<void> {
-    const record = await this.records.update(
+  replace(@Req() request: Request, @Param('id') id: string, @Body() body: RequestInput): Promise<unknown> {
+    return this.records.update(
       mediaBase(request),
       parseId(id),
       () => body.read(),
       () => body.files(),
       false,
     );
-    sendJson(response, 200, record);
   }
 
   @Patch(':id')
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiBody(WRITE_BODY)
   @ApiOkResponse({ type: CheckRecordDto })
-  async modify(
-    @Req() request: Request,
-    @Param('id') id: string,
-    @Body() body: RequestInput,
-    @Res() response: Response,
-  ): Promise<void> {
-    const record = await this.records.update(
+  modify(@Req() request: Request, @Param('id') id: string, @Body() body: RequestInput): Promise<unknown> {
+    return this.records.update(
       mediaBase(request),
       parseId(id),
       () => body.read(),
       () => body.files(),
       true,
     );
-    sendJson(response, 200, record);
   }
 
   @Delete(':id')
   @ApiOperation({ summary: 'Delete a check record and its files' })
+  @HttpCode(204)
   @ApiNoContentResponse()
-  async remove(@Param('id') id: string, @Res() response: Response): Promise<void> {
-    await this.records.remove(parseId(id));
-    sendJson(response, 204);
+  remove(@Param('id') id: string): Promise<void> {
+    return this.records.remove(parseId(id));
   }
 
   @All(':id')
   @ApiExcludeEndpoint()
-  async detailOther(
-    @Param('id') id: string,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
+  detailOther(@Param('id') id: string, @Req() request: Request): Promise<object> {
     const actions = putActions(CHECK_RECORD_INFO, () =>
       this.records.findOne(mediaBase(request), parseId(id)),
     );
-    await otherMethod(request, response, DETAIL_METHODS, 'Check Record Instance', actions);
+    return otherMethod(request, DETAIL_METHODS, 'Check Record Instance', actions);
   }
 }
