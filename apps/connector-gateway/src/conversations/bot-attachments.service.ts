@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CONVERSATION_STORE, type ConversationStore } from '@fieldops/conversation-store';
-import { ErrorEnvelopeException } from '@fieldops/platform';
+import { badArgument, type BotFrameworkError, missingProperty } from '@fieldops/contracts';
 import { type BotPrincipal } from '../bot-auth/bot-access-token-verifier';
 import { BotConversationsService, type ConversationAccess } from './bot-conversations.service';
 
@@ -32,8 +32,8 @@ interface ThumbnailReference {
   thumbnailAttachmentId?: string;
 }
 
-function notFound(id: string): ErrorEnvelopeException {
-  return new ErrorEnvelopeException(404, 'BadArgument', `attachment[${id}] not found`);
+function attachmentNotFound(id: string): BotFrameworkError {
+  return badArgument(`attachment[${id}] not found`, 404);
 }
 
 /**
@@ -51,17 +51,16 @@ export class BotAttachmentsService {
 
   async upload(access: ConversationAccess, body: unknown): Promise<{ id: string }> {
     const data = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-    if (typeof data.type !== 'string' || data.type === '')
-      throw new ErrorEnvelopeException(400, 'MissingProperty', 'type: required');
+    if (typeof data.type !== 'string' || data.type === '') throw missingProperty('type: required');
     if (typeof data.originalBase64 !== 'string' || !BASE64.test(data.originalBase64))
-      throw new ErrorEnvelopeException(400, 'MissingProperty', 'originalBase64: required (base64)');
+      throw missingProperty('originalBase64: required (base64)');
     const thumbnail = data.thumbnailBase64;
     if (
       thumbnail !== undefined &&
       thumbnail !== null &&
       (typeof thumbnail !== 'string' || !BASE64.test(thumbnail))
     )
-      throw new ErrorEnvelopeException(400, 'BadArgument', 'thumbnailBase64: must be base64');
+      throw badArgument('thumbnailBase64: must be base64');
     const name = typeof data.name === 'string' ? { name: data.name } : {};
     const conversationId = access.record.conversationId;
     const storedThumbnail =
@@ -102,7 +101,7 @@ export class BotAttachmentsService {
   ): Promise<{ contentType: string; name?: string; data: Buffer }> {
     const { attachment, data, thumbnail } = await this.read(id, caller);
     const chosen = view === 'original' ? { attachment, data } : view === 'thumbnail' ? thumbnail : undefined;
-    if (!chosen) throw new ErrorEnvelopeException(404, 'BadArgument', `view ${view} not found`);
+    if (!chosen) throw badArgument(`view ${view} not found`, 404);
     return { contentType: chosen.attachment.contentType, name: chosen.attachment.name, data: chosen.data };
   }
 
@@ -111,11 +110,11 @@ export class BotAttachmentsService {
     if (!parsed) {
       // Authentication first: an anonymous caller learns nothing about which ids are well-formed.
       this.conversations.requireCaller(caller);
-      throw notFound(id);
+      throw attachmentNotFound(id);
     }
     await this.conversations.access(parsed.conversationId, caller);
     const found = await this.store.getAttachment(parsed.conversationId, parsed.attachmentId);
-    if (!found) throw notFound(id);
+    if (!found) throw attachmentNotFound(id);
     const { thumbnailAttachmentId } = found.attachment as typeof found.attachment & ThumbnailReference;
     const thumbnail =
       thumbnailAttachmentId !== undefined
