@@ -6,6 +6,7 @@ import { InspectionApiClient, seedDemoInspectionData, startInspectionBot } from 
 import { type Logger, type RunningService } from '@fieldops/platform';
 import { startRelayGateway } from '@fieldops/relay-gateway';
 import { launcherWiresDelivery, withInternalKey, withPlatformConfigDefault } from './all-in-one.environment';
+import { consoleSupervisorAccount, type SupervisorAccount, withConsoleDirectory } from './console-launch';
 import {
   botSettingsFromPlatformConfig,
   inspectionBotEnvironment,
@@ -16,6 +17,8 @@ export interface RunningPlatform {
   services: RunningService[];
   /** The inspection bot's chat page, when the platform configuration has the bot. */
   chatPageUrl?: string;
+  /** The supervisor console on inspection-api's origin, and the demo supervisor to sign in with (when built). */
+  console?: { url: string; supervisor: SupervisorAccount };
   close(): Promise<void>;
 }
 
@@ -54,9 +57,18 @@ export async function startInProcessPlatform(
     await store.close();
   };
   let chatPageUrl: string | undefined;
+  let supervisorConsole: RunningPlatform['console'];
   try {
-    const inspectionApi = await startInspectionApi({ environment });
+    const inspectionApi = await startInspectionApi({ environment: withConsoleDirectory(environment) });
     services.push(inspectionApi);
+    if (inspectionApi.environment.INSPECTION_CONSOLE_DIR) {
+      // The demo supervisor (created once; an existing account is left as it is).
+      const supervisor = consoleSupervisorAccount(environment);
+      await inspectionApi.app.get(UsersService).ensureUser(supervisor.username, supervisor.password);
+      supervisorConsole = { url: `${inspectionApi.url}/console/`, supervisor };
+    } else {
+      logger.warn('the supervisor console is not built (npm run build): inspection-api serves no /console/');
+    }
     // The connector first: the relay delivers through it.
     const connector = await startConnectorGateway({ environment, bus, store });
     services.push(connector);
@@ -93,5 +105,5 @@ export async function startInProcessPlatform(
     await close();
     throw error;
   }
-  return { services, chatPageUrl, close };
+  return { services, chatPageUrl, console: supervisorConsole, close };
 }

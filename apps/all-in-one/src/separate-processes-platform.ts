@@ -7,6 +7,7 @@ import {
   inspectionBotEnvironment,
   seedDemoDataWhenReady,
 } from './inspection-bot-launch';
+import { withConsoleDirectory } from './console-launch';
 
 const GATEWAYS_AND_API = [
   '@fieldops/inspection-api',
@@ -35,7 +36,10 @@ export function startSeparateProcesses(environment: NodeJS.ProcessEnv, logger: L
     `http://127.0.0.1:${port ?? fallback}`;
   const botSettings = botSettingsFromPlatformConfig(appEnvironment);
   const environments = new Map<string, NodeJS.ProcessEnv>(
-    GATEWAYS_AND_API.map((app) => [app, appEnvironment]),
+    GATEWAYS_AND_API.map((app) => [
+      app,
+      app === '@fieldops/inspection-api' ? withConsoleDirectory(appEnvironment) : appEnvironment,
+    ]),
   );
   if (botSettings) {
     const botEnvironment = inspectionBotEnvironment(appEnvironment, botSettings, {
@@ -48,7 +52,7 @@ export function startSeparateProcesses(environment: NodeJS.ProcessEnv, logger: L
     // (then create it with the users CLI).
     if (!appEnvironment.INSPECTION_ADMIN_USERNAME) {
       environments.set('@fieldops/inspection-api', {
-        ...appEnvironment,
+        ...withConsoleDirectory(appEnvironment),
         INSPECTION_ADMIN_USERNAME: botEnvironment.INSPECTION_BOT_API_USERNAME,
         INSPECTION_ADMIN_PASSWORD: botEnvironment.INSPECTION_BOT_API_PASSWORD,
       });

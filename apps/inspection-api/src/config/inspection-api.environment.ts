@@ -76,4 +76,10 @@ export class InspectionApiEnvironment extends CommonEnvironment {
     '.data',
     'media',
   );
+
+  /**
+   * The supervisor console's built files (apps/inspection-console/dist), served at /console/ on the API's origin.
+   * Unset: no console here (compose and Kubernetes serve it from nginx).
+   */
+  @Expose() @IsOptional() @IsString() @MinLength(1) INSPECTION_CONSOLE_DIR?: string;
 }
