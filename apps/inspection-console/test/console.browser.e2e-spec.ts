@@ -14,6 +14,8 @@ import {
   startConsoleStack,
 } from './support/console-stack';
 
+const INSPECTOR_PASSWORD = 'inspector-password-2';
+
 /** A 1×1 PNG. */
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
@@ -34,6 +36,7 @@ interface ApiDevice {
     let token: string;
     let device: ApiDevice;
     let planId: number;
+    let inspectorId: number;
 
     const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
       const response = await fetch(`${stack.api.url}/api/${path}`, {
@@ -135,6 +138,16 @@ interface ApiDevice {
       planId = plan?.id ?? 0;
     }, 60_000);
 
+    it('shows the new plan’s checks as due on Today', async () => {
+      await page.getByRole('menuitem', { name: 'Today' }).click();
+      const openChecks = page.getByTestId('open-checks');
+      await openChecks.getByRole('cell', { name: 'Outlet pressure' }).waitFor({ timeout: 15_000 });
+      await expect(openChecks.getByRole('cell', { name: 'Leaks' }).isVisible()).resolves.toBe(true);
+      await expect(page.getByTestId('count-due-value').textContent()).resolves.toBe('2');
+      await expect(page.getByTestId('count-done-value').textContent()).resolves.toBe('0');
+      await expect(page.getByTestId('plan-completion').textContent()).resolves.toContain('0 of 2 done');
+    }, 60_000);
+
     it('lists a check recorded through the API, with a thumbnail that opens full size', async () => {
       const form = new FormData();
       form.append('device', String(device.id));
@@ -156,6 +169,59 @@ interface ApiDevice {
       await page.getByRole('button', { name: /Open the photo of record/ }).click();
       await page.locator('.yarl__slide_image').waitFor({ timeout: 10_000 });
       await page.keyboard.press('Escape');
+    }, 60_000);
+
+    it('creates an inspector on the Users screen and resets their password', async () => {
+      await page.getByRole('menuitem', { name: 'Users' }).click();
+      await page.getByRole('link', { name: 'Create' }).first().click();
+      await page.getByLabel('Username *').fill('insp');
+      await page.getByLabel('Password *').fill('first-password-1');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('cell', { name: 'insp', exact: true }).waitFor({ timeout: 15_000 });
+      const users = await api<{ results: { id: number; username: string; role: string }[] }>(
+        'users/?search=insp',
+      );
+      const inspector = users.results.find((user) => user.username === 'insp');
+      expect(inspector?.role).toBe('inspector');
+      inspectorId = inspector?.id ?? 0;
+
+      await page.getByRole('cell', { name: 'insp', exact: true }).click();
+      await page.getByRole('button', { name: 'Reset password' }).click();
+      await page.getByLabel('New password *').fill(INSPECTOR_PASSWORD);
+      await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Password changed').waitFor({ timeout: 15_000 });
+      await expect(stack.token('insp', 'first-password-1')).rejects.toThrow(/401/);
+      await expect(stack.token('insp', INSPECTOR_PASSWORD)).resolves.toEqual(expect.any(String));
+    }, 60_000);
+
+    it('shows an inspector who signs in the "supervisors only" page, and nothing else', async () => {
+      const session = await stack.newPage({ locale: 'en', size: 'desktop' });
+      try {
+        await signIn(session.page, stack.consoleUrl, 'en', 'insp', INSPECTOR_PASSWORD);
+        await session.page.getByRole('heading', { name: 'Supervisors only' }).waitFor({ timeout: 15_000 });
+        await expect(
+          session.page.getByText('You are signed in as insp, an inspector.').isVisible(),
+        ).resolves.toBe(true);
+        await expect(session.page.getByRole('menuitem', { name: 'Devices' }).count()).resolves.toBe(0);
+        await session.page.goto(`${stack.consoleUrl}#/users`);
+        await session.page.getByRole('heading', { name: 'Supervisors only' }).waitFor();
+        await session.page.screenshot({
+          path: join(SCREENSHOTS, 'supervisors-only.en.desktop.png'),
+          fullPage: true,
+        });
+        // The API refuses an inspector's writes too.
+        const insp = await stack.token('insp', INSPECTOR_PASSWORD);
+        const refused = await fetch(`${stack.api.url}/api/devices/`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${insp}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ code: 'X-1', name: 'x' }),
+        });
+        expect(refused.status).toBe(403);
+        await session.page.getByRole('button', { name: 'Sign out' }).click();
+        await session.page.locator('input[name="username"]').waitFor();
+      } finally {
+        await session.context.close();
+      }
     }, 60_000);
 
     it('has no serious or critical axe-core violations and no browser errors, at both sizes and in both languages', async () => {

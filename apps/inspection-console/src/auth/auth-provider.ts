@@ -14,13 +14,8 @@ function storedUser(): ConsoleUser | null {
   }
 }
 
-async function loadUser(username = ''): Promise<ConsoleUser> {
-  const user = await dataProvider.me().catch((error: unknown) => {
-    // An inspection-api without roles (before issue 14) has no /api/users/me/: every account is a supervisor there.
-    if (error instanceof HttpError && error.status === 404)
-      return { id: 0, username, role: 'supervisor', is_active: true } satisfies ConsoleUser;
-    throw error;
-  });
+async function loadUser(): Promise<ConsoleUser> {
+  const user = await dataProvider.me();
   localStorage.setItem(USER_KEY, JSON.stringify(user));
   return user;
 }
@@ -45,7 +40,7 @@ export const authProvider: AuthProvider = {
       );
     }
     tokenStore.write((await response.json()) as { access: string; refresh: string });
-    await loadUser(username);
+    await loadUser();
   },
   logout() {
     tokenStore.clear();

@@ -17,7 +17,7 @@ import {
 } from '@mui/material';
 import { type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { Title, useLocaleState, useTranslate } from 'react-admin';
+import { RecordContextProvider, ReferenceField, Title, useLocaleState, useTranslate } from 'react-admin';
 import { type DueCounts } from '../api/resources';
 import { statusColours } from '../layout/console-theme';
 import { SectionState } from '../layout/section-state';
@@ -200,8 +200,20 @@ export function TodayPage() {
                 <ListItem key={record.id} disableGutters sx={{ gap: 1.5 }}>
                   <StatusChip status={record.status} />
                   <ListItemText
-                    primary={[record.value, record.note].filter(Boolean).join(' · ') || `#${record.id}`}
-                    secondary={`${dateTime.format(new Date(record.checked_at))} · ${record.checked_by || '—'}`}
+                    primary={
+                      <RecordContextProvider value={record}>
+                        <ReferenceField source="device" reference="devices" link="edit" />
+                        {record.item !== null && ' · '}
+                        <ReferenceField source="item" reference="items" link={false} emptyText="" />
+                      </RecordContextProvider>
+                    }
+                    secondary={
+                      <>
+                        <span>{[record.value, record.note].filter(Boolean).join(' · ')}</span>
+                        <br />
+                        {`${dateTime.format(new Date(record.checked_at))} · ${record.checked_by || '—'}`}
+                      </>
+                    }
                   />
                   <PhotoThumbnail recordId={record.id} url={record.photo} />
                 </ListItem>
