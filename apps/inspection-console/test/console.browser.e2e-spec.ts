@@ -226,12 +226,16 @@ interface ApiDevice {
 
     it('has no serious or critical axe-core violations and no browser errors, at both sizes and in both languages', async () => {
       const screens: [string, string][] = [
+        ['today', '#/'],
         ['devices', '#/devices'],
         ['device-edit', `#/devices/${device.id}`],
         ['device-create', '#/devices/create'],
         ['plans', '#/plans'],
         ['plan-edit', `#/plans/${planId}`],
         ['records', '#/records'],
+        ['users', '#/users'],
+        ['user-edit', `#/users/${inspectorId}`],
+        ['user-create', '#/users/create'],
       ];
       const violations: Record<string, unknown> = {};
       for (const locale of ['en', 'zh-CN'] as const) {
