@@ -1,6 +1,7 @@
 import { Controller, Get, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { type Request } from 'express';
+import { InspectorsMay } from '../auth/role-access';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { type FieldErrors } from '../drf/exceptions';
 import { choiceFilter, dateTimeFilter, filterError, integerFilter } from '../drf/filters';
@@ -27,6 +28,7 @@ import { RecordsService } from './records.service';
 
 @ApiTags('records')
 @ApiBearerAuth()
+@InspectorsMay('read-and-create')
 @Controller('api/records')
 export class RecordsController extends ResourceRoutes({
   name: 'Check Record',
