@@ -17,6 +17,8 @@ import { DevicesController } from './devices/devices.controller';
 import { DevicesService } from './devices/devices.service';
 import { DueController } from './due/due.controller';
 import { DueService } from './due/due.service';
+import { StatisticsController } from './statistics/statistics.controller';
+import { StatisticsService } from './statistics/statistics.service';
 import { DrfExceptionFilter } from './errors/drf-exception.filter';
 import { ItemsController } from './items/items.controller';
 import { ItemsService } from './items/items.service';
@@ -81,6 +83,7 @@ export class InspectionApiModule {
         MediaController,
         UsersController,
         DueController,
+        StatisticsController,
       ],
       providers: [
         DevicesService,
@@ -88,6 +91,7 @@ export class InspectionApiModule {
         PlansService,
         RecordsService,
         DueService,
+        StatisticsService,
         { provide: APP_FILTER, useClass: DrfExceptionFilter },
         {
           provide: 'inspection-api:database-readiness',
