@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type Activity, type ChannelAccount } from '@fieldops/contracts';
+import {
+  type Activity,
+  badArgument,
+  type BotFrameworkError,
+  type ChannelAccount,
+  forbidden,
+  unauthorized,
+} from '@fieldops/contracts';
 import {
   botAccount,
   CONVERSATION_STORE,
@@ -11,7 +18,6 @@ import {
   stampHistoryActivity,
   type StoredActivity,
 } from '@fieldops/conversation-store';
-import { ErrorEnvelopeException } from '@fieldops/platform';
 import { type BotPrincipal } from '../bot-auth/bot-access-token-verifier';
 import { BotRegistry } from '../bots/bot-registry';
 import { type BotRegistration } from '../bots/registered-bot';
@@ -23,12 +29,8 @@ export interface ConversationAccess {
   bot: BotRegistration;
 }
 
-export function unknownConversation(conversationId: string): ErrorEnvelopeException {
-  return new ErrorEnvelopeException(
-    404,
-    'BadArgument',
-    `The conversationId ${conversationId} doesn't match a known conversation`,
-  );
+export function unknownConversation(conversationId: string): BotFrameworkError {
+  return badArgument(`The conversationId ${conversationId} doesn't match a known conversation`, 404);
 }
 
 /**
@@ -49,16 +51,12 @@ export class BotConversationsService {
     const record = await this.store.get(conversationId);
     const bot = record ? this.registry.findById(record.botId) : undefined;
     if (!caller) {
-      if (!bot?.anonymous) throw unauthorized();
+      if (!bot?.anonymous) throw bearerRequired();
       return { record: record!, bot };
     }
     if (!record || !bot) throw unknownConversation(conversationId);
     if (this.registry.find(caller.appId)?.id !== bot.id)
-      throw new ErrorEnvelopeException(
-        403,
-        'Forbidden',
-        `The bot ${caller.appId} is not part of this conversation`,
-      );
+      throw forbidden(`The bot ${caller.appId} is not part of this conversation`);
     return { record, bot };
   }
 
@@ -66,12 +64,12 @@ export class BotConversationsService {
   callerBot(caller: BotPrincipal | undefined, named: unknown): BotRegistration {
     if (caller) {
       const bot = this.registry.find(caller.appId);
-      if (!bot) throw unauthorized();
+      if (!bot) throw bearerRequired();
       return bot;
     }
     const id = typeof named === 'object' && named !== null ? (named as { id?: unknown }).id : undefined;
     const bot = typeof id === 'string' ? (this.registry.findById(id) ?? this.registry.find(id)) : undefined;
-    if (!bot?.anonymous) throw unauthorized();
+    if (!bot?.anonymous) throw bearerRequired();
     return bot;
   }
 
@@ -94,7 +92,7 @@ export class BotConversationsService {
       const [entry] = await this.store.read(conversationId, named.seq - 1, 1);
       if (entry) return entry;
     }
-    throw new ErrorEnvelopeException(404, 'BadArgument', `The activity id ${activityId} was not found`);
+    throw badArgument(`The activity id ${activityId} was not found`, 404);
   }
 
   /**
@@ -107,11 +105,7 @@ export class BotConversationsService {
     assertValidBotActivity(body);
     const activity = body as Activity;
     if (typeof activity.id === 'string' && activity.id !== activityId)
-      throw new ErrorEnvelopeException(
-        400,
-        'BadArgument',
-        'uri activity id does not match payload activity id',
-      );
+      throw badArgument('uri activity id does not match payload activity id');
     await this.log.appendFromBot(
       access.record.conversationId,
       { ...activity, type: 'messageUpdate', replyToId: activityId },
@@ -149,22 +143,16 @@ export class BotConversationsService {
   ): Promise<{ record: ConversationRecord; initial?: StoredActivity }> {
     const members = parameters.members;
     if (members !== undefined && !Array.isArray(members))
-      throw new ErrorEnvelopeException(400, 'BadArgument', 'members: must be a list of ChannelAccount');
+      throw badArgument('members: must be a list of ChannelAccount');
     const list = (members ?? []) as unknown[];
-    if (list.length > 1)
-      throw new ErrorEnvelopeException(
-        400,
-        'BadArgument',
-        'members: Direct Line conversations have one user',
-      );
+    if (list.length > 1) throw badArgument('members: Direct Line conversations have one user');
     const [member] = list as Array<Record<string, unknown> | undefined>;
     if (
       member !== undefined &&
       (typeof member !== 'object' || member === null || typeof member.id !== 'string')
     )
-      throw new ErrorEnvelopeException(400, 'BadArgument', 'members[0].id: must be a string');
-    if (parameters.isGroup === true)
-      throw new ErrorEnvelopeException(400, 'BadArgument', 'isGroup: Direct Line has no group conversations');
+      throw badArgument('members[0].id: must be a string');
+    if (parameters.isGroup === true) throw badArgument('isGroup: Direct Line has no group conversations');
     if (parameters.activity !== undefined) assertValidBotActivity(parameters.activity);
     const record: ConversationRecord = {
       conversationId: randomBytes(16).toString('base64url'),
@@ -185,20 +173,9 @@ export class BotConversationsService {
   async history(access: ConversationAccess, body: unknown): Promise<{ id: string }> {
     const activities =
       typeof body === 'object' && body !== null ? (body as { activities?: unknown }).activities : undefined;
-    if (!Array.isArray(activities))
-      throw new ErrorEnvelopeException(400, 'BadArgument', 'activities: must be a list of activities');
+    if (!Array.isArray(activities)) throw badArgument('activities: must be a list of activities');
     activities.forEach((activity, index) => {
-      try {
-        assertValidBotActivity(activity);
-      } catch (error) {
-        if (error instanceof ErrorEnvelopeException)
-          throw new ErrorEnvelopeException(
-            error.getStatus(),
-            error.code,
-            `activities[${index}].${error.message}`,
-          );
-        throw error;
-      }
+      assertValidBotActivity(activity, `activities[${index}].`);
     });
     for (const activity of activities as Activity[])
       await this.log.append(stampHistoryActivity(access.record.conversationId, activity));
@@ -207,21 +184,10 @@ export class BotConversationsService {
 
   private assertOwnActivity(access: ConversationAccess, entry: StoredActivity): void {
     if (entry.activity.from?.id !== access.bot.id)
-      throw new ErrorEnvelopeException(
-        403,
-        'Forbidden',
-        'A bot may only update or delete its own activities',
-      );
+      throw forbidden('A bot may only update or delete its own activities');
   }
 }
 
-function unauthorized(): ErrorEnvelopeException {
-  return new ErrorEnvelopeException(
-    401,
-    'Unauthorized',
-    'Authorization header with a Bearer token is required.',
-    {
-      headers: { 'WWW-Authenticate': 'Bearer' },
-    },
-  );
+function bearerRequired(): BotFrameworkError {
+  return unauthorized('Authorization header with a Bearer token is required.');
 }
