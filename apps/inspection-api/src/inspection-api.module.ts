@@ -27,6 +27,7 @@ import { LocalDirectoryMediaStorage, MEDIA_ROOT, MediaStorage } from './media/me
 import { PlansController } from './plans/plans.controller';
 import { PlansService } from './plans/plans.service';
 import { RecordsController } from './records/records.controller';
+import { RecordsExportService } from './records/records-export.service';
 import { RecordsService } from './records/records.service';
 import { UsersController } from './users/users.controller';
 import { UsersService } from './users/users.service';
@@ -90,6 +91,7 @@ export class InspectionApiModule {
         ItemsService,
         PlansService,
         RecordsService,
+        RecordsExportService,
         DueService,
         StatisticsService,
         { provide: APP_FILTER, useClass: DrfExceptionFilter },
