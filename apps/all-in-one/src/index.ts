@@ -3,3 +3,4 @@ export * from './in-process-platform';
 export * from './separate-processes-platform';
 export * from './inspection-bot-launch';
 export * from './console-launch';
+export * from './app-selection';
