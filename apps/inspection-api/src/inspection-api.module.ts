@@ -17,6 +17,10 @@ import { InspectionApiEnvironment } from './config/inspection-api.environment';
 import { inspectionDataSourceOptions } from './database/inspection-data-source';
 import { DevicesController } from './devices/devices.controller';
 import { DevicesService } from './devices/devices.service';
+import { DueController } from './due/due.controller';
+import { DueService } from './due/due.service';
+import { StatisticsController } from './statistics/statistics.controller';
+import { StatisticsService } from './statistics/statistics.service';
 import { DrfExceptionFilter } from './errors/drf-exception.filter';
 import { ItemsController } from './items/items.controller';
 import { ItemsService } from './items/items.service';
@@ -80,6 +84,8 @@ export class InspectionApiModule {
         RecordsController,
         MediaController,
         UsersController,
+        DueController,
+        StatisticsController,
       ],
       providers: [
         DevicesService,
@@ -92,6 +98,8 @@ export class InspectionApiModule {
           useFactory: loginThrottleStore,
         },
         LoginThrottle,
+        DueService,
+        StatisticsService,
         { provide: APP_FILTER, useClass: DrfExceptionFilter },
         {
           provide: 'inspection-api:database-readiness',

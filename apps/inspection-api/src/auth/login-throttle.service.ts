@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { throttled } from '../drf/exceptions';
 
-/** The PostgreSQL table of the counters (created by migration 1732460000000). */
+/** The PostgreSQL table of the counters (created by migration 1732600000000). */
 export const RATE_LIMIT_TABLE = 'rate_limits';
 
 /** The store of the throttle's counters: Redis when REDIS_URL is set, otherwise PostgreSQL; shared by every replica. */

@@ -7,6 +7,7 @@ import {
   IsOptional,
   IsString,
   IsUrl,
+  IsTimeZone,
   Max,
   MaxLength,
   Min,
@@ -104,4 +105,9 @@ export class InspectionApiEnvironment extends CommonEnvironment {
 
   /** The login throttle's window, in seconds. */
   @Expose() @ToInteger() @IsInt() @Min(1) @Max(86_400) INSPECTION_LOGIN_THROTTLE_WINDOW_SECONDS: number = 600;
+  /**
+   * The IANA time zone whose calendar days, ISO weeks and months the due checks and the statistics count in
+   * (`Asia/Shanghai`, `Europe/Berlin` …). Validated at start-up.
+   */
+  @Expose() @IsString() @IsTimeZone() INSPECTION_TIME_ZONE: string = 'UTC';
 }

@@ -8,14 +8,16 @@ import { UserEntity } from '../users/user.entity';
 import { CreateUsers1732240000000 } from './migrations/1732240000000-create-users';
 import { CreateInspectionTables1732300000000 } from './migrations/1732300000000-create-inspection-tables';
 import { AddUserRoles1732400000000 } from './migrations/1732400000000-add-user-roles';
-import { CreateRateLimits1732460000000 } from './migrations/1732460000000-create-rate-limits';
+import { IndexRecordsByTime1732500000000 } from './migrations/1732500000000-index-records-by-time';
+import { CreateRateLimits1732600000000 } from './migrations/1732600000000-create-rate-limits';
 
 /** Every migration, in order. New ones are appended here (and never edited once released). */
 export const INSPECTION_MIGRATIONS = [
   CreateUsers1732240000000,
   CreateInspectionTables1732300000000,
   AddUserRoles1732400000000,
-  CreateRateLimits1732460000000,
+  IndexRecordsByTime1732500000000,
+  CreateRateLimits1732600000000,
 ];
 
 /** Every entity of the service. */
