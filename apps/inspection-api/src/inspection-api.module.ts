@@ -29,6 +29,7 @@ import { LocalDirectoryMediaStorage, MEDIA_ROOT, MediaStorage } from './media/me
 import { PlansController } from './plans/plans.controller';
 import { PlansService } from './plans/plans.service';
 import { RecordsController } from './records/records.controller';
+import { RecordsExportService } from './records/records-export.service';
 import { RecordsService } from './records/records.service';
 import { UsersController } from './users/users.controller';
 import { UsersService } from './users/users.service';
@@ -92,6 +93,7 @@ export class InspectionApiModule {
         ItemsService,
         PlansService,
         RecordsService,
+        RecordsExportService,
         {
           provide: RateLimitStore,
           inject: [InspectionApiEnvironment, DataSource],
