@@ -1,9 +1,9 @@
 import { All, Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { type Request, type Response } from 'express';
-import { sendJson } from './common/json-response';
-import { requestOrigin } from './common/pagination';
-import { otherMethod, ROOT_METHODS } from './common/routes';
+import { sendJson } from './drf/json-renderer';
+import { requestOrigin } from './drf/pagination';
+import { otherMethod, ROOT_METHODS } from './drf/routes';
 
 /** DRF DefaultRouter's API root: links to the four resources (needs authentication, like every view). */
 @ApiExcludeController()

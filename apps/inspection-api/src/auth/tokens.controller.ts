@@ -10,12 +10,12 @@ import {
 } from '@nestjs/swagger';
 import { Public } from '@fieldops/platform';
 import { type Request, type Response } from 'express';
-import { isFieldErrors, validationError } from '../common/drf-exceptions';
-import { validateInput } from '../common/drf-serializer';
-import { sendJson } from '../common/json-response';
-import { Body, type RequestInput } from '../common/request-input';
-import { otherMethod, postActions, TOKEN_METHODS } from '../common/routes';
-import { DrfException } from '../common/drf-exceptions';
+import { isFieldErrors, validationError } from '../drf/exceptions';
+import { validateInput } from '../drf/serializer';
+import { sendJson } from '../drf/json-renderer';
+import { Body, type RequestInput } from '../drf/request-input';
+import { otherMethod, postActions, TOKEN_METHODS } from '../drf/routes';
+import { DrfException } from '../drf/exceptions';
 import { UsersService } from '../users/users.service';
 import {
   TOKEN_OBTAIN_FIELDS,

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { KeyRing, signJwt, TokenVerificationError, verifyJwt } from '@fieldops/auth';
 import { type JwtPayload } from 'jsonwebtoken';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
-import { tokenNotValid, DrfException } from '../common/drf-exceptions';
+import { tokenNotValid, DrfException } from '../drf/exceptions';
 import { UsersService } from '../users/users.service';
 import { TOKEN_WITHOUT_USER, USER_INACTIVE, USER_NOT_FOUND, WRONG_TOKEN_TYPE } from './auth-failures';
 

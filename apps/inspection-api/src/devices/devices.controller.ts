@@ -2,7 +2,7 @@ import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { type Request, type Response } from 'express';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
-import { sendJson } from '../common/json-response';
+import { sendJson } from '../drf/json-renderer';
 import {
   rawPageEnvelope,
   pageLinks,
@@ -10,8 +10,8 @@ import {
   parseQuery,
   queryValue,
   pageCount,
-} from '../common/pagination';
-import { ResourceRoutes } from '../common/resource-routes';
+} from '../drf/pagination';
+import { ResourceRoutes } from '../drf/resource-routes';
 import { DevicesService } from './devices.service';
 import { DEVICE_INFO, DeviceDto, DeviceInputDto, DevicePageDto } from './dto/device.dto';
 

@@ -1,13 +1,13 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { type Request, type Response } from 'express';
-import { filterError } from '../common/filters';
-import { sendJson } from '../common/json-response';
-import { parseQuery, queryValue } from '../common/pagination';
-import { ResourceRoutes } from '../common/resource-routes';
+import { filterError } from '../drf/filters';
+import { sendJson } from '../drf/json-renderer';
+import { parseQuery, queryValue } from '../drf/pagination';
+import { ResourceRoutes } from '../drf/resource-routes';
 import { CHECK_ITEM_INFO, CheckItemDto, CheckItemInputDto } from './dto/check-item.dto';
 import { ItemsService } from './items.service';
-import { integerFilter } from '../common/filters';
+import { integerFilter } from '../drf/filters';
 
 @ApiTags('items')
 @ApiBearerAuth()

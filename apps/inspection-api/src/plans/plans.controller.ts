@@ -2,17 +2,10 @@ import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { type Request, type Response } from 'express';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
-import { booleanFilter } from '../common/filters';
-import { sendJson } from '../common/json-response';
-import {
-  pageCount,
-  pageEnvelope,
-  pageLinks,
-  pageRequest,
-  parseQuery,
-  queryValue,
-} from '../common/pagination';
-import { ResourceRoutes } from '../common/resource-routes';
+import { booleanFilter } from '../drf/filters';
+import { sendJson } from '../drf/json-renderer';
+import { pageCount, pageEnvelope, pageLinks, pageRequest, parseQuery, queryValue } from '../drf/pagination';
+import { ResourceRoutes } from '../drf/resource-routes';
 import { CHECK_PLAN_INFO, CheckPlanDto, CheckPlanInputDto, CheckPlanPageDto } from './dto/check-plan.dto';
 import { PlansService } from './plans.service';
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { invalidPage, isFieldErrors, notFound, validationError } from '../common/drf-exceptions';
-import { type Input, validateInput } from '../common/drf-serializer';
-import { type PageRequest, pageCount } from '../common/pagination';
-import { existingIdsIn, SqlParameters, sqlState } from '../common/sql';
+import { invalidPage, isFieldErrors, notFound, validationError } from '../drf/exceptions';
+import { type Input, validateInput } from '../drf/serializer';
+import { type PageRequest, pageCount } from '../drf/pagination';
+import { existingIdsIn, SqlParameters, sqlState } from '../database/sql';
 import { CheckPlanEntity, type Frequency } from './check-plan.entity';
 import { CHECK_PLAN_FIELDS } from './dto/check-plan.dto';
 

@@ -16,10 +16,10 @@ import {
 } from '@nestjs/swagger';
 import { type Request, type Response } from 'express';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
-import { type FieldErrors } from '../common/drf-exceptions';
-import { choiceFilter, dateTimeFilter, filterError, integerFilter } from '../common/filters';
-import { parseId } from '../common/ids';
-import { sendJson } from '../common/json-response';
+import { type FieldErrors } from '../drf/exceptions';
+import { choiceFilter, dateTimeFilter, filterError, integerFilter } from '../drf/filters';
+import { parseId } from '../drf/resource-routes';
+import { sendJson } from '../drf/json-renderer';
 import {
   pageCount,
   pageEnvelope,
@@ -28,9 +28,9 @@ import {
   parseQuery,
   queryValue,
   requestOrigin,
-} from '../common/pagination';
-import { Body, type RequestInput } from '../common/request-input';
-import { DETAIL_METHODS, LIST_METHODS, otherMethod, postActions, putActions } from '../common/routes';
+} from '../drf/pagination';
+import { Body, type RequestInput } from '../drf/request-input';
+import { DETAIL_METHODS, LIST_METHODS, otherMethod, postActions, putActions } from '../drf/routes';
 import { STATUSES } from './check-record.entity';
 import {
   CHECK_RECORD_INFO,

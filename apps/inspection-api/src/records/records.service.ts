@@ -8,11 +8,11 @@ import {
   notFound,
   payloadTooLarge,
   validationError,
-} from '../common/drf-exceptions';
-import { type Input, validateInput } from '../common/drf-serializer';
-import { type PageRequest, pageCount } from '../common/pagination';
-import { type UploadedPart } from '../common/request-input';
-import { existingIdsIn, isoTimestamp, SqlParameters, sqlState } from '../common/sql';
+} from '../drf/exceptions';
+import { type Input, validateInput } from '../drf/serializer';
+import { type PageRequest, pageCount } from '../drf/pagination';
+import { type UploadedPart } from '../drf/request-input';
+import { existingIdsIn, isoTimestamp, SqlParameters, sqlState } from '../database/sql';
 import { imageExtension, safeExtension } from '../media/image-type';
 import { type MediaKind, MediaStorage } from '../media/media-storage';
 import { CheckRecordEntity } from './check-record.entity';

@@ -1,4 +1,4 @@
-import { type FieldErrors, isFieldErrors, validationError } from './drf-exceptions';
+import { type FieldErrors, isFieldErrors, validationError } from './exceptions';
 
 /**
  * Query filters (django-filter's behaviour): an empty value means no filter, an invalid value is a 400

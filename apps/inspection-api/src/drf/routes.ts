@@ -1,8 +1,8 @@
 import { HttpException } from '@nestjs/common';
 import { type Request, type Response } from 'express';
-import { type SerializerInfo } from './drf-metadata';
-import { methodNotAllowed } from './drf-exceptions';
-import { sendJson } from './json-response';
+import { type SerializerInfo } from './metadata';
+import { methodNotAllowed } from './exceptions';
+import { sendJson } from './json-renderer';
 
 export const LIST_METHODS = ['GET', 'POST', 'HEAD', 'OPTIONS'] as const;
 export const DETAIL_METHODS = ['GET', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;

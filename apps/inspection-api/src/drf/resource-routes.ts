@@ -8,12 +8,23 @@ import {
   ApiOperation,
 } from '@nestjs/swagger';
 import { type Request, type Response } from 'express';
-import { type SerializerInfo } from './drf-metadata';
-import { type Input } from './drf-serializer';
-import { parseId } from './ids';
-import { sendJson } from './json-response';
+import { type SerializerInfo } from './metadata';
+import { notFound } from './exceptions';
+import { type Input } from './serializer';
+import { sendJson } from './json-renderer';
 import { Body, type RequestInput } from './request-input';
 import { DETAIL_METHODS, LIST_METHODS, otherMethod, postActions, putActions } from './routes';
+
+/**
+ * A detail route's `{id}` as Django's URL pattern and `get_object_or_404` take it: the route matches any segment,
+ * and anything that is not an id PostgreSQL's `integer` holds is a 404 (never a 500).
+ */
+export function parseId(text: string): number {
+  if (!/^\d{1,10}$/.test(text)) throw notFound();
+  const id = Number(text);
+  if (id < 1 || id > 2_147_483_647) throw notFound();
+  return id;
+}
 
 /** What a DRF ModelViewSet-like resource needs from its service (JSON, urlencoded or multipart input). */
 export interface ResourceService {
