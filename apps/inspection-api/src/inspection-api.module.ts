@@ -8,6 +8,7 @@ import { type Logger } from '@fieldops/platform';
 import { type JwtPayload } from 'jsonwebtoken';
 import { DataSource } from 'typeorm';
 import { ApiRootController } from './api-root.controller';
+import { RoleAccessModule } from './auth/role-access';
 import { TokensController } from './auth/tokens.controller';
 import { TokensService } from './auth/tokens.service';
 import { InspectionApiEnvironment } from './config/inspection-api.environment';
@@ -23,6 +24,7 @@ import { PlansController } from './plans/plans.controller';
 import { PlansService } from './plans/plans.service';
 import { RecordsController } from './records/records.controller';
 import { RecordsService } from './records/records.service';
+import { UsersController } from './users/users.controller';
 import { UsersService } from './users/users.service';
 
 export interface InspectionApiModuleOptions {
@@ -65,6 +67,7 @@ export class InspectionApiModule {
             toPrincipal: (claims: JwtPayload) => tokens.principal(claims),
           }),
         }),
+        RoleAccessModule,
       ],
       controllers: [
         ApiRootController,
@@ -74,6 +77,7 @@ export class InspectionApiModule {
         PlansController,
         RecordsController,
         MediaController,
+        UsersController,
       ],
       providers: [
         DevicesService,

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CONVERSATION_STORE, type ConversationStore } from '@fieldops/conversation-store';
-import { ErrorEnvelopeException } from '@fieldops/platform';
+import { badArgument, type BotFrameworkError, missingProperty } from '@fieldops/contracts';
 import { type BotPrincipal } from '../bot-auth/bot-access-token-verifier';
 import { BotConversationsService, type ConversationAccess } from './bot-conversations.service';
 
@@ -27,8 +27,8 @@ function parsePublicAttachmentId(id: string): { conversationId: string; attachme
   };
 }
 
-function notFound(id: string): ErrorEnvelopeException {
-  return new ErrorEnvelopeException(404, 'BadArgument', `attachment[${id}] not found`);
+function attachmentNotFound(id: string): BotFrameworkError {
+  return badArgument(`attachment[${id}] not found`, 404);
 }
 
 /**
@@ -44,10 +44,9 @@ export class BotAttachmentsService {
 
   async upload(access: ConversationAccess, body: unknown): Promise<{ id: string }> {
     const data = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-    if (typeof data.type !== 'string' || data.type === '')
-      throw new ErrorEnvelopeException(400, 'MissingProperty', 'type: required');
+    if (typeof data.type !== 'string' || data.type === '') throw missingProperty('type: required');
     if (typeof data.originalBase64 !== 'string' || !BASE64.test(data.originalBase64))
-      throw new ErrorEnvelopeException(400, 'MissingProperty', 'originalBase64: required (base64)');
+      throw missingProperty('originalBase64: required (base64)');
     const stored = await this.store.putAttachment(
       access.record.conversationId,
       { contentType: data.type, ...(typeof data.name === 'string' && { name: data.name }) },
@@ -71,16 +70,16 @@ export class BotAttachmentsService {
     caller: BotPrincipal | undefined,
   ): Promise<{ contentType: string; data: Buffer }> {
     const { attachment, data } = await this.read(id, caller);
-    if (view !== 'original') throw new ErrorEnvelopeException(404, 'BadArgument', `view ${view} not found`);
+    if (view !== 'original') throw badArgument(`view ${view} not found`, 404);
     return { contentType: attachment.contentType, data };
   }
 
   private async read(id: string, caller: BotPrincipal | undefined) {
     const parsed = parsePublicAttachmentId(id);
-    if (!parsed) throw notFound(id);
+    if (!parsed) throw attachmentNotFound(id);
     await this.conversations.access(parsed.conversationId, caller);
     const found = await this.store.getAttachment(parsed.conversationId, parsed.attachmentId);
-    if (!found) throw notFound(id);
+    if (!found) throw attachmentNotFound(id);
     return found;
   }
 }

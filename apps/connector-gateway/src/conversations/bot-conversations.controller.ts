@@ -1,7 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
 import { type Request, type Response } from 'express';
-import { type ChannelAccount } from '@fieldops/contracts';
-import { ErrorEnvelopeException } from '@fieldops/platform';
+import { badArgument, type ChannelAccount } from '@fieldops/contracts';
 import { AnonymousBotsAllowed } from '../bot-auth/anonymous-bots.decorator';
 import { type BotPrincipal } from '../bot-auth/bot-access-token-verifier';
 import { CallingBot } from '../bot-auth/calling-bot.decorator';
@@ -37,7 +36,7 @@ export class BotConversationsController {
     @Req() request: Request,
   ): Promise<ConversationResourceResponse> {
     if (typeof body !== 'object' || body === null || Array.isArray(body))
-      throw new ErrorEnvelopeException(400, 'BadArgument', 'Expected ConversationParameters');
+      throw badArgument('Expected ConversationParameters');
     const parameters = body as Record<string, unknown>;
     const bot = this.conversations.callerBot(caller, parameters.bot);
     const { record, initial } = await this.conversations.create(bot, parameters);

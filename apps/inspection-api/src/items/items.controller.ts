@@ -1,8 +1,7 @@
-import { Controller, Get, Req, Res } from '@nestjs/common';
+import { Controller, Get, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { type Request, type Response } from 'express';
+import { type Request } from 'express';
 import { filterError } from '../drf/filters';
-import { sendJson } from '../drf/json-renderer';
 import { parseQuery, queryValue } from '../drf/pagination';
 import { ResourceRoutes } from '../drf/resource-routes';
 import { CHECK_ITEM_INFO, CheckItemDto, CheckItemInputDto } from './dto/check-item.dto';
@@ -27,11 +26,11 @@ export class ItemsController extends ResourceRoutes({
   @ApiOperation({ summary: 'List every check item (a bare array, no paging), ordered by id' })
   @ApiQuery({ name: 'device', required: false, type: Number, description: 'Only the items of this device.' })
   @ApiOkResponse({ type: [CheckItemDto] })
-  async list(@Req() request: Request, @Res() response: Response): Promise<void> {
+  async list(@Req() request: Request): Promise<unknown> {
     const query = parseQuery(request);
     const errors = {};
     const device = integerFilter(queryValue(query, 'device'), 'device', errors);
     filterError(errors);
-    sendJson(response, 200, await this.items.list(device));
+    return this.items.list(device);
   }
 }
