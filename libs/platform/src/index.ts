@@ -15,3 +15,4 @@ export * from './logging/request-logging.middleware';
 export * from './metrics/http-metrics';
 export * from './platform.module';
 export * from './security/public.decorator';
+export * from './security/untrusted-file';

@@ -66,6 +66,11 @@ export class BotConversationsService {
     return { record, bot };
   }
 
+  /** 401 for an anonymous caller where no anonymous bot's resource can be meant (e.g. a malformed attachment id). */
+  requireCaller(caller: BotPrincipal | undefined): asserts caller is BotPrincipal {
+    if (!caller) throw bearerRequired();
+  }
+
   /** The bot a caller acts as outside any conversation (CreateConversation). */
   callerBot(caller: BotPrincipal | undefined, named: unknown): BotRegistration {
     if (caller) {

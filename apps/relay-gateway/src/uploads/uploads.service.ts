@@ -86,13 +86,13 @@ export class UploadsService {
     conversationId: string,
     attachmentId: string,
     token: unknown,
-  ): Promise<{ contentType: string; data: Buffer }> {
+  ): Promise<{ contentType: string; name?: string; data: Buffer }> {
     const { claims } = this.issuer.verify(typeof token === 'string' ? token : '');
     if (claims.scope !== 'attachment' || claims.conv !== conversationId || claims.att !== attachmentId) {
       throw badArgument('Invalid token for this attachment', 403);
     }
     const found = await this.store.getAttachment(conversationId, attachmentId);
     if (!found) throw badArgument('File not found', 404);
-    return { contentType: found.attachment.contentType, data: found.data };
+    return { contentType: found.attachment.contentType, name: found.attachment.name, data: found.data };
   }
 }
