@@ -3,7 +3,7 @@ import { createConversationStore } from '@fieldops/conversation-store';
 import { startConnectorGateway } from '@fieldops/connector-gateway';
 import { startInspectionApi, UsersService } from '@fieldops/inspection-api';
 import { InspectionApiClient, seedDemoInspectionData, startInspectionBot } from '@fieldops/inspection-bot';
-import { type Logger, type RunningService } from '@fieldops/platform';
+import { freePort, type Logger, type RunningService } from '@fieldops/platform';
 import { startRelayGateway } from '@fieldops/relay-gateway';
 import { launcherWiresDelivery, withInternalKey, withPlatformConfigDefault } from './all-in-one.environment';
 import {
@@ -16,7 +16,18 @@ export interface RunningPlatform {
   services: RunningService[];
   /** The inspection bot's chat page, when the platform configuration has the bot. */
   chatPageUrl?: string;
+  /** Where inspection-api's data lives, as the banner says it: the embedded server's directory, or DATABASE_URL. */
+  database: string;
   close(): Promise<void>;
+}
+
+/**
+ * INSPECTION_BOT_PORT=0 (any free port): the bot starts after the gateways, which must already know its messaging
+ * endpoint (the platform configuration follows INSPECTION_BOT_PORT), so the port is chosen here, up front.
+ */
+async function withBotPortChosen(environment: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
+  if (environment.INSPECTION_BOT_PORT !== '0') return environment;
+  return { ...environment, INSPECTION_BOT_PORT: String(await freePort()) };
 }
 
 /** A service's URL for calls from this machine (a wildcard bind is reached on the IPv4 loopback). */
@@ -33,7 +44,7 @@ export async function startInProcessPlatform(
   givenEnvironment: NodeJS.ProcessEnv,
   logger: Logger,
 ): Promise<RunningPlatform> {
-  const environment = withInternalKey(withPlatformConfigDefault(givenEnvironment));
+  const environment = await withBotPortChosen(withInternalKey(withPlatformConfigDefault(givenEnvironment)));
   const bus = createActivityBus({
     redisUrl: environment.REDIS_URL,
     logger: logger.child({ component: 'bus' }),
@@ -54,15 +65,24 @@ export async function startInProcessPlatform(
     await store.close();
   };
   let chatPageUrl: string | undefined;
+  let database = 'PostgreSQL from DATABASE_URL';
   try {
     const inspectionApi = await startInspectionApi({ environment });
     services.push(inspectionApi);
+    if (!inspectionApi.environment.DATABASE_URL) {
+      const { EMBEDDED_POSTGRES_DIR, EMBEDDED_POSTGRES_PORT } = inspectionApi.environment;
+      database = `embedded PostgreSQL in ${EMBEDDED_POSTGRES_DIR} (port ${EMBEDDED_POSTGRES_PORT})`;
+    }
     // The connector first: the relay delivers through it.
     const connector = await startConnectorGateway({ environment, bus, store });
     services.push(connector);
-    const relayEnvironment = launcherWiresDelivery(environment)
-      ? { ...environment, RELAY_CONNECTOR_URL: connector.url }
-      : environment;
+    const relayEnvironment = {
+      ...environment,
+      ...(launcherWiresDelivery(environment) && { RELAY_CONNECTOR_URL: connector.url }),
+      // Bots reply to the serviceUrl: the connector's actual address unless one is configured.
+      ...(!environment.RELAY_BOT_SERVICE_URL &&
+        !environment.CONNECTOR_PUBLIC_URL && { RELAY_BOT_SERVICE_URL: `${connector.url}/` }),
+    };
     const relay = await startRelayGateway({ environment: relayEnvironment, bus, store });
     services.push(relay);
     const botSettings = botSettingsFromPlatformConfig(environment);
@@ -93,5 +113,5 @@ export async function startInProcessPlatform(
     await close();
     throw error;
   }
-  return { services, chatPageUrl, close };
+  return { services, chatPageUrl, database, close };
 }

@@ -26,10 +26,9 @@ runUntilSignalled(async () => {
   }
 
   const running = await startInProcessPlatform(process.env, logger);
-  const mode = [
-    environment.DATABASE_URL ? 'PostgreSQL from DATABASE_URL' : 'embedded PostgreSQL in .data/postgres',
-    environment.REDIS_URL ? 'Redis bus from REDIS_URL' : 'in-process bus',
-  ].join(', ');
+  const mode = [running.database, environment.REDIS_URL ? 'Redis bus from REDIS_URL' : 'in-process bus'].join(
+    ', ',
+  );
   const lines = running.services.map(
     (service) =>
       `  ${service.service.padEnd(18)} ${service.url.padEnd(24)} ${DESCRIPTIONS[service.service] ?? ''}`,

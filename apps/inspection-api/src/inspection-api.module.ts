@@ -15,6 +15,8 @@ import { InspectionApiEnvironment } from './config/inspection-api.environment';
 import { inspectionDataSourceOptions } from './database/inspection-data-source';
 import { DevicesController } from './devices/devices.controller';
 import { DevicesService } from './devices/devices.service';
+import { DueController } from './due/due.controller';
+import { DueService } from './due/due.service';
 import { DrfExceptionFilter } from './errors/drf-exception.filter';
 import { ItemsController } from './items/items.controller';
 import { ItemsService } from './items/items.service';
@@ -78,12 +80,14 @@ export class InspectionApiModule {
         RecordsController,
         MediaController,
         UsersController,
+        DueController,
       ],
       providers: [
         DevicesService,
         ItemsService,
         PlansService,
         RecordsService,
+        DueService,
         { provide: APP_FILTER, useClass: DrfExceptionFilter },
         {
           provide: 'inspection-api:database-readiness',

@@ -15,6 +15,8 @@ const ROUTES: Array<[RegExp, readonly string[]]> = [
   [/^\/api\/(devices|items|plans|records|users)\/?$/, LIST_METHODS],
   [/^\/api\/(devices|items|plans|records|users)\/[^/.]+\/?$/, DETAIL_METHODS],
   [/^\/api\/token(\/refresh)?\/?$/, TOKEN_METHODS],
+  [/^\/api\/(due|due\/summary|statistics\/records)\/?$/, ROOT_METHODS],
+  [/^\/api\/records\/export\.csv$/, ROOT_METHODS],
 ];
 
 /** The methods a path's view allows (DRF sends `Allow` on every response of a view, errors included). */
