@@ -1,6 +1,10 @@
 import { createScratchDatabase } from '@fieldops/database';
 import { createLogger, freePort } from '@fieldops/platform';
-import { startInProcessPlatform, startSeparateProcesses } from '../src';
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { selectApps, startInProcessPlatform, startSeparateProcesses } from '../src';
 
 const logger = createLogger({ service: 'all-in-one-test', level: 'silent' });
 const BOT_PASSWORD = 'service-account-password-for-all-in-one-tests';
@@ -82,6 +86,34 @@ describe('all-in-one launcher', () => {
       await platform.close();
     }
     await expect(fetch(`${platform.services[0]?.url ?? 'http://127.0.0.1:1'}/healthz`)).rejects.toThrow();
+  });
+
+  it('runs a subset of the apps without starting PostgreSQL when inspection-api is not among them', async () => {
+    const dataDirectory = join(await mkdtemp(join(tmpdir(), 'all-in-one-subset-')), 'postgres');
+    const platform = await startInProcessPlatform(
+      {
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        EMBEDDED_POSTGRES_DIR: dataDirectory,
+        RELAY_GATEWAY_PORT: '0',
+        CONNECTOR_GATEWAY_PORT: '0',
+      },
+      logger,
+      selectApps(['--apps', 'relay,connector'], undefined),
+    );
+    try {
+      expect(platform.services.map((service) => service.service)).toEqual([
+        'connector-gateway',
+        'relay-gateway',
+      ]);
+      expect(platform.database).toBeUndefined();
+      expect(platform.chatPageUrl).toBeUndefined();
+      for (const service of platform.services)
+        expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+      expect(existsSync(dataDirectory)).toBe(false);
+    } finally {
+      await platform.close();
+    }
   });
 
   it('with DATABASE_URL and REDIS_URL runs each app (and the bot) as its own process and stops them all on close', async () => {

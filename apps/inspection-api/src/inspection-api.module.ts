@@ -17,6 +17,8 @@ import { DevicesController } from './devices/devices.controller';
 import { DevicesService } from './devices/devices.service';
 import { DueController } from './due/due.controller';
 import { DueService } from './due/due.service';
+import { StatisticsController } from './statistics/statistics.controller';
+import { StatisticsService } from './statistics/statistics.service';
 import { DrfExceptionFilter } from './errors/drf-exception.filter';
 import { ItemsController } from './items/items.controller';
 import { ItemsService } from './items/items.service';
@@ -25,6 +27,7 @@ import { LocalDirectoryMediaStorage, MEDIA_ROOT, MediaStorage } from './media/me
 import { PlansController } from './plans/plans.controller';
 import { PlansService } from './plans/plans.service';
 import { RecordsController } from './records/records.controller';
+import { RecordsExportService } from './records/records-export.service';
 import { RecordsService } from './records/records.service';
 import { UsersController } from './users/users.controller';
 import { UsersService } from './users/users.service';
@@ -81,13 +84,16 @@ export class InspectionApiModule {
         MediaController,
         UsersController,
         DueController,
+        StatisticsController,
       ],
       providers: [
         DevicesService,
         ItemsService,
         PlansService,
         RecordsService,
+        RecordsExportService,
         DueService,
+        StatisticsService,
         { provide: APP_FILTER, useClass: DrfExceptionFilter },
         {
           provide: 'inspection-api:database-readiness',

@@ -28,23 +28,31 @@ export interface RecordFilters {
   plan?: number;
   item?: number;
   status?: string;
+  checkedBy?: string;
   checkedAfter?: string;
   checkedBefore?: string;
 }
 
-export function recordPageSql(mediaBase: string, filters: RecordFilters, limit: number, offset: number) {
-  const parameters = new SqlParameters();
-  parameters.add(mediaBase);
+/** The WHERE clause of the records list and its CSV export (alias `r`). */
+export function recordConditions(filters: RecordFilters, parameters: SqlParameters): string {
   const conditions: string[] = [];
   if (filters.device !== undefined) conditions.push(`r."device_id" = ${parameters.add(filters.device)}`);
   if (filters.plan !== undefined) conditions.push(`r."plan_id" = ${parameters.add(filters.plan)}`);
   if (filters.item !== undefined) conditions.push(`r."item_id" = ${parameters.add(filters.item)}`);
   if (filters.status !== undefined) conditions.push(`r."status" = ${parameters.add(filters.status)}`);
+  if (filters.checkedBy !== undefined)
+    conditions.push(`r."checked_by" = ${parameters.add(filters.checkedBy)}`);
   if (filters.checkedAfter !== undefined)
     conditions.push(`r."checked_at" >= ${parameters.add(filters.checkedAfter)}::timestamptz`);
   if (filters.checkedBefore !== undefined)
     conditions.push(`r."checked_at" <= ${parameters.add(filters.checkedBefore)}::timestamptz`);
-  const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+  return conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+}
+
+export function recordPageSql(mediaBase: string, filters: RecordFilters, limit: number, offset: number) {
+  const parameters = new SqlParameters();
+  parameters.add(mediaBase);
+  const where = recordConditions(filters, parameters);
   const sql = `SELECT (SELECT count(*) FROM "check_records" r ${where})::int AS "count",
     COALESCE((SELECT json_agg(${RECORD_JSON} ORDER BY r."id") FROM (SELECT * FROM "check_records" r ${where} ORDER BY r."id" LIMIT ${parameters.add(limit)} OFFSET ${parameters.add(offset)}) r), '[]'::json) AS "results"`;
   return { sql, parameters: parameters.values };

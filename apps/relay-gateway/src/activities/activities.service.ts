@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type Activity, type ActivitySet, badArgument, botError, tooManyRequests } from '@fieldops/contracts';
+import { type Activity, type ActivitySet, botError, tooManyRequests } from '@fieldops/contracts';
 import {
   CONVERSATION_STORE,
   type ConversationStore,
@@ -13,8 +13,8 @@ import { botAccount, ConversationMembershipService } from '../conversations/conv
 import { ConversationFactsCache } from '../conversations/conversation-facts.cache';
 import { conversationNotFound } from '../conversations/conversations.service';
 import { type Credential } from '../direct-line/credentials';
-import { parseWatermark } from '../direct-line/public-url';
 import { RateLimiter } from '../direct-line/rate-limiter';
+import { parseWatermark } from '../direct-line/watermark';
 import { BOT_DELIVERY, type BotDelivery } from '../delivery/bot-delivery';
 
 const POLL_PAGE_SIZE = 500;
@@ -125,7 +125,6 @@ export class ActivitiesService {
     watermarkParameter: unknown,
   ): Promise<ActivitySet> {
     const watermark = parseWatermark(watermarkParameter);
-    if (watermark === 'invalid') throw badArgument('Invalid watermark');
     const unchanged: ActivitySet = {
       activities: [],
       watermark: watermark === undefined ? undefined : String(watermark),
