@@ -2,12 +2,14 @@ import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { JwtAuthModule, KeyRing } from '@fieldops/auth';
+import { RateLimitStore } from '@fieldops/rate-limits';
 import { checkDatabaseReady } from '@fieldops/database';
 import { PlatformModule, ReadinessRegistry } from '@fieldops/platform';
 import { type Logger } from '@fieldops/platform';
 import { type JwtPayload } from 'jsonwebtoken';
 import { DataSource } from 'typeorm';
 import { ApiRootController } from './api-root.controller';
+import { LoginThrottle, loginThrottleStore } from './auth/login-throttle.service';
 import { RoleAccessModule } from './auth/role-access';
 import { TokensController } from './auth/tokens.controller';
 import { TokensService } from './auth/tokens.service';
@@ -17,6 +19,8 @@ import { DevicesController } from './devices/devices.controller';
 import { DevicesService } from './devices/devices.service';
 import { DueController } from './due/due.controller';
 import { DueService } from './due/due.service';
+import { StatisticsController } from './statistics/statistics.controller';
+import { StatisticsService } from './statistics/statistics.service';
 import { DrfExceptionFilter } from './errors/drf-exception.filter';
 import { ItemsController } from './items/items.controller';
 import { ItemsService } from './items/items.service';
@@ -25,6 +29,7 @@ import { LocalDirectoryMediaStorage, MEDIA_ROOT, MediaStorage } from './media/me
 import { PlansController } from './plans/plans.controller';
 import { PlansService } from './plans/plans.service';
 import { RecordsController } from './records/records.controller';
+import { RecordsExportService } from './records/records-export.service';
 import { RecordsService } from './records/records.service';
 import { UsersController } from './users/users.controller';
 import { UsersService } from './users/users.service';
@@ -81,13 +86,22 @@ export class InspectionApiModule {
         MediaController,
         UsersController,
         DueController,
+        StatisticsController,
       ],
       providers: [
         DevicesService,
         ItemsService,
         PlansService,
         RecordsService,
+        RecordsExportService,
+        {
+          provide: RateLimitStore,
+          inject: [InspectionApiEnvironment, DataSource],
+          useFactory: loginThrottleStore,
+        },
+        LoginThrottle,
         DueService,
+        StatisticsService,
         { provide: APP_FILTER, useClass: DrfExceptionFilter },
         {
           provide: 'inspection-api:database-readiness',
