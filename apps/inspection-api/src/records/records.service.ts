@@ -3,14 +3,13 @@ import { DataSource } from 'typeorm';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import {
   type FieldErrors,
-  invalidPage,
   isFieldErrors,
   notFound,
   payloadTooLarge,
   validationError,
 } from '../drf/exceptions';
 import { type Input, validateInput } from '../drf/serializer';
-import { type PageRequest, pageCount } from '../drf/pagination';
+import { type PageRequest, paginate, type PageRows } from '../drf/pagination';
 import { type UploadedPart } from '../drf/request-input';
 import { type ResourceRequest, type ResourceService } from '../drf/resource-routes';
 import { existingIdsIn, isoTimestamp, SqlParameters, sqlState } from '../database/sql';
@@ -94,24 +93,16 @@ export class RecordsService implements ResourceService {
     private readonly environment: InspectionApiEnvironment,
   ) {}
 
-  async page(
+  page(
     mediaBase: string,
     filters: RecordFilters,
     request: PageRequest,
-  ): Promise<{ count: number; page: number; results: unknown }> {
-    let page = request.page;
-    if (page === 'last') {
-      const { sql, parameters } = recordPageSql(mediaBase, filters, 0, 0);
-      const [row] = await this.dataSource.query<Array<{ count: number }>>(sql, parameters);
-      page = pageCount(row?.count ?? 0, request.size);
-    }
-    const offset = (page - 1) * request.size;
-    if (!Number.isSafeInteger(offset)) throw invalidPage();
-    const { sql, parameters } = recordPageSql(mediaBase, filters, request.size, offset);
-    const [row] = await this.dataSource.query<Array<{ count: number; results: unknown }>>(sql, parameters);
-    const count = row?.count ?? 0;
-    if (page > pageCount(count, request.size)) throw invalidPage();
-    return { count, page, results: row?.results ?? [] };
+  ): Promise<PageRows<unknown> & { page: number }> {
+    return paginate(request, async (limit, offset) => {
+      const { sql, parameters } = recordPageSql(mediaBase, filters, limit, offset);
+      const [row] = await this.dataSource.query<Array<PageRows<unknown>>>(sql, parameters);
+      return { count: row?.count ?? 0, results: row?.results ?? [] };
+    });
   }
 
   findOne(id: number, request: ResourceRequest): Promise<unknown> {
