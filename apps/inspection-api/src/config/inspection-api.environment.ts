@@ -110,4 +110,10 @@ export class InspectionApiEnvironment extends CommonEnvironment {
    * (`Asia/Shanghai`, `Europe/Berlin` …). Validated at start-up.
    */
   @Expose() @IsString() @IsTimeZone() INSPECTION_TIME_ZONE: string = 'UTC';
+
+  /**
+   * The supervisor console's built files (apps/inspection-console/dist), served at /console/ on the API's origin.
+   * Unset: no console here (compose and Kubernetes serve it from nginx).
+   */
+  @Expose() @IsOptional() @IsString() @MinLength(1) INSPECTION_CONSOLE_DIR?: string;
 }
