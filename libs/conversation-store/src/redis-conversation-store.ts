@@ -246,6 +246,11 @@ export class RedisConversationStore implements ConversationStore {
     return { attachment: JSON.parse(meta) as StoredAttachment, data };
   }
 
+  async deleteAttachment(conversationId: string, attachmentId: string): Promise<void> {
+    const key = this.attachmentKey(conversationId, attachmentId);
+    await this.redis.del(`${key}:meta`, `${key}:data`);
+  }
+
   async checkReady(): Promise<void> {
     if (this.closing) throw new Error('conversation store is closed');
     const deadline = Date.now() + this.readyTimeoutMs;

@@ -186,6 +186,9 @@ export function describeConversationStoreContract(
       await expect(
         store.putAttachment(`c-${randomUUID()}`, { contentType: 'text/plain' }, Buffer.from('x')),
       ).rejects.toBeInstanceOf(UnknownConversationError);
+      await peer.deleteAttachment(conversationId, attachment.attachmentId);
+      expect(await store.getAttachment(conversationId, attachment.attachmentId)).toBeUndefined();
+      await store.deleteAttachment(conversationId, attachment.attachmentId);
     });
 
     it('reports ready, and closes idempotently', async () => {

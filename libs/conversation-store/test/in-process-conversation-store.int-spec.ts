@@ -1,4 +1,4 @@
-import { InProcessConversationStore, isoTimestampFromMicros } from '../src';
+import { InProcessConversationStore, isoTimestampFromMicros, UploadCapacityError } from '../src';
 import { describeConversationStoreContract } from './conversation-store.contract';
 
 describeConversationStoreContract('InProcessConversationStore', () => {
@@ -61,6 +61,49 @@ describe('InProcessConversationStore append', () => {
       const [read] = await store.read('c1');
       (read.activity.channelData as { n: number }).n = 4;
       expect((await store.read('c1'))[0].activity.channelData).toEqual({ n: 1 });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('InProcessConversationStore upload capacity', () => {
+  it('drops the oldest uploads to make room, refuses one larger than the capacity, never holds more', async () => {
+    const store = new InProcessConversationStore({ maxUploadBytes: 1000 });
+    try {
+      await store.create({ conversationId: 'old', botId: 'b', createdAt: 1 });
+      await store.create({ conversationId: 'new', botId: 'b', createdAt: 2 });
+      const first = await store.putAttachment('old', { contentType: 'a/b' }, Buffer.alloc(400));
+      const second = await store.putAttachment('old', { contentType: 'a/b' }, Buffer.alloc(400));
+      expect(store.storedUploadBytes).toBe(800);
+      const third = await store.putAttachment('new', { contentType: 'a/b' }, Buffer.alloc(400));
+      expect(store.storedUploadBytes).toBe(800);
+      expect(await store.getAttachment('old', first.attachmentId)).toBeUndefined();
+      expect(await store.getAttachment('old', second.attachmentId)).toBeDefined();
+      expect(await store.getAttachment('new', third.attachmentId)).toBeDefined();
+      await expect(
+        store.putAttachment('new', { contentType: 'a/b' }, Buffer.alloc(1001)),
+      ).rejects.toBeInstanceOf(UploadCapacityError);
+      await store.deleteAttachment('new', third.attachmentId);
+      expect(store.storedUploadBytes).toBe(400);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('releases the bytes of expired conversations', async () => {
+    let now = 1_000_000;
+    const store = new InProcessConversationStore({
+      retentionSeconds: 10,
+      maxUploadBytes: 1000,
+      now: () => now,
+    });
+    try {
+      await store.create({ conversationId: 'c1', botId: 'b', createdAt: now });
+      await store.putAttachment('c1', { contentType: 'a/b' }, Buffer.alloc(700));
+      now += 11_000;
+      expect(await store.get('c1')).toBeUndefined();
+      expect(store.storedUploadBytes).toBe(0);
     } finally {
       await store.close();
     }
