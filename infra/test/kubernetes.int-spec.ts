@@ -138,6 +138,59 @@ describe('Kubernetes manifests', () => {
     }
   });
 
+  it('autoscales the relay on CPU and open streams, budgets disruptions, and drains within the grace period', () => {
+    const [autoscaler] = byKind('HorizontalPodAutoscaler');
+    const metrics = (autoscaler.spec as { metrics: Array<Record<string, unknown>> }).metrics;
+    expect(metrics).toContainEqual({
+      type: 'Resource',
+      resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } },
+    });
+    expect(metrics).toContainEqual({
+      type: 'Pods',
+      pods: {
+        metric: { name: 'relay_open_streams' },
+        target: { type: 'AverageValue', averageValue: '5000' },
+      },
+    });
+    // The metric the HPA reads is the gauge the relay exports.
+    expect(
+      readFileSync(join(REPOSITORY_ROOT, 'apps/relay-gateway/src/stream/stream.service.ts'), 'utf8'),
+    ).toContain("name: 'relay_open_streams'");
+
+    const budgeted = byKind('PodDisruptionBudget').map(
+      (budget) =>
+        (budget.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels[
+          'app.kubernetes.io/name'
+        ],
+    );
+    expect(budgeted).toEqual(
+      expect.arrayContaining(['relay-gateway', 'connector-gateway', 'inspection-api']),
+    );
+
+    const relay = byKind('Deployment').find((object) => object.metadata.name === 'relay-gateway')!;
+    const pod = (
+      relay.spec as {
+        template: {
+          spec: {
+            terminationGracePeriodSeconds: number;
+            containers: Array<
+              Container & {
+                lifecycle?: { preStop?: { sleep?: { seconds: number } } };
+                readinessProbe?: { periodSeconds?: number; failureThreshold?: number };
+              }
+            >;
+          };
+        };
+      }
+    ).template.spec;
+    const [container] = pod.containers;
+    expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'http' });
+    const shutdownMs = Number(container.env?.find(({ name }) => name === 'SHUTDOWN_TIMEOUT_MS')?.value);
+    const preStopSeconds = container.lifecycle?.preStop?.sleep?.seconds ?? 0;
+    expect(preStopSeconds).toBeGreaterThan(0);
+    expect(preStopSeconds + shutdownMs / 1000).toBeLessThan(pod.terminationGracePeriodSeconds);
+  });
+
   it('serves the supervisor console from its image on 8080 behind the Ingress’s /console/, non-root', () => {
     const deployment = byKind('Deployment').find((object) => object.metadata.name === 'inspection-console');
     const [container] = podContainers(deployment as KubernetesObject);

@@ -75,6 +75,8 @@ export class RedisActivityBus implements ActivityBus {
   private readonly resubscribedListeners = new Set<() => void>();
   /** Whether the subscriber connection has been ready before (a later 'ready' is a reconnection). */
   private subscriberWasReady = false;
+  /** Between a reconnection and Redis confirming every channel again: envelopes may still be missed (not ready). */
+  private resubscribing = false;
 
   constructor(options: RedisActivityBusOptions) {
     this.channelPrefix = options.channelPrefix ?? DEFAULT_CHANNEL_PREFIX;
@@ -112,7 +114,10 @@ export class RedisActivityBus implements ActivityBus {
       this.deliver(channelName, message),
     );
     this.subscriber.on('ready', () => {
-      if (this.subscriberWasReady) void this.resubscribeAndNotify();
+      if (this.subscriberWasReady) {
+        this.resubscribing = true;
+        void this.resubscribeAndNotify();
+      }
       this.subscriberWasReady = true;
     });
   }
@@ -137,6 +142,7 @@ export class RedisActivityBus implements ActivityBus {
       this.logger?.warn({ err: error }, 'Redis activity bus could not re-subscribe after reconnecting');
       return;
     }
+    this.resubscribing = false;
     if (this.closed) return;
     for (const listener of [...this.resubscribedListeners]) {
       try {
@@ -175,6 +181,8 @@ export class RedisActivityBus implements ActivityBus {
     this.assertOpen();
     const deadline = Date.now() + this.readyTimeoutMs;
     await Promise.all([this.probe('publisher', deadline), this.probe('subscriber', deadline)]);
+    if (this.resubscribing)
+      throw new Error(`Redis activity bus is not subscribed: re-subscribing its channels on ${this.target}`);
   }
 
   close(): Promise<void> {
