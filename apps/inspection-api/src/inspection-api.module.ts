@@ -2,12 +2,14 @@ import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { JwtAuthModule, KeyRing } from '@fieldops/auth';
+import { RateLimitStore } from '@fieldops/rate-limits';
 import { checkDatabaseReady } from '@fieldops/database';
 import { PlatformModule, ReadinessRegistry } from '@fieldops/platform';
 import { type Logger } from '@fieldops/platform';
 import { type JwtPayload } from 'jsonwebtoken';
 import { DataSource } from 'typeorm';
 import { ApiRootController } from './api-root.controller';
+import { LoginThrottle, loginThrottleStore } from './auth/login-throttle.service';
 import { RoleAccessModule } from './auth/role-access';
 import { TokensController } from './auth/tokens.controller';
 import { TokensService } from './auth/tokens.service';
@@ -92,6 +94,12 @@ export class InspectionApiModule {
         PlansService,
         RecordsService,
         RecordsExportService,
+        {
+          provide: RateLimitStore,
+          inject: [InspectionApiEnvironment, DataSource],
+          useFactory: loginThrottleStore,
+        },
+        LoginThrottle,
         DueService,
         StatisticsService,
         { provide: APP_FILTER, useClass: DrfExceptionFilter },

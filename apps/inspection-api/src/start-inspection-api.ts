@@ -7,7 +7,9 @@ import { authorizationHeaderMiddleware } from './auth/authorization-header';
 import { inspectionKeyRing } from './auth/inspection-key-ring';
 import { bodyParsingMiddleware } from './drf/request-input';
 import { apiHeadersMiddleware } from './drf/routes';
+import { allowedHostsMiddleware } from './hosts/allowed-hosts';
 import { InspectionApiEnvironment } from './config/inspection-api.environment';
+import { consoleStaticRouter } from './console/console-static';
 import { resolveDatabaseUrl } from './database/database-url';
 import { InspectionApiModule } from './inspection-api.module';
 import { UsersService } from './users/users.service';
@@ -56,6 +58,11 @@ export function startInspectionApi(
           keyRing: inspectionKeyRing(environment, logger),
         }),
       configure: async (app, { environment, logger }) => {
+        app.use(
+          allowedHostsMiddleware(environment.INSPECTION_ALLOWED_HOSTS, environment.INSPECTION_PUBLIC_URL),
+        );
+        if (environment.INSPECTION_CONSOLE_DIR)
+          app.use(consoleStaticRouter(environment.INSPECTION_CONSOLE_DIR));
         app.use(apiHeadersMiddleware);
         app.use(authorizationHeaderMiddleware);
         for (const parser of bodyParsingMiddleware({

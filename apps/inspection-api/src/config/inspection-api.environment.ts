@@ -1,13 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { Expose } from 'class-transformer';
+import { Expose, Transform } from 'class-transformer';
 import {
+  ArrayNotEmpty,
   IsBoolean,
   IsInt,
   IsOptional,
   IsString,
+  IsUrl,
   IsTimeZone,
   Max,
+  Matches,
   MaxLength,
   Min,
   MinLength,
@@ -87,9 +90,61 @@ export class InspectionApiEnvironment extends CommonEnvironment {
     'media',
   );
 
+  /** Redis shared by every replica for the login throttle; unset: the throttle's counters live in PostgreSQL. */
+  @Expose()
+  @IsOptional()
+  @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false, require_protocol: true })
+  REDIS_URL?: string;
+
+  /** Prefix of the login throttle's Redis keys (several platforms can share one Redis). */
+  @Expose() @IsString() INSPECTION_RATE_LIMIT_KEY_PREFIX: string = 'fieldops:inspection:rate:';
+
+  /** Failed logins allowed per user name per window, then 429 until the window ends; 0 disables. */
+  @Expose() @ToInteger() @IsInt() @Min(0) @Max(1_000_000) INSPECTION_LOGIN_FAILURES_PER_USERNAME: number = 5;
+
+  /** Failed logins allowed per client address per window (a shared NAT sends many users); 0 disables. */
+  @Expose() @ToInteger() @IsInt() @Min(0) @Max(1_000_000) INSPECTION_LOGIN_FAILURES_PER_ADDRESS: number = 30;
+
+  /** The login throttle's window, in seconds. */
+  @Expose() @ToInteger() @IsInt() @Min(1) @Max(86_400) INSPECTION_LOGIN_THROTTLE_WINDOW_SECONDS: number = 600;
   /**
    * The IANA time zone whose calendar days, ISO weeks and months the due checks and the statistics count in
    * (`Asia/Shanghai`, `Europe/Berlin` …). Validated at start-up.
    */
   @Expose() @IsString() @IsTimeZone() INSPECTION_TIME_ZONE: string = 'UTC';
+
+  /**
+   * The supervisor console's built files (apps/inspection-console/dist), served at /console/ on the API's origin.
+   * Unset: no console here (compose and Kubernetes serve it from nginx).
+   */
+  @Expose() @IsOptional() @IsString() @MinLength(1) INSPECTION_CONSOLE_DIR?: string;
+
+  /**
+   * Django's ALLOWED_HOSTS, comma-separated: host names the API answers for (`.example.com` = the domain and its
+   * subdomains, `*` = any). Others get 400. Default: what Django allows in DEBUG mode, local names only.
+   */
+  @Expose()
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((host) => host.trim())
+          .filter((host) => host !== '')
+      : value,
+  )
+  @IsString({ each: true })
+  @ArrayNotEmpty()
+  INSPECTION_ALLOWED_HOSTS: string[] = ['.localhost', '127.0.0.1', '[::1]'];
+
+  /**
+   * Public base URL of the API (scheme and host clients use); when set, pagination links and media URLs are built
+   * from it instead of the request, and its host is allowed. Unset: the request's, honouring trusted X-Forwarded-*.
+   */
+  @Expose()
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  @Matches(/^[^?#]*[^/?#]$/, {
+    message: 'INSPECTION_PUBLIC_URL must have no trailing slash, query or fragment',
+  })
+  INSPECTION_PUBLIC_URL?: string;
 }

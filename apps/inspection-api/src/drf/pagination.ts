@@ -1,4 +1,6 @@
 import { type Request } from 'express';
+import { publicBaseUrl } from '@fieldops/platform';
+import { checkedOrigin } from '../hosts/allowed-hosts';
 import { invalidPage } from './exceptions';
 import { RawJson } from './json-renderer';
 import { quotePlus } from './python-text';
@@ -21,9 +23,12 @@ export function queryValue(query: Map<string, string[]>, name: string): string |
   return values?.[values.length - 1]?.replace(/\0/g, '');
 }
 
-/** scheme://host of the request; X-Forwarded-Proto / -Host count only from trusted proxies (trust proxy). */
+/**
+ * scheme://host of absolute URLs: INSPECTION_PUBLIC_URL when configured, otherwise the request's checked host
+ * (allowedHostsMiddleware); platform's publicBaseUrl for a request that did not pass through it.
+ */
 export function requestOrigin(request: Request): string {
-  return `${request.protocol}://${request.host || 'localhost'}`;
+  return checkedOrigin(request) ?? publicBaseUrl(request);
 }
 
 export interface PageSettings {

@@ -1,0 +1,2 @@
+export * from './rate-limit-store';
+export * from './rate-limit-store.module';
