@@ -16,6 +16,7 @@ import {
   MinLength,
 } from 'class-validator';
 import { CommonEnvironment, ToBoolean, ToInteger } from '@fieldops/platform';
+import { IsRedisUrl } from '@fieldops/redis-connection';
 
 /** The monorepo's root (the package.json that declares workspaces); falls back to the working directory. */
 function repositoryRoot(start: string): string {
@@ -93,7 +94,7 @@ export class InspectionApiEnvironment extends CommonEnvironment {
   /** Redis shared by every replica for the login throttle; unset: the throttle's counters live in PostgreSQL. */
   @Expose()
   @IsOptional()
-  @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false, require_protocol: true })
+  @IsRedisUrl()
   REDIS_URL?: string;
 
   /** Prefix of the login throttle's Redis keys (several platforms can share one Redis). */

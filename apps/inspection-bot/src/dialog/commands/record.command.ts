@@ -2,7 +2,7 @@ import { type StatePropertyAccessor } from 'botbuilder';
 import { InspectionApiRefusal } from '../../inspection-api/inspection-api.errors';
 import { type Device } from '../../inspection-api/inspection-api.types';
 import { type ConversationTurn } from '../conversation-turn';
-import { activePlanOf } from '../due-checks';
+import { activePlanOf } from '../record-plan';
 import { type RecordAnswer } from '../user-command';
 
 /** The record a photo sent next is attached to (per conversation). */

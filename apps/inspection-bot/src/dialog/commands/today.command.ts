@@ -1,22 +1,24 @@
 import { MessageFactory } from 'botbuilder';
-import { type Device } from '../../inspection-api/inspection-api.types';
+import { type Device, type DueCheck } from '../../inspection-api/inspection-api.types';
 import { type ConversationTurn } from '../conversation-turn';
-import { scheduledChecks } from '../due-checks';
 import { presentDeviceCards } from '../presenters/device-card.presenter';
 
-/** `today`: the devices of active plans not yet checked in their plan's current period, with their cards. */
+/**
+ * `today`: the devices with checks due or overdue, as inspection-api's due rules decide (`GET /api/due/`, one
+ * definition), with their cards.
+ */
 export async function showDueChecks(turn: ConversationTurn): Promise<void> {
   await turn.typing();
-  const plans = await turn.api.listActivePlans();
-  if (plans.length === 0) {
+  const { hasPlans, open } = await turn.api.dueChecks(turn.settings.now());
+  if (!hasPlans) {
     await turn.reply('todayNoPlans');
     return;
   }
-  const due = [];
-  for (const scheduled of scheduledChecks(plans, turn.settings.now())) {
-    const done = await turn.api.countRecords({ device: scheduled.device, checkedAfter: scheduled.since });
-    if (done === 0) due.push(scheduled);
-  }
+  // One line per device with an open check, under the plan of its first open check.
+  const due: Array<{ device: number; plan: DueCheck['plan'] }> = [];
+  for (const check of open)
+    if (!due.some((entry) => entry.device === check.device.id))
+      due.push({ device: check.device.id, plan: check.plan });
   if (due.length === 0) {
     await turn.reply('todayNothingDue');
     return;
