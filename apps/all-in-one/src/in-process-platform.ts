@@ -89,7 +89,9 @@ export async function startInProcessPlatform(
       if (inspectionApi.environment.INSPECTION_CONSOLE_DIR) {
         // The demo supervisor (created once; an existing account is left as it is).
         const supervisor = consoleSupervisorAccount(environment);
-        await inspectionApi.app.get(UsersService).ensureUser(supervisor.username, supervisor.password);
+        await inspectionApi.app
+          .get(UsersService)
+          .ensureUser(supervisor.username, supervisor.password, 'supervisor');
         supervisorConsole = { url: `${inspectionApi.url}/console/`, supervisor };
       } else {
         logger.warn(
