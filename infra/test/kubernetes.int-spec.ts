@@ -27,6 +27,12 @@ interface Container {
   livenessProbe?: { httpGet?: { path: string; port: string } };
 }
 
+interface PodSpec {
+  volumes?: Array<{ name: string }>;
+  initContainers?: Array<{ volumeMounts?: Array<{ name: string; mountPath?: string }> }>;
+  containers: Array<{ volumeMounts?: Array<{ name: string; mountPath?: string }> }>;
+}
+
 interface KubernetesObject extends YamlObject {
   apiVersion: string;
   kind: string;
@@ -139,6 +145,59 @@ describe('Kubernetes manifests', () => {
     }
   });
 
+  it('autoscales the relay on CPU and open streams, budgets disruptions, and drains within the grace period', () => {
+    const [autoscaler] = byKind('HorizontalPodAutoscaler');
+    const metrics = (autoscaler.spec as { metrics: Array<Record<string, unknown>> }).metrics;
+    expect(metrics).toContainEqual({
+      type: 'Resource',
+      resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } },
+    });
+    expect(metrics).toContainEqual({
+      type: 'Pods',
+      pods: {
+        metric: { name: 'relay_open_streams' },
+        target: { type: 'AverageValue', averageValue: '5000' },
+      },
+    });
+    // The metric the HPA reads is the gauge the relay exports.
+    expect(
+      readFileSync(join(REPOSITORY_ROOT, 'apps/relay-gateway/src/stream/stream.service.ts'), 'utf8'),
+    ).toContain("name: 'relay_open_streams'");
+
+    const budgeted = byKind('PodDisruptionBudget').map(
+      (budget) =>
+        (budget.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels[
+          'app.kubernetes.io/name'
+        ],
+    );
+    expect(budgeted).toEqual(
+      expect.arrayContaining(['relay-gateway', 'connector-gateway', 'inspection-api']),
+    );
+
+    const relay = byKind('Deployment').find((object) => object.metadata.name === 'relay-gateway')!;
+    const pod = (
+      relay.spec as {
+        template: {
+          spec: {
+            terminationGracePeriodSeconds: number;
+            containers: Array<
+              Container & {
+                lifecycle?: { preStop?: { sleep?: { seconds: number } } };
+                readinessProbe?: { periodSeconds?: number; failureThreshold?: number };
+              }
+            >;
+          };
+        };
+      }
+    ).template.spec;
+    const [container] = pod.containers;
+    expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'http' });
+    const shutdownMs = Number(container.env?.find(({ name }) => name === 'SHUTDOWN_TIMEOUT_MS')?.value);
+    const preStopSeconds = container.lifecycle?.preStop?.sleep?.seconds ?? 0;
+    expect(preStopSeconds).toBeGreaterThan(0);
+    expect(preStopSeconds + shutdownMs / 1000).toBeLessThan(pod.terminationGracePeriodSeconds);
+  });
+
   it('serves the supervisor console from its image on 8080 behind the Ingress’s /console/, non-root', () => {
     const deployment = byKind('Deployment').find((object) => object.metadata.name === 'inspection-console');
     const [container] = podContainers(deployment as KubernetesObject);
@@ -159,6 +218,41 @@ describe('Kubernetes manifests', () => {
     );
     expect(paths.find((path) => path.path === '/console/')?.backend.service.name).toBe('inspection-console');
     expect(paths.find((path) => path.path === '/api/')?.backend.service.name).toBe('inspection-api');
+  });
+
+  it('mounts only declared volumes, and every mount has a path (no env entry misplaced among them)', () => {
+    for (const { object } of objects) {
+      const spec = object.spec as
+        | { template?: { spec?: PodSpec }; volumeClaimTemplates?: Array<{ metadata: { name: string } }> }
+        | undefined;
+      const pod = spec?.template?.spec;
+      if (!pod) continue;
+      // A StatefulSet's claim templates are volumes of its pods too.
+      const volumes = new Set([
+        ...(pod.volumes ?? []).map((volume) => volume.name),
+        ...(spec.volumeClaimTemplates ?? []).map((claim) => claim.metadata.name),
+      ]);
+      for (const container of [...(pod.initContainers ?? []), ...pod.containers]) {
+        for (const mount of container.volumeMounts ?? []) {
+          expect({ object: object.metadata.name, mount }).toEqual({
+            object: object.metadata.name,
+            mount: expect.objectContaining({
+              name: expect.any(String),
+              mountPath: expect.any(String),
+            }) as unknown,
+          });
+          expect({
+            object: object.metadata.name,
+            volume: mount.name,
+            declared: volumes.has(mount.name),
+          }).toEqual({
+            object: object.metadata.name,
+            volume: mount.name,
+            declared: true,
+          });
+        }
+      }
+    }
   });
 
   it('runs migrations as a Job with the command the image has', () => {
