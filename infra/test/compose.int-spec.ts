@@ -147,6 +147,15 @@ describe('docker-compose.yml', () => {
     expect(repositoryFileExists('apps/inspection-api/src/database/migrate.ts')).toBe(true);
   });
 
+  it('lets a relay replica drain before Docker kills it', () => {
+    const relay = compose.services['relay-gateway'] as ComposeService & { stop_grace_period?: string };
+    const shutdownMs = Number(relay.environment?.SHUTDOWN_TIMEOUT_MS);
+    expect(shutdownMs).toBeGreaterThan(0);
+    const grace = /^(\d+)s$/.exec(relay.stop_grace_period ?? '');
+    expect(grace).not.toBeNull();
+    expect(Number(grace![1]) * 1000).toBeGreaterThan(shutdownMs);
+  });
+
   it('serves the supervisor console from its own image behind the proxy’s /console/, same origin as /api/', () => {
     const consoleService = compose.services['inspection-console'];
     expect(consoleService.build?.dockerfile).toBe('infra/docker/inspection-console.Dockerfile');
