@@ -11,6 +11,7 @@ import {
   yamlFilesUnder,
   type YamlObject,
 } from './deployment-files';
+import { parseRedisUrl } from '@fieldops/redis-connection';
 
 interface Container {
   name: string;
@@ -296,13 +297,65 @@ describe('Kubernetes manifests', () => {
   (kubectlAvailable() ? it : it.skip)(
     'renders the dev and prod overlays with kustomize (kubectl on PATH)',
     () => {
-      for (const overlay of ['dev', 'prod']) {
+      for (const overlay of ['dev', 'prod', 'redis-cluster']) {
         const rendered = execFileSync('kubectl', ['kustomize', join(K8S_DIRECTORY, 'overlays', overlay)], {
           encoding: 'utf8',
         });
         expect(rendered).toContain('kind: Deployment');
-        expect(rendered).toContain(`namespace: fieldops${overlay === 'dev' ? '-dev' : ''}`);
+        expect(rendered).toContain(`namespace: fieldops${overlay === 'prod' ? '' : '-dev'}`);
       }
     },
   );
+
+  it('runs the redis-cluster overlay on a 6-pod Redis Cluster named by seed nodes in REDIS_URL', () => {
+    const overlayDirectory = join(K8S_DIRECTORY, 'overlays/redis-cluster');
+    const kustomization = readYamlDocuments(join(overlayDirectory, 'kustomization.yaml'))[0] as {
+      resources: string[];
+      secretGenerator: Array<{ name: string; behavior?: string; literals: string[] }>;
+      patches: Array<{ patch: string }>;
+    };
+    // The dev overlay, its single Redis deleted, REDIS_URL replaced in the same Secret.
+    expect(kustomization.resources).toEqual(['../dev', 'redis-cluster.yaml']);
+    for (const kind of ['StatefulSet', 'Service'])
+      expect(
+        kustomization.patches.some(
+          ({ patch }) =>
+            patch.includes('$patch: delete') &&
+            patch.includes(`kind: ${kind}`) &&
+            patch.includes('name: redis }'),
+        ),
+      ).toBe(true);
+    const [secret] = kustomization.secretGenerator;
+    expect({ name: secret.name, behavior: secret.behavior }).toEqual({
+      name: 'fieldops-secrets',
+      behavior: 'merge',
+    });
+    const redisUrl = secret.literals
+      .find((literal) => literal.startsWith('REDIS_URL='))!
+      .slice('REDIS_URL='.length);
+    const topology = parseRedisUrl(redisUrl);
+    expect(topology.kind).toBe('cluster');
+
+    const clusterObjects = readYamlDocuments(
+      join(overlayDirectory, 'redis-cluster.yaml'),
+    ) as KubernetesObject[];
+    const statefulSet = clusterObjects.find((object) => object.kind === 'StatefulSet')!;
+    const service = clusterObjects.find((object) => object.kind === 'Service')!;
+    const init = clusterObjects.find((object) => object.kind === 'Job')!;
+    expect(statefulSet.spec).toMatchObject({ replicas: 6, serviceName: service.metadata.name });
+    expect(service.spec).toMatchObject({ clusterIP: 'None' });
+    expect(podContainers(statefulSet)[0].image).toBe('redis:7');
+    const args = (podContainers(statefulSet)[0] as Container & { args: string[] }).args;
+    expect(args).toEqual(expect.arrayContaining(['--cluster-enabled', '--cluster-announce-hostname']));
+    // Seed nodes are pods of the StatefulSet by their stable DNS names.
+    for (const node of (topology as { nodes: Array<{ host: string; port: number }> }).nodes)
+      expect(node).toEqual({
+        host: expect.stringMatching(
+          new RegExp(`^${statefulSet.metadata.name}-[0-5]\\.${service.metadata.name}$`),
+        ),
+        port: 6379,
+      });
+    const initScript = (podContainers(init)[0].command ?? []).join(' ');
+    expect(initScript).toContain('--cluster-replicas 1');
+  });
 });
