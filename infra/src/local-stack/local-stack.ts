@@ -91,22 +91,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   for (const directory of ['redis', 'nginx', 'logs', 'media'])
     mkdirSync(join(workDirectory, directory), { recursive: true });
 
-  const [redisPort, inspectionPort, connectorPort, nginxPort] = await Promise.all([
-    freePort(),
-    freePort(),
-    freePort(),
-    freePort(),
-  ]);
-  const relayPorts = await Promise.all(Array.from({ length: relayCount }, () => freePort()));
-  const pinnedPorts = options.pinnedRelayEntrances ? await Promise.all(relayPorts.map(() => freePort())) : [];
-  const publicUrl = `http://127.0.0.1:${nginxPort}`;
-  const credentials: LocalStackCredentials = {
-    directLineSecret: `local-stack-directline-${randomBytes(12).toString('hex')}`,
-    adminUsername: 'soak-admin',
-    adminPassword: `admin-${randomBytes(12).toString('hex')}`,
-  };
-  const internalKey = randomBytes(32).toString('base64url');
-
   const started: Array<{ stop(): Promise<void> }> = [];
   const stopAll = async (): Promise<void> => {
     for (const part of started.splice(0).reverse()) await part.stop().catch(() => undefined);
@@ -130,7 +114,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       await deployment.start();
       redisUrl = deployment.url;
     } else {
-      const server = new RedisServerProcess({ port: redisPort, directory: join(workDirectory, 'redis') });
+      const port = await freePort();
+      const server = new RedisServerProcess({ port, directory: join(workDirectory, 'redis') });
       redis = server;
       await server.start();
       started.push({ stop: () => server.shutdown() });
@@ -140,6 +125,24 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ...(redisCluster?.nodes ?? []),
       ...(redisSentinel ? [...redisSentinel.nodes, ...redisSentinel.sentinels] : []),
     ];
+
+    // The apps' ports are picked once Redis listens, so none of them can be one a Redis node took meanwhile.
+    const [inspectionPort, connectorPort, nginxPort] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
+    const relayPorts = await Promise.all(Array.from({ length: relayCount }, () => freePort()));
+    const pinnedPorts = options.pinnedRelayEntrances
+      ? await Promise.all(relayPorts.map(() => freePort()))
+      : [];
+    const publicUrl = `http://127.0.0.1:${nginxPort}`;
+    const credentials: LocalStackCredentials = {
+      directLineSecret: `local-stack-directline-${randomBytes(12).toString('hex')}`,
+      adminUsername: 'soak-admin',
+      adminPassword: `admin-${randomBytes(12).toString('hex')}`,
+    };
+    const internalKey = randomBytes(32).toString('base64url');
 
     const bot = await startEchoBot();
     started.push({ stop: () => bot.close() });
