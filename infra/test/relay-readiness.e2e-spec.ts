@@ -48,6 +48,12 @@ interface Readiness {
 
   it('is ready on a subscribed bus, unready while Redis is down, and ready again once re-subscribed', async () => {
     expect(await readiness()).toMatchObject({ status: 200, body: { checks: { redis: { status: 'up' } } } });
+    const base = `${relay.url}/v3/directline`;
+    const started = await fetch(`${base}/conversations`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer demo-directline-secret-0001' },
+    });
+    const { conversationId, token } = (await started.json()) as { conversationId: string; token: string };
 
     await redis.shutdown();
     let down: Readiness | undefined;
@@ -62,6 +68,11 @@ interface Readiness {
     if (!down) throw new Error('no readiness report');
     expect(down.body.checks.redis).toMatchObject({ status: 'down' });
     expect(down.body.checks.redis.error).toMatch(/Redis activity bus is not (ready|subscribed)/);
+    // Polling never answers 5xx (DirectLineJS would stop for good), even with the rate-limit store down too.
+    const poll = await fetch(`${base}/conversations/${conversationId}/activities?watermark=0`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(poll.status).toBe(200);
 
     await redis.start();
     await waitUntil(
