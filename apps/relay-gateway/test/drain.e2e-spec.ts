@@ -61,6 +61,14 @@ class RecordingWebSocket extends WebSocket {
   }
 }
 
+/** The `relay_open_streams` gauge on an instance's /metrics. */
+async function openStreams(relay: RelayGateway): Promise<number> {
+  const text = await (await fetch(`${relay.url}/metrics`)).text();
+  const line = /^relay_open_streams(\{[^}]*\})? (\d+)$/m.exec(text);
+  if (!line) throw new Error('no relay_open_streams on /metrics');
+  return Number(line[2]);
+}
+
 (redisUrl ? describe : describe.skip)('graceful drain with a stock DirectLineJS client', () => {
   let fixture: Fixture;
   let other: RelayGateway;
@@ -97,6 +105,10 @@ class RecordingWebSocket extends WebSocket {
     await client.post({ type: 'message', from: { id: 'u1' }, text: 'one' });
     await waitFor(() => client!.texts().includes('echo: one'), 'the first reply');
 
+    // The autoscaler's metric: one stream on A, none on B.
+    expect(await openStreams(fixture.relay)).toBe(1);
+    expect(await openStreams(other)).toBe(0);
+
     // Instance A drains (what SIGTERM runs); new connections now reach instance B.
     proxy.target = other.port;
     const ready = await fetch(`${fixture.relay.url}/readyz`);
@@ -114,6 +126,7 @@ class RecordingWebSocket extends WebSocket {
     await client.post({ type: 'message', from: { id: 'u1' }, text: 'two' });
     await waitFor(() => client!.texts().includes('echo: two'), 'the reply on instance B');
 
+    expect(await openStreams(other)).toBe(1);
     expect(client.texts()).toEqual(['one', 'echo: one', 'while draining', 'two', 'echo: two']);
     expect(client.ids()).toEqual([...new Set(client.ids())]);
     // It reconnected: never gave up (FailedToConnect) nor ended.
