@@ -49,11 +49,18 @@ interface Readiness {
   it('is ready on a subscribed bus, unready while Redis is down, and ready again once re-subscribed', async () => {
     expect(await readiness()).toMatchObject({ status: 200, body: { checks: { redis: { status: 'up' } } } });
     const base = `${relay.url}/v3/directline`;
+    // The example configuration's bot has enhanced authentication on: a dl_ user's token starts the conversation.
+    const generated = await fetch(`${base}/tokens/generate`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer demo-directline-secret-0001', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ user: { id: 'dl_readiness' } }),
+    });
+    const { conversationId, token } = (await generated.json()) as { conversationId: string; token: string };
     const started = await fetch(`${base}/conversations`, {
       method: 'POST',
-      headers: { Authorization: 'Bearer demo-directline-secret-0001' },
+      headers: { Authorization: `Bearer ${token}` },
     });
-    const { conversationId, token } = (await started.json()) as { conversationId: string; token: string };
+    expect([200, 201]).toContain(started.status);
 
     await redis.shutdown();
     let down: Readiness | undefined;
