@@ -1,5 +1,10 @@
 import { runMigrationsUnderLock } from '@fieldops/database';
-import { type StartedService, startService, type StartServiceOptions } from '@fieldops/platform';
+import {
+  pageContentSecurityPolicy,
+  type StartedService,
+  startService,
+  type StartServiceOptions,
+} from '@fieldops/platform';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { type NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
@@ -33,6 +38,8 @@ function configureOpenApi(app: NestExpressApplication): void {
       .filter(([path]) => path.startsWith('/api/'))
       .map(([path, item]) => [path.endsWith('/') ? path : `${path}/`, item]),
   );
+  // Swagger UI is a page: its own scripts and styles, inline styles, data: icons, "Try it out" on this origin.
+  app.use(pageContentSecurityPolicy({ paths: ['/api/docs', '/api/docs/'] }));
   SwaggerModule.setup('api/docs', app, document, {
     jsonDocumentUrl: 'api/schema',
     yamlDocumentUrl: 'api/schema.yaml',

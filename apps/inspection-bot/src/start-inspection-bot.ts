@@ -1,4 +1,5 @@
 import { type StartedService, startService, type StartServiceOptions } from '@fieldops/platform';
+import { chatPageSecurityPolicy } from './chat-page/chat-page.security-policy';
 import { InspectionBotEnvironment } from './config/inspection-bot.environment';
 import { InspectionBotModule } from './inspection-bot.module';
 
@@ -12,7 +13,9 @@ export function startInspectionBot(
       environmentSchema: InspectionBotEnvironment,
       port: (environment) => environment.INSPECTION_BOT_PORT,
       module: ({ environment, logger }) => InspectionBotModule.forRoot({ environment, logger }),
-      configure: (app) => {
+      publicUrl: (environment) => environment.INSPECTION_BOT_PUBLIC_URL,
+      configure: (app, { environment }) => {
+        app.use(chatPageSecurityPolicy(environment));
         app.useBodyParser('json', { limit: '1mb' });
       },
     },

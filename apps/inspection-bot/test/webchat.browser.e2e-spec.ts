@@ -48,6 +48,11 @@ if (!chromiumPresent) {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
     page = await browser.newPage({ viewport: { width: 900, height: 1000 } });
     page.on('pageerror', (error) => browserErrors.push(error.message));
+    // The page's Content-Security-Policy must let Web Chat work: any violation Chromium reports fails the test.
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
+        browserErrors.push(message.text());
+    });
     if (process.env.DEBUG_BROWSER) {
       page.on('console', (message) => console.log('console:', message.type(), message.text()));
       page.on('request', (request) =>
@@ -134,6 +139,10 @@ if (!chromiumPresent) {
   it('speaks Simplified Chinese to a zh-CN page: prompts translated by connector-gateway', async () => {
     const chinese = await browser.newPage({ viewport: { width: 900, height: 1000 } });
     chinese.on('pageerror', (error) => browserErrors.push(error.message));
+    chinese.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
+        browserErrors.push(message.text());
+    });
     try {
       await chinese.goto(`${platform.bot.url}/?name=${encodeURIComponent('王工')}&locale=zh-CN`);
       // The welcome template comes back from the gateway's Translator endpoint (phrasebook provider).

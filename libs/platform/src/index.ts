@@ -15,3 +15,5 @@ export * from './logging/request-logging.middleware';
 export * from './metrics/http-metrics';
 export * from './platform.module';
 export * from './security/public.decorator';
+export * from './security/security-headers';
+export * from './testing/security-probes';

@@ -3,6 +3,7 @@ import { Body, Controller, Get, Header, HttpCode, Post, Res } from '@nestjs/comm
 import { type Response } from 'express';
 import { InspectionBotEnvironment } from '../config/inspection-bot.environment';
 import { renderChatPage } from './chat-page.html';
+import { chatPageSettings } from './chat-page.security-policy';
 import { DirectLineTokenService } from './directline-token.service';
 import { type DirectLineTokenRequest, type DirectLineTokenResponse } from './dto/directline-token.dto';
 
@@ -23,10 +24,7 @@ export class ChatPageController {
     environment: InspectionBotEnvironment,
     private readonly tokens: DirectLineTokenService,
   ) {
-    this.page = renderChatPage({
-      defaultLocale: environment.INSPECTION_BOT_DEFAULT_LOCALE,
-      title: 'FieldOps inspections',
-    });
+    this.page = renderChatPage(chatPageSettings(environment));
   }
 
   @Get()
