@@ -9,6 +9,8 @@ export class AllInOneEnvironment {
   @Expose() @IsIn(LOG_LEVELS) LOG_LEVEL: LogLevel = 'info';
   @Expose() @IsOptional() @IsString() DATABASE_URL?: string;
   @Expose() @IsOptional() @IsString() REDIS_URL?: string;
+  /** The apps to start (comma-separated; `--apps` wins); unset: all four. See app-selection.ts. */
+  @Expose() @IsOptional() @IsString() PLATFORM_APPS?: string;
 }
 
 /** The example platform configuration (a demo bot) used when PLATFORM_CONFIG is unset. */

@@ -3,9 +3,10 @@ import { createConversationStore } from '@fieldops/conversation-store';
 import { startConnectorGateway } from '@fieldops/connector-gateway';
 import { startInspectionApi, UsersService } from '@fieldops/inspection-api';
 import { InspectionApiClient, seedDemoInspectionData, startInspectionBot } from '@fieldops/inspection-bot';
-import { type Logger, type RunningService } from '@fieldops/platform';
+import { freePort, type Logger, type RunningService } from '@fieldops/platform';
 import { startRelayGateway } from '@fieldops/relay-gateway';
 import { launcherWiresDelivery, withInternalKey, withPlatformConfigDefault } from './all-in-one.environment';
+import { PLATFORM_APPS, type PlatformApp } from './app-selection';
 import {
   botSettingsFromPlatformConfig,
   inspectionBotEnvironment,
@@ -16,7 +17,18 @@ export interface RunningPlatform {
   services: RunningService[];
   /** The inspection bot's chat page, when the platform configuration has the bot. */
   chatPageUrl?: string;
+  /** Where inspection-api's data lives, as the banner says it (the embedded server's directory, or DATABASE_URL); undefined without inspection-api. */
+  database?: string;
   close(): Promise<void>;
+}
+
+/**
+ * INSPECTION_BOT_PORT=0 (any free port): the bot starts after the gateways, which must already know its messaging
+ * endpoint (the platform configuration follows INSPECTION_BOT_PORT), so the port is chosen here, up front.
+ */
+async function withBotPortChosen(environment: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
+  if (environment.INSPECTION_BOT_PORT !== '0') return environment;
+  return { ...environment, INSPECTION_BOT_PORT: String(await freePort()) };
 }
 
 /** A service's URL for calls from this machine (a wildcard bind is reached on the IPv4 loopback). */
@@ -25,15 +37,16 @@ function loopbackUrl(service: RunningService): string {
 }
 
 /**
- * All three apps in this process, each on its own port, sharing one activity bus and one conversation store
- * (in-process unless REDIS_URL is set) — the embedded default behind `npm start`. The relay delivers to bots
- * through the connector.
+ * The apps (all four by default) in this process, each on its own port, sharing one activity bus and one
+ * conversation store (in-process unless REDIS_URL is set) — the embedded default behind `npm start`. The relay
+ * delivers to bots through the connector. Without inspection-api among `apps`, no PostgreSQL is started.
  */
 export async function startInProcessPlatform(
   givenEnvironment: NodeJS.ProcessEnv,
   logger: Logger,
+  apps: ReadonlySet<PlatformApp> = new Set(PLATFORM_APPS),
 ): Promise<RunningPlatform> {
-  const environment = withInternalKey(withPlatformConfigDefault(givenEnvironment));
+  const environment = await withBotPortChosen(withInternalKey(withPlatformConfigDefault(givenEnvironment)));
   const bus = createActivityBus({
     redisUrl: environment.REDIS_URL,
     logger: logger.child({ component: 'bus' }),
@@ -54,19 +67,41 @@ export async function startInProcessPlatform(
     await store.close();
   };
   let chatPageUrl: string | undefined;
+  let database: string | undefined;
   try {
-    const inspectionApi = await startInspectionApi({ environment });
-    services.push(inspectionApi);
+    let inspectionApi: Awaited<ReturnType<typeof startInspectionApi>> | undefined;
+    if (apps.has('inspection-api')) {
+      inspectionApi = await startInspectionApi({ environment });
+      services.push(inspectionApi);
+      const { DATABASE_URL, EMBEDDED_POSTGRES_DIR, EMBEDDED_POSTGRES_PORT } = inspectionApi.environment;
+      database = DATABASE_URL
+        ? 'PostgreSQL from DATABASE_URL'
+        : `embedded PostgreSQL in ${EMBEDDED_POSTGRES_DIR} (port ${EMBEDDED_POSTGRES_PORT})`;
+    }
     // The connector first: the relay delivers through it.
-    const connector = await startConnectorGateway({ environment, bus, store });
-    services.push(connector);
-    const relayEnvironment = launcherWiresDelivery(environment)
-      ? { ...environment, RELAY_CONNECTOR_URL: connector.url }
-      : environment;
-    const relay = await startRelayGateway({ environment: relayEnvironment, bus, store });
-    services.push(relay);
-    const botSettings = botSettingsFromPlatformConfig(environment);
-    if (botSettings) {
+    let connector: RunningService | undefined;
+    if (apps.has('connector-gateway')) {
+      connector = await startConnectorGateway({ environment, bus, store });
+      services.push(connector);
+    }
+    let relay: RunningService | undefined;
+    if (apps.has('relay-gateway')) {
+      // Without a connector in this process, the relay delivers to (and bots reply to) CONNECTOR_GATEWAY_PORT's.
+      const connectorUrl =
+        connector?.url ?? `http://127.0.0.1:${environment.CONNECTOR_GATEWAY_PORT ?? '8020'}`;
+      const relayEnvironment = {
+        ...environment,
+        ...(launcherWiresDelivery(environment) && { RELAY_CONNECTOR_URL: connectorUrl }),
+        // Bots reply to the serviceUrl: the connector's actual address unless one is configured.
+        ...(connector &&
+          !environment.RELAY_BOT_SERVICE_URL &&
+          !environment.CONNECTOR_PUBLIC_URL && { RELAY_BOT_SERVICE_URL: `${connector.url}/` }),
+      };
+      relay = await startRelayGateway({ environment: relayEnvironment, bus, store });
+      services.push(relay);
+    }
+    const botSettings = apps.has('inspection-bot') ? botSettingsFromPlatformConfig(environment) : undefined;
+    if (botSettings && inspectionApi && relay && connector) {
       const botEnvironment = inspectionBotEnvironment(environment, botSettings, {
         inspectionApi: loopbackUrl(inspectionApi),
         relay: loopbackUrl(relay),
@@ -83,7 +118,7 @@ export async function startInProcessPlatform(
       const client = new InspectionApiClient({ baseUrl: loopbackUrl(inspectionApi), username, password });
       if (await seedDemoInspectionData(client))
         logger.info('no devices yet: created the demo devices, items and plans');
-    } else {
+    } else if (apps.has('inspection-bot')) {
       logger.warn(
         { bot: inspectionBotPlatformId(environment) },
         'the platform configuration has no such bot: the inspection bot is not started',
@@ -93,5 +128,5 @@ export async function startInProcessPlatform(
     await close();
     throw error;
   }
-  return { services, chatPageUrl, close };
+  return { services, chatPageUrl, database, close };
 }

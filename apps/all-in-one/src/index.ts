@@ -2,3 +2,4 @@ export * from './all-in-one.environment';
 export * from './in-process-platform';
 export * from './separate-processes-platform';
 export * from './inspection-bot-launch';
+export * from './app-selection';

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { createLogger, loadEnvironment, runUntilSignalled } from '@fieldops/platform';
 import { AllInOneEnvironment } from './all-in-one.environment';
 import { startInProcessPlatform } from './in-process-platform';
+import { selectApps } from './app-selection';
 import { startSeparateProcesses } from './separate-processes-platform';
 
 const DESCRIPTIONS: Record<string, string> = {
@@ -15,9 +16,14 @@ runUntilSignalled(async () => {
   const environment = loadEnvironment(AllInOneEnvironment, process.env, 'all-in-one');
   const logger = createLogger({ service: 'all-in-one', level: environment.LOG_LEVEL });
 
-  if (environment.DATABASE_URL && environment.REDIS_URL) {
-    logger.info('DATABASE_URL and REDIS_URL are set: each app runs as its own process');
-    const running = startSeparateProcesses(process.env, logger);
+  const apps = selectApps(process.argv.slice(2), environment.PLATFORM_APPS);
+
+  if (environment.REDIS_URL && (environment.DATABASE_URL || !apps.has('inspection-api'))) {
+    logger.info(
+      { apps: [...apps] },
+      'REDIS_URL (and DATABASE_URL, if inspection-api runs) are set: each app runs as its own process',
+    );
+    const running = startSeparateProcesses(process.env, logger, apps);
     running.exited.then(
       () => process.exit(),
       () => process.exit(1),
@@ -25,11 +31,10 @@ runUntilSignalled(async () => {
     return { logger, running };
   }
 
-  const running = await startInProcessPlatform(process.env, logger);
-  const mode = [
-    environment.DATABASE_URL ? 'PostgreSQL from DATABASE_URL' : 'embedded PostgreSQL in .data/postgres',
-    environment.REDIS_URL ? 'Redis bus from REDIS_URL' : 'in-process bus',
-  ].join(', ');
+  const running = await startInProcessPlatform(process.env, logger, apps);
+  const mode = [running.database, environment.REDIS_URL ? 'Redis bus from REDIS_URL' : 'in-process bus']
+    .filter(Boolean)
+    .join(', ');
   const lines = running.services.map(
     (service) =>
       `  ${service.service.padEnd(18)} ${service.url.padEnd(24)} ${DESCRIPTIONS[service.service] ?? ''}`,

@@ -2,17 +2,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { type Logger } from '@fieldops/platform';
 import { launcherWiresDelivery, withInternalKey, withPlatformConfigDefault } from './all-in-one.environment';
 import { InspectionApiClient } from '@fieldops/inspection-bot';
+import { PLATFORM_APPS, type PlatformApp } from './app-selection';
 import {
   botSettingsFromPlatformConfig,
   inspectionBotEnvironment,
   seedDemoDataWhenReady,
 } from './inspection-bot-launch';
 
-const GATEWAYS_AND_API = [
-  '@fieldops/inspection-api',
-  '@fieldops/relay-gateway',
-  '@fieldops/connector-gateway',
-];
 const BOT = '@fieldops/inspection-bot';
 
 export interface RunningProcesses {
@@ -25,7 +21,11 @@ export interface RunningProcesses {
  * With DATABASE_URL and REDIS_URL set, each app runs as its own process (as in production, where any
  * number of copies run side by side). Signals are forwarded; if one app dies, the others are stopped.
  */
-export function startSeparateProcesses(environment: NodeJS.ProcessEnv, logger: Logger): RunningProcesses {
+export function startSeparateProcesses(
+  environment: NodeJS.ProcessEnv,
+  logger: Logger,
+  apps: ReadonlySet<PlatformApp> = new Set(PLATFORM_APPS),
+): RunningProcesses {
   let stopping = false;
   const shared = withInternalKey(withPlatformConfigDefault(environment));
   const appEnvironment = launcherWiresDelivery(environment)
@@ -33,9 +33,9 @@ export function startSeparateProcesses(environment: NodeJS.ProcessEnv, logger: L
     : shared;
   const local = (port: string | undefined, fallback: number): string =>
     `http://127.0.0.1:${port ?? fallback}`;
-  const botSettings = botSettingsFromPlatformConfig(appEnvironment);
+  const botSettings = apps.has('inspection-bot') ? botSettingsFromPlatformConfig(appEnvironment) : undefined;
   const environments = new Map<string, NodeJS.ProcessEnv>(
-    GATEWAYS_AND_API.map((app) => [app, appEnvironment]),
+    [...apps].filter((app) => app !== 'inspection-bot').map((app) => [`@fieldops/${app}`, appEnvironment]),
   );
   if (botSettings) {
     const botEnvironment = inspectionBotEnvironment(appEnvironment, botSettings, {

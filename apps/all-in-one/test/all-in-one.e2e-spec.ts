@@ -1,7 +1,10 @@
-import { createServer } from 'node:net';
 import { createScratchDatabase } from '@fieldops/database';
-import { createLogger } from '@fieldops/platform';
-import { startInProcessPlatform, startSeparateProcesses } from '../src';
+import { createLogger, freePort } from '@fieldops/platform';
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { selectApps, startInProcessPlatform, startSeparateProcesses } from '../src';
 
 const logger = createLogger({ service: 'all-in-one-test', level: 'silent' });
 const BOT_PASSWORD = 'service-account-password-for-all-in-one-tests';
@@ -10,17 +13,6 @@ function adminUrl(): string {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is set by the Jest global setup');
   return url;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 async function waitReady(url: string, timeoutMs: number): Promise<number> {
@@ -70,6 +62,12 @@ describe('all-in-one launcher', () => {
         const response = await fetch(`${service.url}/readyz`);
         expect(response.status).toBe(200);
       }
+      // The relay stamps the connector's actual address (port 0 was asked for) as serviceUrl, and checks it.
+      const relayReady = (await (await fetch(`${platform.services[2]?.url ?? ''}/readyz`)).json()) as {
+        checks: Record<string, { status: string }>;
+      };
+      expect(relayReady.checks.botServiceUrl?.status).toBe('up');
+      expect(platform.database).toBe('PostgreSQL from DATABASE_URL');
       const bot = platform.services[3];
       expect(platform.chatPageUrl).toBe(bot?.url);
       expect(await (await fetch(`${bot?.url}/`)).text()).toContain('webchat.js');
@@ -88,6 +86,34 @@ describe('all-in-one launcher', () => {
       await platform.close();
     }
     await expect(fetch(`${platform.services[0]?.url ?? 'http://127.0.0.1:1'}/healthz`)).rejects.toThrow();
+  });
+
+  it('runs a subset of the apps without starting PostgreSQL when inspection-api is not among them', async () => {
+    const dataDirectory = join(await mkdtemp(join(tmpdir(), 'all-in-one-subset-')), 'postgres');
+    const platform = await startInProcessPlatform(
+      {
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        EMBEDDED_POSTGRES_DIR: dataDirectory,
+        RELAY_GATEWAY_PORT: '0',
+        CONNECTOR_GATEWAY_PORT: '0',
+      },
+      logger,
+      selectApps(['--apps', 'relay,connector'], undefined),
+    );
+    try {
+      expect(platform.services.map((service) => service.service)).toEqual([
+        'connector-gateway',
+        'relay-gateway',
+      ]);
+      expect(platform.database).toBeUndefined();
+      expect(platform.chatPageUrl).toBeUndefined();
+      for (const service of platform.services)
+        expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+      expect(existsSync(dataDirectory)).toBe(false);
+    } finally {
+      await platform.close();
+    }
   });
 
   it('with DATABASE_URL and REDIS_URL runs each app (and the bot) as its own process and stops them all on close', async () => {
@@ -115,6 +141,11 @@ describe('all-in-one launcher', () => {
       for (const port of [inspection, relay, connector, bot]) {
         expect(await waitReady(`http://127.0.0.1:${port}`, 30_000)).toBe(200);
       }
+      // RELAY_BOT_SERVICE_URL follows CONNECTOR_GATEWAY_PORT: the serviceUrl answers as the connector.
+      const relayReady = (await (await fetch(`http://127.0.0.1:${relay}/readyz`)).json()) as {
+        checks: Record<string, { status: string }>;
+      };
+      expect(relayReady.checks.botServiceUrl?.status).toBe('up');
     } finally {
       await running.close();
     }

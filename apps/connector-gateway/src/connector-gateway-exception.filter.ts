@@ -1,4 +1,5 @@
 import { Catch, HttpException, Inject, Injectable } from '@nestjs/common';
+import { BOT_FRAMEWORK_DEFAULT_CODES } from '@fieldops/contracts';
 import {
   ErrorEnvelopeExceptionFilter,
   LOGGER,
@@ -37,7 +38,7 @@ export class ConnectorGatewayExceptionFilter extends WireExceptionFilter {
 
   constructor(@Inject(LOGGER) logger: Logger) {
     super(logger);
-    this.envelope = new BotConnectorEnvelope(logger);
+    this.envelope = new BotConnectorEnvelope(logger, BOT_FRAMEWORK_DEFAULT_CODES);
   }
 
   protected renderBody(error: WireError): unknown {

@@ -1,9 +1,147 @@
-/**
- * Security review (issue 15): every probe of the review replayed against connector-gateway, so none can come back.
- * Each `describe` names its finding.
- */
 import { slowHeaders, trickleRequest } from '@fieldops/platform';
-import { type GatewayFixture, startGatewayFixture } from './support/gateway';
+import { type GatewayFixture, requestToken, SCOPE, startGatewayFixture } from './support/gateway';
+import { LateBoundServer, type PlatformBot, type RunningPlatform, startPlatform } from './support/platform';
+
+/** Probes of the outside security review (issue 15), replayed against connector-gateway so none can come back. */
+describe('connector-gateway security', () => {
+  const endpoint = new LateBoundServer();
+  const bot: PlatformBot = {
+    id: 'sec-bot',
+    appId: 'sec-bot-app-id',
+    secret: 'sec-bot-directline-secret-0001',
+    credentials: ['appPassword: sec-bot-password-1'],
+    endpoint,
+  };
+  let platform: RunningPlatform;
+  let token: string;
+
+  beforeAll(async () => {
+    await endpoint.start();
+    endpoint.handler = (_request, response) => response.writeHead(200).end();
+    platform = await startPlatform([bot]);
+    const issued = await requestToken(platform.connector, {
+      grant_type: 'client_credentials',
+      client_id: bot.appId,
+      client_secret: 'sec-bot-password-1',
+      scope: SCOPE,
+    });
+    token = String(issued.body.access_token);
+  });
+  afterAll(async () => {
+    await platform.close();
+    await endpoint.stop();
+  });
+
+  async function conversation(): Promise<string> {
+    const response = await fetch(`${platform.relay.url}/v3/directline/conversations`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${bot.secret}` },
+    });
+    return ((await response.json()) as { conversationId: string }).conversationId;
+  }
+
+  async function upload(conversationId: string, data: Record<string, unknown>): Promise<string> {
+    const response = await fetch(`${platform.connector.url}/v3/conversations/${conversationId}/attachments`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(data),
+    });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { id: string }).id;
+  }
+
+  const view = (id: string, viewId: string): Promise<Response> =>
+    fetch(`${platform.connector.url}/v3/attachments/${id}/views/${viewId}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+
+  describe('finding 1: attachment views never run as pages of the gateway origin', () => {
+    it.each([
+      ['text/html', 'evil.html', '<script>alert(document.domain)</script>'],
+      [
+        'image/svg+xml',
+        'evil.svg',
+        '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      ],
+    ])('%s is a sandboxed, nosniff download', async (type, name, content) => {
+      const id = await upload(await conversation(), {
+        type,
+        name,
+        originalBase64: Buffer.from(content).toString('base64'),
+      });
+      const response = await view(id, 'original');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
+      expect(response.headers.get('content-disposition')).toMatch(
+        /^attachment; filename="?evil\.(html|svg)"?$/,
+      );
+      expect(await response.text()).toBe(content);
+    });
+
+    it('an inert image (png) stays inline, still nosniff and sandboxed', async () => {
+      const id = await upload(await conversation(), {
+        type: 'image/png',
+        name: 'pic.png',
+        originalBase64: Buffer.from([137, 80, 78, 71]).toString('base64'),
+      });
+      const response = await view(id, 'original');
+      expect(response.headers.get('content-type')).toBe('image/png');
+      expect(response.headers.get('content-disposition')).toBe('inline');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
+    });
+  });
+
+  describe('finding 12: connector fidelity', () => {
+    it('GET /v3/attachments/{malformed id} without Authorization answers 401 first', async () => {
+      for (const path of ['/v3/attachments/not-an-id', '/v3/attachments/not-an-id/views/original']) {
+        const response = await fetch(`${platform.connector.url}${path}`);
+        expect(response.status).toBe(401);
+        expect(((await response.json()) as { error: { code: string } }).error.code).toBe('Unauthorized');
+      }
+      const authorized = await fetch(`${platform.connector.url}/v3/attachments/not-an-id`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      expect(authorized.status).toBe(404);
+    });
+
+    it('thumbnailBase64 is stored and served at views/thumbnail; 404 only when none was sent', async () => {
+      const conversationId = await conversation();
+      const original = Buffer.from([137, 80, 78, 71, 1, 2, 3, 4]);
+      const thumbnail = Buffer.from([137, 80, 78, 71, 9]);
+      const id = await upload(conversationId, {
+        type: 'image/png',
+        name: 'photo.png',
+        originalBase64: original.toString('base64'),
+        thumbnailBase64: thumbnail.toString('base64'),
+      });
+      const info = await fetch(`${platform.connector.url}/v3/attachments/${id}`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      expect(await info.json()).toEqual({
+        name: 'photo.png',
+        type: 'image/png',
+        views: [
+          { viewId: 'original', size: original.length },
+          { viewId: 'thumbnail', size: thumbnail.length },
+        ],
+      });
+      const served = await view(id, 'thumbnail');
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe('image/png');
+      expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(Buffer.from(await served.arrayBuffer())).toEqual(thumbnail);
+      expect(Buffer.from(await (await view(id, 'original')).arrayBuffer())).toEqual(original);
+
+      const without = await upload(conversationId, {
+        type: 'image/png',
+        originalBase64: original.toString('base64'),
+      });
+      expect((await view(without, 'thumbnail')).status).toBe(404);
+    });
+  });
+});
 
 describe('security review: connector-gateway', () => {
   let fixture: GatewayFixture;

@@ -1,27 +1,28 @@
-import { All, Controller, Get, Req, Res } from '@nestjs/common';
+import { All, Controller, Get, Req, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { type Request, type Response } from 'express';
-import { sendJson } from './common/json-response';
-import { requestOrigin } from './common/pagination';
-import { otherMethod, ROOT_METHODS } from './common/routes';
+import { type Request } from 'express';
+import { DrfRenderer } from './drf/json-renderer';
+import { requestOrigin } from './drf/pagination';
+import { otherMethod, ROOT_METHODS } from './drf/routes';
 
 /** DRF DefaultRouter's API root: links to the four resources (needs authentication, like every view). */
 @ApiExcludeController()
 @Controller('api')
+@UseInterceptors(DrfRenderer)
 export class ApiRootController {
   @Get()
-  root(@Req() request: Request, @Res() response: Response): void {
+  root(@Req() request: Request): Record<string, string> {
     const base = `${requestOrigin(request)}/api/`;
-    sendJson(response, 200, {
+    return {
       devices: `${base}devices/`,
       items: `${base}items/`,
       plans: `${base}plans/`,
       records: `${base}records/`,
-    });
+    };
   }
 
   @All()
-  async other(@Req() request: Request, @Res() response: Response): Promise<void> {
-    await otherMethod(request, response, ROOT_METHODS, 'Api Root');
+  other(@Req() request: Request): Promise<object> {
+    return otherMethod(request, ROOT_METHODS, 'Api Root');
   }
 }

@@ -8,12 +8,17 @@ import { type Logger } from '@fieldops/platform';
 import { type JwtPayload } from 'jsonwebtoken';
 import { DataSource } from 'typeorm';
 import { ApiRootController } from './api-root.controller';
+import { RoleAccessModule } from './auth/role-access';
 import { TokensController } from './auth/tokens.controller';
 import { TokensService } from './auth/tokens.service';
 import { InspectionApiEnvironment } from './config/inspection-api.environment';
 import { inspectionDataSourceOptions } from './database/inspection-data-source';
 import { DevicesController } from './devices/devices.controller';
 import { DevicesService } from './devices/devices.service';
+import { DueController } from './due/due.controller';
+import { DueService } from './due/due.service';
+import { StatisticsController } from './statistics/statistics.controller';
+import { StatisticsService } from './statistics/statistics.service';
 import { DrfExceptionFilter } from './errors/drf-exception.filter';
 import { ItemsController } from './items/items.controller';
 import { ItemsService } from './items/items.service';
@@ -23,6 +28,7 @@ import { PlansController } from './plans/plans.controller';
 import { PlansService } from './plans/plans.service';
 import { RecordsController } from './records/records.controller';
 import { RecordsService } from './records/records.service';
+import { UsersController } from './users/users.controller';
 import { UsersService } from './users/users.service';
 
 export interface InspectionApiModuleOptions {
@@ -65,6 +71,7 @@ export class InspectionApiModule {
             toPrincipal: (claims: JwtPayload) => tokens.principal(claims),
           }),
         }),
+        RoleAccessModule,
       ],
       controllers: [
         ApiRootController,
@@ -74,12 +81,17 @@ export class InspectionApiModule {
         PlansController,
         RecordsController,
         MediaController,
+        UsersController,
+        DueController,
+        StatisticsController,
       ],
       providers: [
         DevicesService,
         ItemsService,
         PlansService,
         RecordsService,
+        DueService,
+        StatisticsService,
         { provide: APP_FILTER, useClass: DrfExceptionFilter },
         {
           provide: 'inspection-api:database-readiness',

@@ -53,6 +53,13 @@ describe('SQL statements per list request', () => {
     },
   );
 
+  it.each(['/api/due/', '/api/due/summary/', '/api/statistics/records/?interval=week'])(
+    '%s is one statement whatever the data',
+    async (path) => {
+      expect(await statementsFor(path)).toBe(1);
+    },
+  );
+
   it('a device detail is one statement regardless of its items', async () => {
     expect(await statementsFor('/api/devices/1/')).toBeLessThanOrEqual(2);
   });

@@ -1,4 +1,5 @@
 import { Catch, Inject, Injectable } from '@nestjs/common';
+import { BOT_FRAMEWORK_DEFAULT_CODES } from '@fieldops/contracts';
 import {
   type ErrorEnvelope,
   ErrorEnvelopeExceptionFilter,
@@ -20,7 +21,7 @@ const V1_PATH = /^\/api(\/|$)/;
 @Injectable()
 export class RelayExceptionFilter extends ErrorEnvelopeExceptionFilter {
   constructor(@Inject(LOGGER) logger: Logger) {
-    super(logger);
+    super(logger, BOT_FRAMEWORK_DEFAULT_CODES);
   }
 
   protected override renderBody(error: WireError): ErrorEnvelope | V1ErrorBody {

@@ -13,6 +13,7 @@ import { ConversationMembershipService } from './conversations/conversation-memb
 import { ConversationsController } from './conversations/conversations.controller';
 import { ConversationsService } from './conversations/conversations.service';
 import { BOT_DELIVERY, type BotDelivery } from './delivery/bot-delivery';
+import { BotServiceUrlProbe } from './delivery/bot-service-url.probe';
 import { selectBotDelivery } from './delivery/connector-bot-delivery';
 import { HttpBotDelivery } from './delivery/http-bot-delivery';
 import { DirectLineAuthGuard } from './direct-line/direct-line-auth.guard';
@@ -88,6 +89,7 @@ export class RelayGatewayModule {
           useFactory: (lifecycle: DeliveryLifecycle) => lifecycle.delivery,
           inject: [DeliveryLifecycle],
         },
+        BotServiceUrlProbe,
         TokenIssuer,
         DirectLineAuthGuard,
         ConversationLog,

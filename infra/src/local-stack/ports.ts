@@ -1,16 +1,6 @@
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 
-/** A TCP port free on loopback right now (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+export { freePort } from '@fieldops/platform';
 
 /** Whether something accepts TCP connections on the loopback port. */
 export function portAccepts(port: number): Promise<boolean> {

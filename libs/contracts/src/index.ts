@@ -2,3 +2,4 @@ export * from './botframework/activity';
 export * from './botframework/cards';
 export * from './bus/activity-envelope';
 export * from './botframework/activity-validation';
+export * from './botframework/errors';

@@ -11,6 +11,7 @@ import {
   Matches,
   Max,
   Min,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { AiServicesSchema } from './ai-services.schema';
@@ -44,8 +45,11 @@ export class BotSchema {
   /** The bot's handle in this platform (recipient id towards the client, lookup key). */
   @IsString() @Matches(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/) id!: string;
 
-  /** The bot's Microsoft App ID (the `aud` of tokens the connector mints for it). */
-  @IsString() @Matches(/\S/) appId!: string;
+  /** The bot's Microsoft App ID (the `aud` of tokens the connector mints for it); optional for `anonymous` bots. */
+  @ValidateIf((bot: BotSchema) => bot.anonymous !== true || bot.appId !== undefined)
+  @IsString()
+  @Matches(/\S/)
+  appId?: string;
 
   @IsOptional() @IsString() name?: string;
 

@@ -33,6 +33,17 @@ describe('platform configuration', () => {
     expect(config.relay.tokenSigningKeys).toEqual([]);
   });
 
+  it("moves the example bot's messaging endpoint with INSPECTION_BOT_PORT", () => {
+    const example = resolve(__dirname, '../../../infra/config/platform.example.yaml');
+    expect(loadPlatformConfig(example, { environment: {} }).bots[0]?.messagingEndpoint).toBe(
+      'http://127.0.0.1:3978/api/messages',
+    );
+    expect(
+      loadPlatformConfig(example, { environment: { INSPECTION_BOT_PORT: '4100' } }).bots[0]
+        ?.messagingEndpoint,
+    ).toBe('http://127.0.0.1:4100/api/messages');
+  });
+
   it('resolves secrets from environment variables and files (relative to the configuration file)', () => {
     const directory = mkdtempSync(join(tmpdir(), 'platform-config-'));
     writeFileSync(join(directory, 'second.secret'), 'secret-from-a-file-0002\n');
@@ -119,6 +130,82 @@ describe('platform configuration', () => {
         'bots.2.directLine.secrets.1: the same secret is already used by bots.2.directLine.secrets.0',
       ]),
     );
+  });
+
+  it('reports shape problems and resolution problems of other keys in one pass', () => {
+    const problems = problemsOf(() =>
+      parsePlatformConfig(
+        [
+          'bots:',
+          '  - id: b1',
+          '    appId: a',
+          '    messagingEndpoint: not-a-url',
+          '    directLine: { secrets: [{ env: MISSING }] }',
+          'relay:',
+          '  tokenSigningKeys: [too-short]',
+        ].join('\n'),
+        'test',
+        context,
+      ),
+    );
+    expect(problems).toEqual([
+      expect.stringMatching(/^bots\.0\.messagingEndpoint: /),
+      'bots.0.directLine.secrets.0: environment variable MISSING is not set',
+      'relay.tokenSigningKeys.0: must be at least 32 characters',
+    ]);
+  });
+
+  it('interpolates ${NAME} and ${NAME:-default} in string values from the environment', () => {
+    const document = [
+      'bots:',
+      '  - id: b1',
+      '    appId: a',
+      '    name: "costs $${PRICE}"',
+      '    messagingEndpoint: http://127.0.0.1:${BOT_PORT:-3978}/api/messages',
+      '    directLine:',
+      '      secrets: [directline-secret-0001]',
+      '      enhancedAuthentication: true',
+      '      trustedOrigins: ["http://localhost:${BOT_PORT:-3978}"]',
+    ].join('\n');
+    const byDefault = parsePlatformConfig(document, 'test', context);
+    expect(byDefault.bots[0]?.messagingEndpoint).toBe('http://127.0.0.1:3978/api/messages');
+    expect(byDefault.bots[0]?.directLine?.trustedOrigins).toEqual(['http://localhost:3978']);
+    expect(byDefault.bots[0]?.name).toBe('costs ${PRICE}');
+    const moved = parsePlatformConfig(document, 'test', { ...context, environment: { BOT_PORT: '4100' } });
+    expect(moved.bots[0]?.messagingEndpoint).toBe('http://127.0.0.1:4100/api/messages');
+    expect(moved.bots[0]?.directLine?.trustedOrigins).toEqual(['http://localhost:4100']);
+    expect(
+      problemsOf(() =>
+        parsePlatformConfig(
+          document.replace('${BOT_PORT:-3978}/api', '${BOT_HOST_PORT}/api'),
+          'test',
+          context,
+        ),
+      ),
+    ).toEqual([expect.stringMatching(/^bots\.0\.messagingEndpoint: variable BOT_HOST_PORT is not set/)]);
+  });
+
+  it('lets an anonymous bot leave out its app id, and no other bot', () => {
+    const config = parsePlatformConfig(
+      [
+        'bots:',
+        '  - id: open-bot',
+        '    anonymous: true',
+        '    messagingEndpoint: http://localhost/api/messages',
+      ].join('\n'),
+      'test',
+      context,
+    );
+    expect(config.bots[0]).toMatchObject({ id: 'open-bot', appId: '', anonymous: true });
+    expect(
+      problemsOf(() =>
+        parsePlatformConfig(
+          ['bots:', '  - id: closed-bot', '    messagingEndpoint: http://localhost/api/messages'].join('\n'),
+          'test',
+          context,
+        ),
+      ),
+    ).toEqual(expect.arrayContaining([expect.stringMatching(/^bots\.0\.appId: /)]));
   });
 
   it('reads the connector credentials, resolving secret references (backward compatible: all optional)', () => {

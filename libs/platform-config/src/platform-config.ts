@@ -7,6 +7,7 @@ import { ConfigurationError } from '@fieldops/platform';
 import { type AiServicesConfig, resolveAiServices } from './ai-services';
 import { PlatformConfigSchema } from './platform-config.schema';
 import { collectingSecretResolver, type SecretResolutionContext } from './secret-source';
+import { interpolateDocument } from './variable-interpolation';
 
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
 
@@ -21,6 +22,7 @@ export interface DirectLineChannelConfig {
 
 export interface BotConfig {
   readonly id: string;
+  /** The bot's Microsoft App ID; '' for an `anonymous` bot configured without one. */
   readonly appId: string;
   readonly name: string;
   readonly messagingEndpoint: string;
@@ -83,10 +85,41 @@ export function parsePlatformConfig(
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw new ConfigurationError(source, ['the document must be a mapping with a `bots` list']);
   }
-  const schema = plainToInstance(PlatformConfigSchema, document);
-  const problems = describeErrors(validateSync(schema, { forbidUnknownValues: true }));
+  const problems: string[] = [];
+  const interpolated = interpolateDocument(document, context.environment, problems);
+  const schema = plainToInstance(PlatformConfigSchema, interpolated);
+  const keyOf = (problem: string): string => problem.slice(0, problem.indexOf(':'));
+  const unset = new Set(problems.map(keyOf));
+  // A value whose variable is unset is reported once, as that, not also as a malformed value.
+  const shapeProblems = describeErrors(validateSync(schema, { forbidUnknownValues: true })).filter(
+    (problem) => !unset.has(keyOf(problem)),
+  );
+  if (problems.length > 0 || shapeProblems.length > 0) {
+    // Report every error in one pass: also check what can be checked beyond the shape, leaving out the keys (and
+    // their children) whose shape is already wrong, and whatever cannot be resolved from a malformed document.
+    const wrongKeys = [...unset, ...shapeProblems.map(keyOf)];
+    const further: string[] = [];
+    try {
+      resolveValidated(schema, context, further);
+    } catch {
+      // the document's shape stopped the further checks; the shape problems say why
+    }
+    const independent = further.filter(
+      (problem) => !wrongKeys.some((key) => problem.startsWith(`${key}:`) || problem.startsWith(`${key}.`)),
+    );
+    throw new ConfigurationError(source, [...problems, ...shapeProblems, ...independent]);
+  }
+  const config = resolveValidated(schema, context, problems);
   if (problems.length > 0) throw new ConfigurationError(source, problems);
+  return config;
+}
 
+/** Resolves and cross-checks a document whose shape was validated; adds what is wrong to `problems`. */
+function resolveValidated(
+  schema: PlatformConfigSchema,
+  context: SecretResolutionContext,
+  problems: string[],
+): PlatformConfig {
   const secret = collectingSecretResolver(context, problems);
 
   const ids = new Set<string>();
@@ -138,7 +171,7 @@ export function parsePlatformConfig(
     };
     return {
       id: bot.id,
-      appId: bot.appId,
+      appId: bot.appId ?? '',
       name: bot.name ?? bot.id,
       messagingEndpoint: bot.messagingEndpoint,
       directLine,
@@ -152,7 +185,6 @@ export function parsePlatformConfig(
     return resolved;
   });
   const aiServices = resolveAiServices(schema.aiServices, context, problems);
-  if (problems.length > 0) throw new ConfigurationError(source, problems);
   return { bots, relay: { tokenSigningKeys }, aiServices };
 }
 

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ErrorEnvelopeException, Public } from '@fieldops/platform';
+import { Public } from '@fieldops/platform';
 import { type AiResourceConfig } from '@fieldops/platform-config';
+import { badArgument, notFound } from '@fieldops/contracts';
 import { InternalKeyGuard } from '../delivery/internal-key.guard';
 import { AiResourceKeys, type ResourceKeys } from './ai-resource-keys.service';
 import { AiResourceRegistry } from './ai-resource-registry';
@@ -30,14 +31,13 @@ export class AiResourceKeysController {
   regenerate(@Param('name') name: string, @Body() command: RegenerateKeyCommand): Promise<ResourceKeys> {
     const resource = this.resource(name);
     const keyName = typeof command?.keyName === 'string' ? command.keyName.toLowerCase() : undefined;
-    if (keyName !== 'key1' && keyName !== 'key2')
-      throw new ErrorEnvelopeException(400, 'BadArgument', 'keyName must be "Key1" or "Key2".');
+    if (keyName !== 'key1' && keyName !== 'key2') throw badArgument('keyName must be "Key1" or "Key2".');
     return this.keys.regenerate(resource, keyName === 'key1' ? 0 : 1);
   }
 
   private resource(name: string): AiResourceConfig {
     const resource = this.registry.find(name);
-    if (!resource) throw new ErrorEnvelopeException(404, 'NotFound', `No AI resource named ${name}.`);
+    if (!resource) throw notFound(`No AI resource named ${name}.`);
     return resource;
   }
 }

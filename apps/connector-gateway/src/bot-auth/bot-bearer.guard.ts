@@ -2,7 +2,8 @@ import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@ne
 import { Reflector } from '@nestjs/core';
 import { type Request } from 'express';
 import { TokenVerificationError } from '@fieldops/auth';
-import { ErrorEnvelopeException, IS_PUBLIC_KEY, LOGGER, type Logger } from '@fieldops/platform';
+import { IS_PUBLIC_KEY, LOGGER, type Logger } from '@fieldops/platform';
+import { unauthorized } from '@fieldops/contracts';
 import { ANONYMOUS_BOTS_KEY } from './anonymous-bots.decorator';
 import { BotAccessTokenVerifier, type BotPrincipal } from './bot-access-token-verifier';
 
@@ -55,9 +56,7 @@ export class BotBearerGuard implements CanActivate {
     } catch (error) {
       if (!(error instanceof TokenVerificationError)) throw error;
       this.logger.info({ reason: error.reason, detail: error.message }, 'bearer token refused');
-      throw new ErrorEnvelopeException(401, 'Unauthorized', MESSAGES[error.reason], {
-        headers: { 'WWW-Authenticate': 'Bearer' },
-      });
+      throw unauthorized(MESSAGES[error.reason]);
     }
   }
 }

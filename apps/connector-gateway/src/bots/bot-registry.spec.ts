@@ -63,6 +63,26 @@ describe('InMemoryBotRegistry', () => {
     expect(registry.findCertificate(bot, { x5t: 'A'.repeat(27) })).toBeUndefined();
   });
 
+  it('registers an anonymous bot without an app id under its platform id only', () => {
+    const registry = new InMemoryBotRegistry([
+      {
+        id: 'open-bot',
+        displayName: 'Open',
+        messagingEndpoint: 'http://localhost/api/messages',
+        anonymous: true,
+      },
+      { ...base, appId: 'plain', appPassword: 'plain-password' },
+    ]);
+    expect(registry.findById('open-bot')).toMatchObject({ appId: '', anonymous: true });
+    expect(registry.find('')).toBeUndefined();
+    expect(registry.all().map((bot) => bot.id)).toEqual(['open-bot', 'plain']);
+    expect(
+      problemsOf([
+        { displayName: 'Open', messagingEndpoint: 'http://localhost/api/messages', anonymous: true },
+      ]),
+    ).toEqual([expect.stringMatching(/^bots\[0\]\.id: an anonymous bot without an appId needs an id/)]);
+  });
+
   it('names every offending field', () => {
     const problems = problemsOf([
       { ...base, appId: '', appPassword: 'long-enough' },

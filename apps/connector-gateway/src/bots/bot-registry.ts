@@ -36,11 +36,14 @@ export abstract class BotRegistry {
 
 /** A registry built from a validated list of RegisteredBot (see `validateRegisteredBots`). */
 export class InMemoryBotRegistry extends BotRegistry {
+  private readonly bots: readonly BotRegistration[];
+  /** Bots with an app id (an anonymous bot may have none: it is found by its platform id only). */
   private readonly byAppId: Map<string, BotRegistration>;
 
   constructor(bots: readonly RegisteredBot[]) {
     super();
-    this.byAppId = new Map(validateRegisteredBots(bots).map((bot) => [bot.appId, bot]));
+    this.bots = validateRegisteredBots(bots);
+    this.byAppId = new Map(this.bots.filter((bot) => bot.appId !== '').map((bot) => [bot.appId, bot]));
   }
 
   find(appId: string): BotRegistration | undefined {
@@ -48,12 +51,11 @@ export class InMemoryBotRegistry extends BotRegistry {
   }
 
   all(): readonly BotRegistration[] {
-    return [...this.byAppId.values()];
+    return this.bots;
   }
 
   findById(id: string): BotRegistration | undefined {
-    for (const bot of this.byAppId.values()) if (bot.id === id) return bot;
-    return undefined;
+    return this.bots.find((bot) => bot.id === id);
   }
 
   async verifyAppPassword(bot: BotRegistration, password: string): Promise<boolean> {

@@ -22,8 +22,11 @@ export interface RegisteredCertificate {
 export interface RegisteredBot {
   /** The bot's handle in the platform configuration (owner of its conversations); defaults to `appId`. */
   id?: string;
-  /** The bot's Microsoft App Id (`MicrosoftAppId`): the token's `appid` and, towards the bot, `aud`. */
-  appId: string;
+  /**
+   * The bot's Microsoft App Id (`MicrosoftAppId`): the token's `appid` and, towards the bot, `aud`. An anonymous
+   * bot may leave it out (its `MicrosoftAppId` is empty); it then needs an `id`.
+   */
+  appId?: string;
   displayName: string;
   /** Where the gateway POSTs activities, e.g. `http://localhost:3978/api/messages`. */
   messagingEndpoint: string;
@@ -164,7 +167,11 @@ export function validateRegisteredBots(bots: readonly RegisteredBot[], source = 
       problems.push(`${at}: must be an object`);
       return;
     }
-    if (typeof bot.appId !== 'string' || !APP_ID.test(bot.appId)) {
+    // An anonymous bot may have no app id (botbuilder's MicrosoftAppId is empty then): its platform id names it.
+    const anonymousWithoutAppId = bot.anonymous === true && (bot.appId === undefined || bot.appId === '');
+    if (anonymousWithoutAppId) {
+      if (bot.id === undefined) problems.push(`${at}.id: an anonymous bot without an appId needs an id`);
+    } else if (typeof bot.appId !== 'string' || !APP_ID.test(bot.appId)) {
       problems.push(
         `${at}.appId: must be 1-128 characters of letters, digits and . _ : @ - (got ${JSON.stringify(bot.appId)})`,
       );
@@ -222,8 +229,8 @@ export function validateRegisteredBots(bots: readonly RegisteredBot[], source = 
       );
     if (problems.length > before) return;
     registrations.push({
-      id: bot.id ?? bot.appId,
-      appId: bot.appId,
+      id: bot.id ?? bot.appId ?? '',
+      appId: bot.appId ?? '',
       displayName: bot.displayName,
       messagingEndpoint: bot.messagingEndpoint,
       password:

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CONVERSATION_STORE, type ConversationStore } from '@fieldops/conversation-store';
-import { ErrorEnvelopeException } from '@fieldops/platform';
+import { badArgument, type BotFrameworkError, missingProperty } from '@fieldops/contracts';
 import { type BotPrincipal } from '../bot-auth/bot-access-token-verifier';
 import { BotConversationsService, type ConversationAccess } from './bot-conversations.service';
 
@@ -27,13 +27,20 @@ function parsePublicAttachmentId(id: string): { conversationId: string; attachme
   };
 }
 
-function notFound(id: string): ErrorEnvelopeException {
-  return new ErrorEnvelopeException(404, 'BadArgument', `attachment[${id}] not found`);
+/** The stored attachment holding an original's `thumbnail` view (a store attachment of its own). */
+interface ThumbnailReference {
+  thumbnailAttachmentId?: string;
+}
+
+function attachmentNotFound(id: string): BotFrameworkError {
+  return badArgument(`attachment[${id}] not found`, 404);
 }
 
 /**
- * UploadAttachment (`AttachmentData`, base64 bytes) and the `/v3/attachments` reads. Only the `original` view is
- * kept (a given thumbnail is not stored); reads need the same access as the attachment's conversation.
+ * UploadAttachment (`AttachmentData`, base64 bytes) and the `/v3/attachments` reads. `originalBase64` is the
+ * `original` view; a `thumbnailBase64` is stored beside it (a store attachment the original points to) and served as
+ * the `thumbnail` view. Reads need the same access as the attachment's conversation; an anonymous caller of an
+ * unreadable id gets 401 before anything is looked up, as for every other `/v3` route.
  */
 @Injectable()
 export class BotAttachmentsService {
@@ -44,24 +51,46 @@ export class BotAttachmentsService {
 
   async upload(access: ConversationAccess, body: unknown): Promise<{ id: string }> {
     const data = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-    if (typeof data.type !== 'string' || data.type === '')
-      throw new ErrorEnvelopeException(400, 'MissingProperty', 'type: required');
+    if (typeof data.type !== 'string' || data.type === '') throw missingProperty('type: required');
     if (typeof data.originalBase64 !== 'string' || !BASE64.test(data.originalBase64))
-      throw new ErrorEnvelopeException(400, 'MissingProperty', 'originalBase64: required (base64)');
+      throw missingProperty('originalBase64: required (base64)');
+    const thumbnail = data.thumbnailBase64;
+    if (
+      thumbnail !== undefined &&
+      thumbnail !== null &&
+      (typeof thumbnail !== 'string' || !BASE64.test(thumbnail))
+    )
+      throw badArgument('thumbnailBase64: must be base64');
+    const name = typeof data.name === 'string' ? { name: data.name } : {};
+    const conversationId = access.record.conversationId;
+    const storedThumbnail =
+      typeof thumbnail === 'string' && thumbnail !== ''
+        ? await this.store.putAttachment(
+            conversationId,
+            { contentType: data.type, ...name },
+            Buffer.from(thumbnail, 'base64'),
+          )
+        : undefined;
+    const reference: ThumbnailReference = storedThumbnail
+      ? { thumbnailAttachmentId: storedThumbnail.attachmentId }
+      : {};
     const stored = await this.store.putAttachment(
-      access.record.conversationId,
-      { contentType: data.type, ...(typeof data.name === 'string' && { name: data.name }) },
+      conversationId,
+      { contentType: data.type, ...name, ...reference },
       Buffer.from(data.originalBase64, 'base64'),
     );
     return { id: publicAttachmentId(access.record.conversationId, stored.attachmentId) };
   }
 
   async info(id: string, caller: BotPrincipal | undefined): Promise<AttachmentInfo> {
-    const { attachment } = await this.read(id, caller);
+    const { attachment, thumbnail } = await this.read(id, caller);
     return {
       ...(attachment.name !== undefined && { name: attachment.name }),
       type: attachment.contentType,
-      views: [{ viewId: 'original', size: attachment.size }],
+      views: [
+        { viewId: 'original', size: attachment.size },
+        ...(thumbnail ? [{ viewId: 'thumbnail', size: thumbnail.attachment.size }] : []),
+      ],
     };
   }
 
@@ -69,18 +98,28 @@ export class BotAttachmentsService {
     id: string,
     view: string,
     caller: BotPrincipal | undefined,
-  ): Promise<{ contentType: string; data: Buffer }> {
-    const { attachment, data } = await this.read(id, caller);
-    if (view !== 'original') throw new ErrorEnvelopeException(404, 'BadArgument', `view ${view} not found`);
-    return { contentType: attachment.contentType, data };
+  ): Promise<{ contentType: string; name?: string; data: Buffer }> {
+    const { attachment, data, thumbnail } = await this.read(id, caller);
+    const chosen = view === 'original' ? { attachment, data } : view === 'thumbnail' ? thumbnail : undefined;
+    if (!chosen) throw badArgument(`view ${view} not found`, 404);
+    return { contentType: chosen.attachment.contentType, name: chosen.attachment.name, data: chosen.data };
   }
 
   private async read(id: string, caller: BotPrincipal | undefined) {
     const parsed = parsePublicAttachmentId(id);
-    if (!parsed) throw notFound(id);
+    if (!parsed) {
+      // Authentication first: an anonymous caller learns nothing about which ids are well-formed.
+      this.conversations.requireCaller(caller);
+      throw attachmentNotFound(id);
+    }
     await this.conversations.access(parsed.conversationId, caller);
     const found = await this.store.getAttachment(parsed.conversationId, parsed.attachmentId);
-    if (!found) throw notFound(id);
-    return found;
+    if (!found) throw attachmentNotFound(id);
+    const { thumbnailAttachmentId } = found.attachment as typeof found.attachment & ThumbnailReference;
+    const thumbnail =
+      thumbnailAttachmentId !== undefined
+        ? await this.store.getAttachment(parsed.conversationId, thumbnailAttachmentId)
+        : undefined;
+    return { ...found, thumbnail };
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
 import { type Request, type Response } from 'express';
-import { type ChannelAccount } from '@fieldops/contracts';
-import { ErrorEnvelopeException } from '@fieldops/platform';
+import { badArgument, type ChannelAccount } from '@fieldops/contracts';
+import { sendUntrustedFile } from '@fieldops/platform';
 import { AnonymousBotsAllowed } from '../bot-auth/anonymous-bots.decorator';
 import { type BotPrincipal } from '../bot-auth/bot-access-token-verifier';
 import { CallingBot } from '../bot-auth/calling-bot.decorator';
@@ -37,7 +37,7 @@ export class BotConversationsController {
     @Req() request: Request,
   ): Promise<ConversationResourceResponse> {
     if (typeof body !== 'object' || body === null || Array.isArray(body))
-      throw new ErrorEnvelopeException(400, 'BadArgument', 'Expected ConversationParameters');
+      throw badArgument('Expected ConversationParameters');
     const parameters = body as Record<string, unknown>;
     const bot = this.conversations.callerBot(caller, parameters.bot);
     const { record, initial } = await this.conversations.create(bot, parameters);
@@ -139,7 +139,7 @@ export class BotConversationsController {
   }
 }
 
-/** `GET /v3/attachments/{id}` (AttachmentInfo) and `/views/{view}` (the bytes). */
+/** `GET /v3/attachments/{id}` (AttachmentInfo) and `/views/{view}` (the bytes, served as an untrusted file). */
 @AnonymousBotsAllowed()
 @Controller('v3/attachments')
 export class BotAttachmentsController {
@@ -160,7 +160,6 @@ export class BotAttachmentsController {
     @Param('viewId') viewId: string,
     @Res() response: Response,
   ): Promise<void> {
-    const { contentType, data } = await this.attachments.view(attachmentId, viewId, caller);
-    response.status(200).type(contentType).send(data);
+    sendUntrustedFile(response, await this.attachments.view(attachmentId, viewId, caller));
   }
 }

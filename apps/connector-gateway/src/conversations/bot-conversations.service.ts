@@ -1,14 +1,21 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ACTIVITY_BUS, type ActivityBus } from '@fieldops/bus';
-import { type Activity, type ChannelAccount } from '@fieldops/contracts';
+import {
+  type Activity,
+  badArgument,
+  type BotFrameworkError,
+  type ChannelAccount,
+  forbidden,
+  unauthorized,
+} from '@fieldops/contracts';
 import {
   CONVERSATION_STORE,
   type ConversationRecord,
   type ConversationStore,
   type StoredActivity,
 } from '@fieldops/conversation-store';
-import { ErrorEnvelopeException, LOGGER, type Logger } from '@fieldops/platform';
+import { LOGGER, type Logger } from '@fieldops/platform';
 import { type BotPrincipal } from '../bot-auth/bot-access-token-verifier';
 import { BotRegistry } from '../bots/bot-registry';
 import { type BotRegistration } from '../bots/registered-bot';
@@ -22,12 +29,8 @@ export interface ConversationAccess {
 
 const ACTIVITY_ID = /^(.*)\|(\d{7,})$/;
 
-export function unknownConversation(conversationId: string): ErrorEnvelopeException {
-  return new ErrorEnvelopeException(
-    404,
-    'BadArgument',
-    `The conversationId ${conversationId} doesn't match a known conversation`,
-  );
+export function unknownConversation(conversationId: string): BotFrameworkError {
+  return badArgument(`The conversationId ${conversationId} doesn't match a known conversation`, 404);
 }
 
 /** The conversation's bot as a ChannelAccount, as relay-gateway names it towards clients. */
@@ -54,29 +57,30 @@ export class BotConversationsService {
     const record = await this.store.get(conversationId);
     const bot = record ? this.registry.findById(record.botId) : undefined;
     if (!caller) {
-      if (!bot?.anonymous) throw unauthorized();
+      if (!bot?.anonymous) throw bearerRequired();
       return { record: record!, bot };
     }
     if (!record || !bot) throw unknownConversation(conversationId);
     if (this.registry.find(caller.appId)?.id !== bot.id)
-      throw new ErrorEnvelopeException(
-        403,
-        'Forbidden',
-        `The bot ${caller.appId} is not part of this conversation`,
-      );
+      throw forbidden(`The bot ${caller.appId} is not part of this conversation`);
     return { record, bot };
+  }
+
+  /** 401 for an anonymous caller where no anonymous bot's resource can be meant (e.g. a malformed attachment id). */
+  requireCaller(caller: BotPrincipal | undefined): asserts caller is BotPrincipal {
+    if (!caller) throw bearerRequired();
   }
 
   /** The bot a caller acts as outside any conversation (CreateConversation). */
   callerBot(caller: BotPrincipal | undefined, named: unknown): BotRegistration {
     if (caller) {
       const bot = this.registry.find(caller.appId);
-      if (!bot) throw unauthorized();
+      if (!bot) throw bearerRequired();
       return bot;
     }
     const id = typeof named === 'object' && named !== null ? (named as { id?: unknown }).id : undefined;
     const bot = typeof id === 'string' ? (this.registry.findById(id) ?? this.registry.find(id)) : undefined;
-    if (!bot?.anonymous) throw unauthorized();
+    if (!bot?.anonymous) throw bearerRequired();
     return bot;
   }
 
@@ -99,7 +103,7 @@ export class BotConversationsService {
       const [entry] = await this.store.read(conversationId, seq - 1, 1);
       if (entry && entry.activity.id === activityId) return entry;
     }
-    throw new ErrorEnvelopeException(404, 'BadArgument', `The activity id ${activityId} was not found`);
+    throw badArgument(`The activity id ${activityId} was not found`, 404);
   }
 
   /**
@@ -112,11 +116,7 @@ export class BotConversationsService {
     assertValidBotActivity(body);
     const activity = body as Activity;
     if (typeof activity.id === 'string' && activity.id !== activityId)
-      throw new ErrorEnvelopeException(
-        400,
-        'BadArgument',
-        'uri activity id does not match payload activity id',
-      );
+      throw badArgument('uri activity id does not match payload activity id');
     await this.append(access, {
       ...this.stamp(access, activity),
       type: 'messageUpdate',
@@ -156,22 +156,16 @@ export class BotConversationsService {
   ): Promise<{ record: ConversationRecord; initial?: StoredActivity }> {
     const members = parameters.members;
     if (members !== undefined && !Array.isArray(members))
-      throw new ErrorEnvelopeException(400, 'BadArgument', 'members: must be a list of ChannelAccount');
+      throw badArgument('members: must be a list of ChannelAccount');
     const list = (members ?? []) as unknown[];
-    if (list.length > 1)
-      throw new ErrorEnvelopeException(
-        400,
-        'BadArgument',
-        'members: Direct Line conversations have one user',
-      );
+    if (list.length > 1) throw badArgument('members: Direct Line conversations have one user');
     const [member] = list as Array<Record<string, unknown> | undefined>;
     if (
       member !== undefined &&
       (typeof member !== 'object' || member === null || typeof member.id !== 'string')
     )
-      throw new ErrorEnvelopeException(400, 'BadArgument', 'members[0].id: must be a string');
-    if (parameters.isGroup === true)
-      throw new ErrorEnvelopeException(400, 'BadArgument', 'isGroup: Direct Line has no group conversations');
+      throw badArgument('members[0].id: must be a string');
+    if (parameters.isGroup === true) throw badArgument('isGroup: Direct Line has no group conversations');
     if (parameters.activity !== undefined) assertValidBotActivity(parameters.activity);
     const record: ConversationRecord = {
       conversationId: randomBytes(16).toString('base64url'),
@@ -193,20 +187,9 @@ export class BotConversationsService {
   async history(access: ConversationAccess, body: unknown): Promise<{ id: string }> {
     const activities =
       typeof body === 'object' && body !== null ? (body as { activities?: unknown }).activities : undefined;
-    if (!Array.isArray(activities))
-      throw new ErrorEnvelopeException(400, 'BadArgument', 'activities: must be a list of activities');
+    if (!Array.isArray(activities)) throw badArgument('activities: must be a list of activities');
     activities.forEach((activity, index) => {
-      try {
-        assertValidBotActivity(activity);
-      } catch (error) {
-        if (error instanceof ErrorEnvelopeException)
-          throw new ErrorEnvelopeException(
-            error.getStatus(),
-            error.code,
-            `activities[${index}].${error.message}`,
-          );
-        throw error;
-      }
+      assertValidBotActivity(activity, `activities[${index}].`);
     });
     for (const activity of activities as Activity[]) {
       const { id: _id, timestamp: _timestamp, ...rest } = activity;
@@ -232,11 +215,7 @@ export class BotConversationsService {
 
   private assertOwnActivity(access: ConversationAccess, entry: StoredActivity): void {
     if (entry.activity.from?.id !== access.bot.id)
-      throw new ErrorEnvelopeException(
-        403,
-        'Forbidden',
-        'A bot may only update or delete its own activities',
-      );
+      throw forbidden('A bot may only update or delete its own activities');
   }
 
   private async append(access: ConversationAccess, activity: Activity): Promise<StoredActivity> {
@@ -257,13 +236,6 @@ export class BotConversationsService {
   }
 }
 
-function unauthorized(): ErrorEnvelopeException {
-  return new ErrorEnvelopeException(
-    401,
-    'Unauthorized',
-    'Authorization header with a Bearer token is required.',
-    {
-      headers: { 'WWW-Authenticate': 'Bearer' },
-    },
-  );
+function bearerRequired(): BotFrameworkError {
+  return unauthorized('Authorization header with a Bearer token is required.');
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { type Activity } from '@fieldops/contracts';
-import { ErrorEnvelopeException, Public } from '@fieldops/platform';
+import { type Activity, badArgument } from '@fieldops/contracts';
+import { Public } from '@fieldops/platform';
 import { BotRegistry } from '../bots/bot-registry';
 import { BotDeliverer, type DeliveryReport } from './bot-deliverer.service';
 import { InternalKeyGuard } from './internal-key.guard';
@@ -42,10 +42,9 @@ export class DeliveriesController {
   @Post()
   @HttpCode(200)
   async deliver(@Body() body: unknown): Promise<DeliveryReport> {
-    if (!isCommand(body))
-      throw new ErrorEnvelopeException(400, 'BadArgument', 'Expected {botId, activity, correlationId?}');
+    if (!isCommand(body)) throw badArgument('Expected {botId, activity, correlationId?}');
     const bot = this.registry.findById(body.botId);
-    if (!bot) throw new ErrorEnvelopeException(404, 'BadArgument', `Unknown bot ${body.botId}`);
+    if (!bot) throw badArgument(`Unknown bot ${body.botId}`, 404);
     return this.deliverer.deliver(bot, body.activity, body.correlationId);
   }
 }

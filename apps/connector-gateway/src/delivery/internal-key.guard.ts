@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { type Request } from 'express';
-import { ErrorEnvelopeException } from '@fieldops/platform';
+import { notFound, unauthorized } from '@fieldops/contracts';
 import { ConnectorGatewayEnvironment } from '../config/connector-gateway.environment';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
@@ -20,13 +20,11 @@ export class InternalKeyGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    if (!this.expected) throw new ErrorEnvelopeException(404, 'NotFound', 'Not found');
+    if (!this.expected) throw notFound('Not found');
     const header = context.switchToHttp().getRequest<Request>().get('authorization') ?? '';
     const match = /^Bearer (\S+)$/.exec(header);
     if (!match?.[1] || !timingSafeEqual(digest(match[1]), this.expected))
-      throw new ErrorEnvelopeException(401, 'Unauthorized', 'A valid internal key is required.', {
-        headers: { 'WWW-Authenticate': 'Bearer' },
-      });
+      throw unauthorized('A valid internal key is required.');
     return true;
   }
 }

@@ -1,4 +1,4 @@
-import { All, Controller, Post, Req, Res } from '@nestjs/common';
+import { All, Controller, Post, Req, UseInterceptors } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBody,
@@ -9,13 +9,13 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { Public } from '@fieldops/platform';
-import { type Request, type Response } from 'express';
-import { isFieldErrors, validationError } from '../common/drf-exceptions';
-import { validateInput } from '../common/drf-serializer';
-import { sendJson } from '../common/json-response';
-import { Body, type RequestInput } from '../common/request-input';
-import { otherMethod, postActions, TOKEN_METHODS } from '../common/routes';
-import { DrfException } from '../common/drf-exceptions';
+import { type Request } from 'express';
+import { isFieldErrors, validationError } from '../drf/exceptions';
+import { validateInput } from '../drf/serializer';
+import { DrfRenderer } from '../drf/json-renderer';
+import { Body, type RequestInput } from '../drf/request-input';
+import { otherMethod, postActions, TOKEN_METHODS } from '../drf/routes';
+import { DrfException } from '../drf/exceptions';
 import { UsersService } from '../users/users.service';
 import {
   TOKEN_OBTAIN_FIELDS,
@@ -35,6 +35,7 @@ const noRelations = (): Promise<Set<number>> => Promise.resolve(new Set());
 @ApiTags('token')
 @Public()
 @Controller('api/token')
+@UseInterceptors(DrfRenderer)
 export class TokensController {
   constructor(
     private readonly users: UsersService,
@@ -51,7 +52,7 @@ export class TokensController {
   @ApiCreatedResponse({ type: TokenPairDto })
   @ApiBadRequestResponse({ description: 'Field errors, e.g. {"username":["This field is required."]}' })
   @ApiUnauthorizedResponse({ description: '{"detail":"No active account found with the given credentials"}' })
-  async obtain(@Body() body: RequestInput, @Res() response: Response): Promise<void> {
+  async obtain(@Body() body: RequestInput): Promise<object> {
     const { values, errors } = await validateInput(body.read(), TOKEN_OBTAIN_FIELDS, {
       partial: false,
       existingIds: noRelations,
@@ -60,7 +61,7 @@ export class TokensController {
     const userId = await this.users.authenticate(values.username as string, values.password as string);
     if (userId === undefined)
       throw new DrfException(401, { detail: 'No active account found with the given credentials' });
-    sendJson(response, 201, this.tokens.pair(userId));
+    return this.tokens.pair(userId);
   }
 
   @Post('refresh')
@@ -70,24 +71,24 @@ export class TokensController {
   @ApiUnauthorizedResponse({
     description: '{"detail":"Token is invalid or expired","code":"token_not_valid"}',
   })
-  async refresh(@Body() body: RequestInput, @Res() response: Response): Promise<void> {
+  async refresh(@Body() body: RequestInput): Promise<object> {
     const { values, errors } = await validateInput(body.read(), TOKEN_REFRESH_FIELDS, {
       partial: false,
       existingIds: noRelations,
     });
     if (isFieldErrors(errors)) throw validationError(errors);
-    sendJson(response, 201, await this.tokens.refresh(values.refresh as string));
+    return this.tokens.refresh(values.refresh as string);
   }
 
   @All()
   @ApiExcludeEndpoint()
-  async obtainOther(@Req() request: Request, @Res() response: Response): Promise<void> {
-    await otherMethod(request, response, TOKEN_METHODS, 'Token Obtain Pair', postActions(TOKEN_OBTAIN_INFO));
+  obtainOther(@Req() request: Request): Promise<object> {
+    return otherMethod(request, TOKEN_METHODS, 'Token Obtain Pair', postActions(TOKEN_OBTAIN_INFO));
   }
 
   @All('refresh')
   @ApiExcludeEndpoint()
-  async refreshOther(@Req() request: Request, @Res() response: Response): Promise<void> {
-    await otherMethod(request, response, TOKEN_METHODS, 'Token Refresh', postActions(TOKEN_REFRESH_INFO));
+  refreshOther(@Req() request: Request): Promise<object> {
+    return otherMethod(request, TOKEN_METHODS, 'Token Refresh', postActions(TOKEN_REFRESH_INFO));
   }
 }

@@ -3,7 +3,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { KeyRing, signJwt, TokenVerificationError, verifyJwt } from '@fieldops/auth';
 import { type JwtPayload } from 'jsonwebtoken';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
-import { tokenNotValid, DrfException } from '../common/drf-exceptions';
+import { tokenNotValid, DrfException } from '../drf/exceptions';
+import { type Role } from '../users/role';
 import { UsersService } from '../users/users.service';
 import { TOKEN_WITHOUT_USER, USER_INACTIVE, USER_NOT_FOUND, WRONG_TOKEN_TYPE } from './auth-failures';
 
@@ -12,6 +13,8 @@ type TokenType = 'access' | 'refresh';
 /** The authenticated principal of a request (`request.user`). */
 export interface Principal {
   userId: number;
+  username: string;
+  role: Role;
 }
 
 /** simplejwt's tokens: HS256 JWTs with token_type, jti, iat, exp and user_id. */
@@ -69,9 +72,9 @@ export class TokensService {
     if (typeof claims.jti !== 'string') throw new Error(WRONG_TOKEN_TYPE);
     const userId = claims.user_id as unknown;
     if (typeof userId !== 'number') throw new Error(TOKEN_WITHOUT_USER);
-    const state = await this.users.principalState(userId);
-    if (state === 'missing') throw new Error(USER_NOT_FOUND);
-    if (state === 'inactive') throw new Error(USER_INACTIVE);
-    return { userId };
+    const user = await this.users.principal(userId);
+    if (!user) throw new Error(USER_NOT_FOUND);
+    if (!user.active) throw new Error(USER_INACTIVE);
+    return { userId, username: user.username, role: user.role };
   }
 }

@@ -6,11 +6,14 @@ import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { resolveDatabaseUrl } from '../database/database-url';
 import { inspectionDataSourceOptions } from '../database/inspection-data-source';
 import { UserEntity } from '../users/user.entity';
-import { hashPassword } from '../users/users.service';
+import { isRole, type Role } from '../users/role';
+import { UsersService } from '../users/users.service';
 
 const USAGE = `usage:
-  npm run users -w @fieldops/inspection-api -- create <username>   (password: first line of stdin)
+  npm run users -w @fieldops/inspection-api -- create <username> [inspector|supervisor]   (password: first line of stdin)
+  npm run users -w @fieldops/inspection-api -- role <username> <inspector|supervisor>
   npm run users -w @fieldops/inspection-api -- list
+Without a role, the first user is a supervisor and later ones are inspectors.
 Uses the same environment as the app (DATABASE_URL; embedded PostgreSQL when unset).`;
 
 async function readPassword(): Promise<string> {
@@ -20,10 +23,14 @@ async function readPassword(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
 }
 
-/** `users create <name>` / `users list`: manages the accounts that obtain tokens. */
+/** `users create <name> [role]` / `users role <name> <role>` / `users list`: manages the accounts. */
 async function main(argv: string[]): Promise<number> {
-  const [command, username] = argv;
-  if (command !== 'list' && !(command === 'create' && username)) {
+  const [command, username, role] = argv;
+  const valid =
+    (command === 'list' && argv.length === 1) ||
+    (command === 'create' && username && (role === undefined || isRole(role)) && argv.length <= 3) ||
+    (command === 'role' && username && isRole(role) && argv.length === 3);
+  if (!valid) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
@@ -38,11 +45,20 @@ async function main(argv: string[]): Promise<number> {
     try {
       await runMigrationsUnderLock(dataSource, { logger });
       const users = dataSource.getRepository(UserEntity);
+      const service = new UsersService(dataSource, logger);
       if (command === 'list') {
-        for (const user of await users.find({ order: { id: 'ASC' } }))
+        for (const user of await service.list())
           process.stdout.write(
-            `${user.id}\t${user.username}\t${user.isActive ? 'active' : 'inactive'}\t${user.dateJoined.toISOString()}\n`,
+            `${user.id}\t${user.username}\t${user.role}\t${user.isActive ? 'active' : 'inactive'}\t${user.dateJoined.toISOString()}\n`,
           );
+        return 0;
+      }
+      if (command === 'role') {
+        if (!(await service.setRole(username ?? '', role as Role))) {
+          process.stderr.write(`no user ${username}\n`);
+          return 1;
+        }
+        process.stdout.write(`${username} is now a ${role}\n`);
         return 0;
       }
       const name = username ?? '';
@@ -56,12 +72,8 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write('empty password\n');
         return 1;
       }
-      const user = await users.save({
-        username: name,
-        password: await hashPassword(password),
-        dateJoined: new Date(),
-      });
-      process.stdout.write(`created user ${user.username} (id ${user.id})\n`);
+      const user = await service.create(name, password, role as Role | undefined);
+      process.stdout.write(`created ${user.role} ${user.username} (id ${user.id})\n`);
       return 0;
     } finally {
       await dataSource.destroy();

@@ -1,7 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Expose } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import {
+  IsBoolean,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsTimeZone,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
 import { CommonEnvironment, ToBoolean, ToInteger } from '@fieldops/platform';
 
 /** The monorepo's root (the package.json that declares workspaces); falls back to the working directory. */
@@ -76,4 +86,10 @@ export class InspectionApiEnvironment extends CommonEnvironment {
     '.data',
     'media',
   );
+
+  /**
+   * The IANA time zone whose calendar days, ISO weeks and months the due checks and the statistics count in
+   * (`Asia/Shanghai`, `Europe/Berlin` …). Validated at start-up.
+   */
+  @Expose() @IsString() @IsTimeZone() INSPECTION_TIME_ZONE: string = 'UTC';
 }

@@ -7,9 +7,16 @@ import { CheckRecordEntity } from '../records/check-record.entity';
 import { UserEntity } from '../users/user.entity';
 import { CreateUsers1732240000000 } from './migrations/1732240000000-create-users';
 import { CreateInspectionTables1732300000000 } from './migrations/1732300000000-create-inspection-tables';
+import { AddUserRoles1732400000000 } from './migrations/1732400000000-add-user-roles';
+import { IndexRecordsByTime1732500000000 } from './migrations/1732500000000-index-records-by-time';
 
 /** Every migration, in order. New ones are appended here (and never edited once released). */
-export const INSPECTION_MIGRATIONS = [CreateUsers1732240000000, CreateInspectionTables1732300000000];
+export const INSPECTION_MIGRATIONS = [
+  CreateUsers1732240000000,
+  CreateInspectionTables1732300000000,
+  AddUserRoles1732400000000,
+  IndexRecordsByTime1732500000000,
+];
 
 /** Every entity of the service. */
 export const INSPECTION_ENTITIES = [

@@ -1,8 +1,8 @@
-import { Controller, Get, Req, Res } from '@nestjs/common';
+import { Controller, Get, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { type Request, type Response } from 'express';
+import { type Request } from 'express';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
-import { sendJson } from '../common/json-response';
+import { type RawJson } from '../drf/json-renderer';
 import {
   rawPageEnvelope,
   pageLinks,
@@ -10,8 +10,8 @@ import {
   parseQuery,
   queryValue,
   pageCount,
-} from '../common/pagination';
-import { ResourceRoutes } from '../common/resource-routes';
+} from '../drf/pagination';
+import { ResourceRoutes } from '../drf/resource-routes';
 import { DevicesService } from './devices.service';
 import { DEVICE_INFO, DeviceDto, DeviceInputDto, DevicePageDto } from './dto/device.dto';
 
@@ -40,7 +40,7 @@ export class DevicesController extends ResourceRoutes({
   @ApiQuery({ name: 'group', required: false, description: 'Exact group.' })
   @ApiQuery({ name: 'search', required: false, description: 'Case-insensitive match on name or code.' })
   @ApiOkResponse({ type: DevicePageDto })
-  async list(@Req() request: Request, @Res() response: Response): Promise<void> {
+  async list(@Req() request: Request): Promise<RawJson> {
     const query = parseQuery(request);
     const wanted = pageRequest(query, {
       defaultSize: this.environment.INSPECTION_PAGE_SIZE,
@@ -52,6 +52,6 @@ export class DevicesController extends ResourceRoutes({
     };
     const { count, page, results } = await this.devices.page(filters, wanted);
     const links = pageLinks(request, query, page, pageCount(count, wanted.size));
-    sendJson(response, 200, rawPageEnvelope(count, links, results));
+    return rawPageEnvelope(count, links, results);
   }
 }

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { type FieldErrors, isFieldErrors, notFound, validationError } from '../common/drf-exceptions';
-import { type Input, validateInput } from '../common/drf-serializer';
-import { RawJson } from '../common/json-response';
-import { type PageRequest, pageCount } from '../common/pagination';
-import { containsPattern, existingIdsIn, isoTimestamp, SqlParameters, sqlState } from '../common/sql';
-import { invalidPage } from '../common/drf-exceptions';
+import { type FieldErrors, isFieldErrors, notFound, validationError } from '../drf/exceptions';
+import { type Input, validateInput } from '../drf/serializer';
+import { RawJson } from '../drf/json-renderer';
+import { type PageRequest, pageCount } from '../drf/pagination';
+import { containsPattern, existingIdsIn, isoTimestamp, SqlParameters, sqlState } from '../database/sql';
+import { invalidPage } from '../drf/exceptions';
 import { MediaStorage } from '../media/media-storage';
 import { DEVICE_FIELDS } from './dto/device.dto';
 import { DeviceEntity } from './device.entity';

@@ -5,9 +5,9 @@ import { type Logger } from '@fieldops/platform';
 import { type Response } from 'express';
 import { BAD_AUTHORIZATION_HEADER, type RequestWithAuthProblem } from '../auth/authorization-header';
 import { AUTH_FAILURES } from '../auth/auth-failures';
-import { DrfException } from '../common/drf-exceptions';
-import { sendJson } from '../common/json-response';
-import { allowedMethods } from '../common/routes';
+import { DrfException } from '../drf/exceptions';
+import { sendJson } from '../drf/json-renderer';
+import { allowedMethods } from '../drf/routes';
 
 const DEFAULT_DETAILS: Record<number, string> = {
   400: 'Malformed request.',

@@ -1,13 +1,12 @@
-import { Controller, Get, Req, Res } from '@nestjs/common';
+import { Controller, Get, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { type Request, type Response } from 'express';
-import { filterError } from '../common/filters';
-import { sendJson } from '../common/json-response';
-import { parseQuery, queryValue } from '../common/pagination';
-import { ResourceRoutes } from '../common/resource-routes';
+import { type Request } from 'express';
+import { filterError } from '../drf/filters';
+import { parseQuery, queryValue } from '../drf/pagination';
+import { ResourceRoutes } from '../drf/resource-routes';
 import { CHECK_ITEM_INFO, CheckItemDto, CheckItemInputDto } from './dto/check-item.dto';
 import { ItemsService } from './items.service';
-import { integerFilter } from '../common/filters';
+import { integerFilter } from '../drf/filters';
 
 @ApiTags('items')
 @ApiBearerAuth()
@@ -27,11 +26,11 @@ export class ItemsController extends ResourceRoutes({
   @ApiOperation({ summary: 'List every check item (a bare array, no paging), ordered by id' })
   @ApiQuery({ name: 'device', required: false, type: Number, description: 'Only the items of this device.' })
   @ApiOkResponse({ type: [CheckItemDto] })
-  async list(@Req() request: Request, @Res() response: Response): Promise<void> {
+  async list(@Req() request: Request): Promise<unknown> {
     const query = parseQuery(request);
     const errors = {};
     const device = integerFilter(queryValue(query, 'device'), 'device', errors);
     filterError(errors);
-    sendJson(response, 200, await this.items.list(device));
+    return this.items.list(device);
   }
 }

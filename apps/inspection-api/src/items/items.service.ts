@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { isFieldErrors, notFound, validationError } from '../common/drf-exceptions';
-import { type Input, validateInput } from '../common/drf-serializer';
-import { existingIdsIn, sqlState } from '../common/sql';
+import { isFieldErrors, notFound, validationError } from '../drf/exceptions';
+import { type Input, validateInput } from '../drf/serializer';
+import { existingIdsIn, sqlState } from '../database/sql';
 import { CHECK_ITEM_JSON } from '../devices/devices.service';
 import { CheckItemEntity } from './check-item.entity';
 import { CHECK_ITEM_FIELDS } from './dto/check-item.dto';

@@ -2,7 +2,7 @@ import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '@fieldops/platform';
 import { type Response } from 'express';
-import { notFound } from '../common/drf-exceptions';
+import { notFound } from '../drf/exceptions';
 import { IMAGE_CONTENT_TYPES } from './image-type';
 import { MediaStorage } from './media-storage';
 

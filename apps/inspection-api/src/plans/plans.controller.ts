@@ -1,18 +1,10 @@
-import { Controller, Get, Req, Res } from '@nestjs/common';
+import { Controller, Get, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { type Request, type Response } from 'express';
+import { type Request } from 'express';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
-import { booleanFilter } from '../common/filters';
-import { sendJson } from '../common/json-response';
-import {
-  pageCount,
-  pageEnvelope,
-  pageLinks,
-  pageRequest,
-  parseQuery,
-  queryValue,
-} from '../common/pagination';
-import { ResourceRoutes } from '../common/resource-routes';
+import { booleanFilter } from '../drf/filters';
+import { pageCount, pageEnvelope, pageLinks, pageRequest, parseQuery, queryValue } from '../drf/pagination';
+import { ResourceRoutes } from '../drf/resource-routes';
 import { CHECK_PLAN_INFO, CheckPlanDto, CheckPlanInputDto, CheckPlanPageDto } from './dto/check-plan.dto';
 import { PlansService } from './plans.service';
 
@@ -39,7 +31,7 @@ export class PlansController extends ResourceRoutes({
   @ApiQuery({ name: 'page_size', required: false, type: Number, description: 'Default 20, at most 100.' })
   @ApiQuery({ name: 'active', required: false, type: Boolean })
   @ApiOkResponse({ type: CheckPlanPageDto })
-  async list(@Req() request: Request, @Res() response: Response): Promise<void> {
+  async list(@Req() request: Request): Promise<object> {
     const query = parseQuery(request);
     const wanted = pageRequest(query, {
       defaultSize: this.environment.INSPECTION_PAGE_SIZE,
@@ -50,6 +42,6 @@ export class PlansController extends ResourceRoutes({
       wanted,
     );
     const links = pageLinks(request, query, page, pageCount(count, wanted.size));
-    sendJson(response, 200, pageEnvelope(count, links, results));
+    return pageEnvelope(count, links, results);
   }
 }

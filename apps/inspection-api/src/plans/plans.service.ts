@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { invalidPage, isFieldErrors, notFound, validationError } from '../common/drf-exceptions';
-import { type Input, validateInput } from '../common/drf-serializer';
-import { type PageRequest, pageCount } from '../common/pagination';
-import { existingIdsIn, SqlParameters, sqlState } from '../common/sql';
+import { invalidPage, isFieldErrors, notFound, validationError } from '../drf/exceptions';
+import { type Input, validateInput } from '../drf/serializer';
+import { type PageRequest, pageCount } from '../drf/pagination';
+import { existingIdsIn, SqlParameters, sqlState } from '../database/sql';
 import { CheckPlanEntity, type Frequency } from './check-plan.entity';
 import { CHECK_PLAN_FIELDS } from './dto/check-plan.dto';
 
@@ -43,7 +43,12 @@ export class PlansService {
     return { count, page, results: row?.results ?? [] };
   }
 
-  async findOne(id: number, db: DataSource | EntityManager = this.dataSource): Promise<unknown> {
+  findOne(id: number): Promise<unknown> {
+    return this.representation(id, this.dataSource);
+  }
+
+  /** The representation as `db` (the pool, or the transaction that just wrote it) sees it. */
+  private async representation(id: number, db: DataSource | EntityManager): Promise<unknown> {
     const rows: Array<{ body: unknown }> = await db.query(
       `SELECT ${PLAN_JSON} AS "body" FROM "check_plans" p WHERE p."id" = $1`,
       [id],
@@ -92,7 +97,7 @@ export class PlansService {
         .execute();
       const id = (result.identifiers[0] as { id: number }).id;
       await this.setDevices(manager, id, devices);
-      return this.findOne(id, manager);
+      return this.representation(id, manager);
     });
   }
 
@@ -109,7 +114,7 @@ export class PlansService {
           .where('id = :id', { id })
           .execute();
       if (devices) await this.setDevices(manager, id, devices);
-      return this.findOne(id, manager);
+      return this.representation(id, manager);
     });
   }
 

@@ -1,25 +1,10 @@
-import { All, Controller, Delete, Get, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiBody,
-  ApiConsumes,
-  ApiCreatedResponse,
-  ApiExcludeEndpoint,
-  ApiExtraModels,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiPayloadTooLargeResponse,
-  ApiQuery,
-  ApiTags,
-  getSchemaPath,
-} from '@nestjs/swagger';
-import { type Request, type Response } from 'express';
+import { Controller, Get, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { type Request } from 'express';
+import { InspectorsMay } from '../auth/role-access';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
-import { type FieldErrors } from '../common/drf-exceptions';
-import { choiceFilter, dateTimeFilter, filterError, integerFilter } from '../common/filters';
-import { parseId } from '../common/ids';
-import { sendJson } from '../common/json-response';
+import { type FieldErrors } from '../drf/exceptions';
+import { choiceFilter, dateTimeFilter, filterError, integerFilter } from '../drf/filters';
 import {
   pageCount,
   pageEnvelope,
@@ -28,9 +13,9 @@ import {
   parseQuery,
   queryValue,
   requestOrigin,
-} from '../common/pagination';
-import { Body, type RequestInput } from '../common/request-input';
-import { DETAIL_METHODS, LIST_METHODS, otherMethod, postActions, putActions } from '../common/routes';
+} from '../drf/pagination';
+import { ResourceRoutes } from '../drf/resource-routes';
+import { mediaUrlBase } from '../media/media-url';
 import { STATUSES } from './check-record.entity';
 import {
   CHECK_RECORD_INFO,
@@ -41,25 +26,30 @@ import {
 } from './dto/check-record.dto';
 import { RecordsService } from './records.service';
 
-const mediaBase = (request: Request): string => `${requestOrigin(request)}/media/`;
-
-const WRITE_BODY = {
-  schema: {
-    oneOf: [{ $ref: getSchemaPath(CheckRecordInputDto) }, { $ref: getSchemaPath(CheckRecordMultipartDto) }],
-  },
-  description:
-    'JSON (photo and attachment are read-only there and ignored), or multipart/form-data with the fields as form fields and the files as parts named "photo" and "attachment".',
-};
-
 @ApiTags('records')
 @ApiBearerAuth()
-@ApiExtraModels(CheckRecordInputDto, CheckRecordMultipartDto)
+@InspectorsMay('read-and-create')
 @Controller('api/records')
-export class RecordsController {
+export class RecordsController extends ResourceRoutes({
+  name: 'Check Record',
+  info: CHECK_RECORD_INFO,
+  representation: CheckRecordDto,
+  input: CheckRecordInputDto,
+  createSummary: 'Create a check record (JSON, or multipart/form-data with photo / attachment)',
+  removeSummary: 'Delete a check record and its files',
+  uploads: {
+    multipart: CheckRecordMultipartDto,
+    description:
+      'JSON (photo and attachment are read-only there and ignored), or multipart/form-data with the fields as form fields and the files as parts named "photo" and "attachment".',
+    tooLarge: 'A file over its limit (INSPECTION_MAX_PHOTO_BYTES / _ATTACHMENT_BYTES).',
+  },
+}) {
   constructor(
     private readonly records: RecordsService,
     private readonly environment: InspectionApiEnvironment,
-  ) {}
+  ) {
+    super(records);
+  }
 
   @Get()
   @ApiOperation({ summary: 'List check records (paged, ordered by id)' })
@@ -80,7 +70,7 @@ export class RecordsController {
     description: 'ISO 8601; checked_at <= value (UTC if no zone).',
   })
   @ApiOkResponse({ type: CheckRecordPageDto })
-  async list(@Req() request: Request, @Res() response: Response): Promise<void> {
+  async list(@Req() request: Request): Promise<object> {
     const query = parseQuery(request);
     const wanted = pageRequest(query, {
       defaultSize: this.environment.INSPECTION_PAGE_SIZE,
@@ -96,105 +86,12 @@ export class RecordsController {
       checkedBefore: dateTimeFilter(queryValue(query, 'checked_before'), 'checked_before', errors),
     };
     filterError(errors);
-    const { count, page, results } = await this.records.page(mediaBase(request), filters, wanted);
+    const { count, page, results } = await this.records.page(
+      mediaUrlBase(requestOrigin(request)),
+      filters,
+      wanted,
+    );
     const links = pageLinks(request, query, page, pageCount(count, wanted.size));
-    sendJson(response, 200, pageEnvelope(count, links, results));
-  }
-
-  @Post()
-  @ApiOperation({ summary: 'Create a check record (JSON, or multipart/form-data with photo / attachment)' })
-  @ApiConsumes('application/json', 'multipart/form-data')
-  @ApiBody(WRITE_BODY)
-  @ApiCreatedResponse({ type: CheckRecordDto })
-  @ApiPayloadTooLargeResponse({
-    description: 'A file over its limit (INSPECTION_MAX_PHOTO_BYTES / _ATTACHMENT_BYTES).',
-  })
-  async create(
-    @Req() request: Request,
-    @Body() body: RequestInput,
-    @Res() response: Response,
-  ): Promise<void> {
-    sendJson(
-      response,
-      201,
-      await this.records.create(
-        mediaBase(request),
-        () => body.read(),
-        () => body.files(),
-      ),
-    );
-  }
-
-  @All()
-  @ApiExcludeEndpoint()
-  async listOther(@Req() request: Request, @Res() response: Response): Promise<void> {
-    await otherMethod(request, response, LIST_METHODS, 'Check Record List', postActions(CHECK_RECORD_INFO));
-  }
-
-  @Get(':id')
-  @ApiOkResponse({ type: CheckRecordDto })
-  async findOne(@Req() request: Request, @Param('id') id: string, @Res() response: Response): Promise<void> {
-    sendJson(response, 200, await this.records.findOne(mediaBase(request), parseId(id)));
-  }
-
-  @Put(':id')
-  @ApiConsumes('application/json', 'multipart/form-data')
-  @ApiBody(WRITE_BODY)
-  @ApiOkResponse({ type: CheckRecordDto })
-  async replace(
-    @Req() request: Request,
-    @Param('id') id: string,
-    @Body() body: RequestInput,
-    @Res() response: Response,
-  ): Promise<void> {
-    const record = await this.records.update(
-      mediaBase(request),
-      parseId(id),
-      () => body.read(),
-      () => body.files(),
-      false,
-    );
-    sendJson(response, 200, record);
-  }
-
-  @Patch(':id')
-  @ApiConsumes('application/json', 'multipart/form-data')
-  @ApiBody(WRITE_BODY)
-  @ApiOkResponse({ type: CheckRecordDto })
-  async modify(
-    @Req() request: Request,
-    @Param('id') id: string,
-    @Body() body: RequestInput,
-    @Res() response: Response,
-  ): Promise<void> {
-    const record = await this.records.update(
-      mediaBase(request),
-      parseId(id),
-      () => body.read(),
-      () => body.files(),
-      true,
-    );
-    sendJson(response, 200, record);
-  }
-
-  @Delete(':id')
-  @ApiOperation({ summary: 'Delete a check record and its files' })
-  @ApiNoContentResponse()
-  async remove(@Param('id') id: string, @Res() response: Response): Promise<void> {
-    await this.records.remove(parseId(id));
-    sendJson(response, 204);
-  }
-
-  @All(':id')
-  @ApiExcludeEndpoint()
-  async detailOther(
-    @Param('id') id: string,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
-    const actions = putActions(CHECK_RECORD_INFO, () =>
-      this.records.findOne(mediaBase(request), parseId(id)),
-    );
-    await otherMethod(request, response, DETAIL_METHODS, 'Check Record Instance', actions);
+    return pageEnvelope(count, links, results);
   }
 }

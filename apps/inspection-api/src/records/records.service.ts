@@ -8,13 +8,15 @@ import {
   notFound,
   payloadTooLarge,
   validationError,
-} from '../common/drf-exceptions';
-import { type Input, validateInput } from '../common/drf-serializer';
-import { type PageRequest, pageCount } from '../common/pagination';
-import { type UploadedPart } from '../common/request-input';
-import { existingIdsIn, isoTimestamp, SqlParameters, sqlState } from '../common/sql';
+} from '../drf/exceptions';
+import { type Input, validateInput } from '../drf/serializer';
+import { type PageRequest, pageCount } from '../drf/pagination';
+import { type UploadedPart } from '../drf/request-input';
+import { type ResourceRequest, type ResourceService } from '../drf/resource-routes';
+import { existingIdsIn, isoTimestamp, SqlParameters, sqlState } from '../database/sql';
 import { imageExtension, safeExtension } from '../media/image-type';
 import { type MediaKind, MediaStorage } from '../media/media-storage';
+import { mediaUrlBase } from '../media/media-url';
 import { CheckRecordEntity } from './check-record.entity';
 import { CHECK_RECORD_FIELDS } from './dto/check-record.dto';
 
@@ -77,7 +79,7 @@ const NOT_AN_IMAGE =
   'Upload a valid image. The file you uploaded was either not an image or a corrupted image.';
 
 @Injectable()
-export class RecordsService {
+export class RecordsService implements ResourceService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly media: MediaStorage,
@@ -104,7 +106,11 @@ export class RecordsService {
     return { count, page, results: row?.results ?? [] };
   }
 
-  async findOne(mediaBase: string, id: number): Promise<unknown> {
+  findOne(id: number, request: ResourceRequest): Promise<unknown> {
+    return this.representation(mediaUrlBase(request.origin), id);
+  }
+
+  private async representation(mediaBase: string, id: number): Promise<unknown> {
     const rows: Array<{ body: unknown }> = await this.dataSource.query(
       `SELECT ${RECORD_JSON} AS "body" FROM "check_records" r WHERE r."id" = $2`,
       [mediaBase, id],
@@ -192,13 +198,9 @@ export class RecordsService {
     throw error;
   }
 
-  async create(
-    mediaBase: string,
-    readInput: () => Input,
-    readFiles: () => Map<string, UploadedPart>,
-  ): Promise<unknown> {
+  async create(readInput: () => Input, request: ResourceRequest): Promise<unknown> {
     const input = readInput();
-    const { entity, changes } = await this.validate(input, readFiles(), false);
+    const { entity, changes } = await this.validate(input, request.files(), false);
     const { keys, rollback } = await this.storeFiles(changes);
     let id: number;
     try {
@@ -214,16 +216,15 @@ export class RecordsService {
       await rollback();
       return this.referenceVanished(error);
     }
-    return this.findOne(mediaBase, id);
+    return this.representation(mediaUrlBase(request.origin), id);
   }
 
   /** PUT/PATCH; a replaced or cleared file is removed once the row no longer points at it. */
   async update(
-    mediaBase: string,
     id: number,
     readInput: () => Input,
-    readFiles: () => Map<string, UploadedPart>,
     partial: boolean,
+    request: ResourceRequest,
   ): Promise<unknown> {
     const current = await this.dataSource.getRepository(CheckRecordEntity).findOne({
       where: { id },
@@ -231,7 +232,7 @@ export class RecordsService {
     });
     if (!current) throw notFound();
     const input = readInput();
-    const { entity, changes } = await this.validate(input, readFiles(), partial);
+    const { entity, changes } = await this.validate(input, request.files(), partial);
     const { keys, rollback } = await this.storeFiles(changes);
     const values = { ...entity, ...keys };
     let previous: Array<string | null> = [];
@@ -260,7 +261,7 @@ export class RecordsService {
       }
     }
     await this.media.removeAll(previous);
-    return this.findOne(mediaBase, id);
+    return this.representation(mediaUrlBase(request.origin), id);
   }
 
   async remove(id: number): Promise<void> {

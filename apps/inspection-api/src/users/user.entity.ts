@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { type Role } from './role';
 
 /** An account that obtains JWTs (Django's auth_user, the columns simplejwt needs). */
 @Entity({ name: 'users' })
@@ -10,5 +11,6 @@ export class UserEntity {
   @Column({ name: 'is_active', type: 'boolean', default: true }) isActive: boolean;
   @Column({ name: 'is_staff', type: 'boolean', default: false }) isStaff: boolean;
   @Column({ name: 'date_joined', type: 'timestamptz' }) dateJoined: Date;
+  @Column({ type: 'varchar', length: 10, default: 'inspector' }) role: Role;
   @Column({ name: 'last_login', type: 'timestamptz', nullable: true }) lastLogin: Date | null;
 }

@@ -1,7 +1,13 @@
 import { hash, verify } from '@node-rs/argon2';
 import { Inject, Injectable } from '@nestjs/common';
 import { LOGGER, type Logger } from '@fieldops/platform';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { type FieldErrors, invalidPage, isFieldErrors, notFound, validationError } from '../drf/exceptions';
+import { type Input, validateInput } from '../drf/serializer';
+import { type PageRequest, pageCount } from '../drf/pagination';
+import { containsPattern, isoTimestamp, SqlParameters, sqlState } from '../database/sql';
+import { type Role } from './role';
+import { PASSWORD_FIELDS, USER_CREATE_FIELDS, USER_UPDATE_FIELDS } from './dto/user.dto';
 import { UserEntity } from './user.entity';
 
 /** argon2id with the OWASP-recommended minimum (19 MiB, 2 passes). */
@@ -10,21 +16,50 @@ const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallel
 export interface UserSummary {
   id: number;
   username: string;
+  role: Role;
   isActive: boolean;
   dateJoined: Date;
 }
 
-/** How long a bearer check may rely on a cached "user exists and is active" answer. */
+/** What the bearer check needs to know about a token's user. */
+export interface UserPrincipal {
+  active: boolean;
+  username: string;
+  role: Role;
+}
+
+export interface UserFilters {
+  search?: string;
+  role?: Role;
+}
+
+/** How long a bearer check may rely on a cached answer about the user (exists, active, role). */
 const PRINCIPAL_CACHE_MS = 10_000;
+
+/** Django's UnicodeUsernameValidator. */
+const USERNAME = /^[\p{L}\p{N}_.@+-]+$/u;
+const INVALID_USERNAME =
+  'Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters.';
+const DUPLICATE_USERNAME: FieldErrors = { username: ['A user with that username already exists.'] };
+const LAST_SUPERVISOR = 'At least one active supervisor must remain.';
+
+/** The user representation of alias `u` (the API's users list and detail). */
+const USER_JSON = `json_build_object('id', u."id", 'username', u."username", 'role', u."role", 'is_active', u."is_active", 'date_joined', ${isoTimestamp('u."date_joined"')}, 'last_login', ${isoTimestamp('u."last_login"')})`;
 
 export async function hashPassword(password: string): Promise<string> {
   return hash(password, ARGON2_OPTIONS);
 }
 
-/** Users (Django's auth_user): argon2id password hashes; the bearer check's user lookup is briefly cached. */
+/**
+ * The role of a user created without one: the very first user is a supervisor (someone must be able to manage
+ * the others), every later one an inspector.
+ */
+const ROLE_OF_NEW_USER = `(CASE WHEN EXISTS (SELECT 1 FROM "users") THEN 'inspector' ELSE 'supervisor' END)`;
+
+/** Users (Django's auth_user with a role): argon2id password hashes; the bearer check's lookup is briefly cached. */
 @Injectable()
 export class UsersService {
-  private readonly principals = new Map<number, { active: boolean; until: number }>();
+  private readonly principals = new Map<number, { user: UserPrincipal | undefined; until: number }>();
   /** A real hash, verified against when the user is unknown, so timing does not reveal who exists. */
   private decoyHash: Promise<string> | undefined;
 
@@ -33,19 +68,41 @@ export class UsersService {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async create(username: string, password: string): Promise<UserSummary> {
-    const user = await this.dataSource
-      .getRepository(UserEntity)
-      .save({ username, password: await hashPassword(password), dateJoined: new Date() });
-    return { id: user.id, username: user.username, isActive: true, dateJoined: user.dateJoined };
+  /** Creates a user; without a role the first user is a supervisor and later ones inspectors. */
+  async create(username: string, password: string, role?: Role, db: EntityManager = this.dataSource.manager) {
+    const rows: Array<{ id: number; role: Role; date_joined: Date }> = await db.query(
+      `INSERT INTO "users" ("username", "password", "date_joined", "role")
+       VALUES ($1, $2, now(), COALESCE($3, ${ROLE_OF_NEW_USER})) RETURNING "id", "role", "date_joined"`,
+      [username, await hashPassword(password), role ?? null],
+    );
+    const row = rows[0];
+    return { id: row.id, username, role: row.role, isActive: true, dateJoined: row.date_joined };
   }
 
   async list(): Promise<UserSummary[]> {
     const users = await this.dataSource.getRepository(UserEntity).find({ order: { id: 'ASC' } });
-    return users.map(({ id, username, isActive, dateJoined }) => ({ id, username, isActive, dateJoined }));
+    return users.map(({ id, username, role, isActive, dateJoined }) => ({
+      id,
+      username,
+      role,
+      isActive,
+      dateJoined,
+    }));
   }
 
-  /** Creates the first user from the environment unless a user of that name exists. */
+  /** Sets a user's role by name (the users CLI); false when there is no such user. */
+  async setRole(username: string, role: Role): Promise<boolean> {
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .update(UserEntity)
+      .set({ role })
+      .where('username = :username', { username })
+      .execute();
+    this.principals.clear();
+    return Boolean(result.affected);
+  }
+
+  /** Creates the first user (a supervisor) from the environment unless a user of that name exists. */
   async ensureUser(username: string, password: string): Promise<void> {
     const exists = await this.dataSource.getRepository(UserEntity).existsBy({ username });
     if (exists) return;
@@ -53,13 +110,18 @@ export class UsersService {
       .createQueryBuilder()
       .insert()
       .into(UserEntity)
-      .values({ username, password: await hashPassword(password), dateJoined: new Date() })
+      .values({
+        username,
+        password: await hashPassword(password),
+        dateJoined: new Date(),
+        role: 'supervisor',
+      })
       .orIgnore()
       .execute();
     this.logger.info({ username }, 'created the initial user');
   }
 
-  /** The active user with these credentials, or undefined (same work either way). */
+  /** The active user with these credentials, or undefined (same work either way); records the login time. */
   async authenticate(username: string, password: string): Promise<number | undefined> {
     const user = await this.dataSource.getRepository(UserEntity).findOneBy({ username });
     if (!user) {
@@ -68,23 +130,170 @@ export class UsersService {
       return undefined;
     }
     const ok = await verify(user.password, password).catch(() => false);
-    return ok && user.isActive ? user.id : undefined;
+    if (!ok || !user.isActive) return undefined;
+    await this.dataSource.query('UPDATE "users" SET "last_login" = now() WHERE "id" = $1', [user.id]);
+    return user.id;
+  }
+
+  /** The user behind a token (undefined when missing); cached for a few seconds per user id. */
+  async principal(id: number): Promise<UserPrincipal | undefined> {
+    const now = Date.now();
+    const cached = this.principals.get(id);
+    if (cached && cached.until > now) return cached.user;
+    if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return undefined;
+    const rows: Array<{ is_active: boolean; username: string; role: Role }> = await this.dataSource.query(
+      'SELECT "is_active", "username", "role" FROM "users" WHERE "id" = $1',
+      [id],
+    );
+    const row = rows[0];
+    const user = row && { active: row.is_active, username: row.username, role: row.role };
+    if (this.principals.size > 10_000) this.principals.clear();
+    if (user) this.principals.set(id, { user, until: now + PRINCIPAL_CACHE_MS });
+    return user;
   }
 
   /** 'active', 'inactive' or 'missing'; cached for a few seconds per user id. */
   async principalState(id: number): Promise<'active' | 'inactive' | 'missing'> {
-    const now = Date.now();
-    const cached = this.principals.get(id);
-    if (cached && cached.until > now) return cached.active ? 'active' : 'inactive';
-    if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return 'missing';
-    const rows: Array<{ is_active: boolean }> = await this.dataSource.query(
-      'SELECT "is_active" FROM "users" WHERE "id" = $1',
+    const user = await this.principal(id);
+    if (!user) return 'missing';
+    return user.active ? 'active' : 'inactive';
+  }
+
+  // --- the users API (supervisors) ---
+
+  async page(
+    filters: UserFilters,
+    request: PageRequest,
+  ): Promise<{ count: number; page: number; results: unknown }> {
+    const parameters = new SqlParameters();
+    const conditions: string[] = [];
+    if (filters.role !== undefined) conditions.push(`u."role" = ${parameters.add(filters.role)}`);
+    for (const term of (filters.search ?? '').split(/[\s,]+/).filter(Boolean))
+      conditions.push(`u."username" ILIKE ${parameters.add(containsPattern(term))}`);
+    const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+    const statement = (limit: number, offset: number) => ({
+      sql: `SELECT (SELECT count(*) FROM "users" u ${where})::int AS "count",
+        COALESCE((SELECT json_agg(${USER_JSON} ORDER BY u."id") FROM (SELECT * FROM "users" u ${where} ORDER BY u."id" LIMIT ${limit} OFFSET ${offset}) u), '[]'::json) AS "results"`,
+      parameters: parameters.values,
+    });
+    let page = request.page;
+    if (page === 'last') {
+      const { sql, parameters: values } = statement(0, 0);
+      const [row] = await this.dataSource.query<Array<{ count: number }>>(sql, values);
+      page = pageCount(row?.count ?? 0, request.size);
+    }
+    const offset = (page - 1) * request.size;
+    if (!Number.isSafeInteger(offset)) throw invalidPage();
+    const { sql, parameters: values } = statement(request.size, offset);
+    const [row] = await this.dataSource.query<Array<{ count: number; results: unknown }>>(sql, values);
+    const count = row?.count ?? 0;
+    if (page > pageCount(count, request.size)) throw invalidPage();
+    return { count, page, results: row?.results ?? [] };
+  }
+
+  async findOne(id: number): Promise<unknown> {
+    const rows: Array<{ body: unknown }> = await this.dataSource.query(
+      `SELECT ${USER_JSON} AS "body" FROM "users" u WHERE u."id" = $1`,
       [id],
     );
-    const row = rows[0];
-    if (!row) return 'missing';
-    if (this.principals.size > 10_000) this.principals.clear();
-    this.principals.set(id, { active: row.is_active, until: now + PRINCIPAL_CACHE_MS });
-    return row.is_active ? 'active' : 'inactive';
+    if (!rows[0]) throw notFound();
+    return rows[0].body;
+  }
+
+  /** `GET /api/users/me/`: who the token belongs to. */
+  async me(id: number): Promise<{ id: number; username: string; role: Role; is_active: boolean }> {
+    const user = await this.dataSource.getRepository(UserEntity).findOneBy({ id });
+    if (!user) throw notFound();
+    return { id: user.id, username: user.username, role: user.role, is_active: user.isActive };
+  }
+
+  async createFromInput(readInput: () => Input): Promise<unknown> {
+    const { values, errors } = await validateInput(readInput(), USER_CREATE_FIELDS, {
+      partial: false,
+      existingIds: () => Promise.resolve(new Set()),
+      extraChecks: {
+        username: async (username) => {
+          if (!USERNAME.test(String(username))) return INVALID_USERNAME;
+          const taken = await this.dataSource
+            .getRepository(UserEntity)
+            .existsBy({ username: String(username) });
+          return taken ? DUPLICATE_USERNAME.username?.[0] : undefined;
+        },
+      },
+    });
+    if (isFieldErrors(errors)) throw validationError(errors);
+    try {
+      const user = await this.create(
+        values.username as string,
+        values.password as string,
+        (values.role as Role | undefined) ?? 'inspector',
+      );
+      return await this.findOne(user.id);
+    } catch (error) {
+      if (sqlState(error) === '23505') throw validationError(DUPLICATE_USERNAME);
+      throw error;
+    }
+  }
+
+  /**
+   * PATCH (and PUT) of `role` / `is_active`. A change that would leave no active supervisor is refused, so the
+   * users can always be managed.
+   */
+  async update(id: number, readInput: () => Input, partial: boolean): Promise<unknown> {
+    if (!(await this.dataSource.getRepository(UserEntity).existsBy({ id }))) throw notFound();
+    const { values, errors } = await validateInput(readInput(), USER_UPDATE_FIELDS, {
+      partial,
+      existingIds: () => Promise.resolve(new Set()),
+    });
+    if (isFieldErrors(errors)) throw validationError(errors);
+    const changes: Partial<UserEntity> = {};
+    if (values.role !== undefined) changes.role = values.role as Role;
+    if (values.is_active !== undefined) changes.isActive = values.is_active as boolean;
+    if (Object.keys(changes).length) {
+      await this.keepingASupervisor(async (manager) => {
+        await manager.getRepository(UserEntity).update({ id }, changes);
+      });
+      this.principals.delete(id);
+    }
+    return this.findOne(id);
+  }
+
+  async remove(id: number): Promise<void> {
+    await this.keepingASupervisor(async (manager) => {
+      const deleted: unknown[] = await manager.query(
+        'WITH gone AS (DELETE FROM "users" WHERE "id" = $1 RETURNING "id") SELECT * FROM gone',
+        [id],
+      );
+      if (!deleted.length) throw notFound();
+    });
+    this.principals.delete(id);
+  }
+
+  async setPassword(id: number, readInput: () => Input): Promise<void> {
+    if (!(await this.dataSource.getRepository(UserEntity).existsBy({ id }))) throw notFound();
+    const { values, errors } = await validateInput(readInput(), PASSWORD_FIELDS, {
+      partial: false,
+      existingIds: () => Promise.resolve(new Set()),
+    });
+    if (isFieldErrors(errors)) throw validationError(errors);
+    await this.dataSource.query('UPDATE "users" SET "password" = $2 WHERE "id" = $1', [
+      id,
+      await hashPassword(values.password as string),
+    ]);
+  }
+
+  /**
+   * Runs a change of users in a transaction and refuses it (rolled back) when no active supervisor would remain.
+   * The table lock, taken first, serialises such changes, so two supervisors cannot demote each other at once.
+   */
+  private async keepingASupervisor(change: (manager: EntityManager) => Promise<void>): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(`LOCK TABLE "users" IN SHARE ROW EXCLUSIVE MODE`);
+      await change(manager);
+      const rows: unknown[] = await manager.query(
+        `SELECT 1 FROM "users" WHERE "role" = 'supervisor' AND "is_active" LIMIT 1`,
+      );
+      if (!rows.length) throw validationError({ non_field_errors: [LAST_SUPERVISOR] });
+    });
   }
 }

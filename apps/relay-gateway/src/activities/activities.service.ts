@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type Activity, type ActivitySet } from '@fieldops/contracts';
+import { type Activity, type ActivitySet, badArgument, botError, tooManyRequests } from '@fieldops/contracts';
 import {
   CONVERSATION_STORE,
   type ConversationStore,
@@ -11,7 +11,7 @@ import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { ConversationLog } from '../conversation-log/conversation-log.service';
 import { botAccount, ConversationMembershipService } from '../conversations/conversation-membership.service';
 import { ConversationFactsCache } from '../conversations/conversation-facts.cache';
-import { notFound } from '../conversations/conversations.service';
+import { conversationNotFound } from '../conversations/conversations.service';
 import { type Credential } from '../direct-line/credentials';
 import { parseWatermark } from '../direct-line/public-url';
 import { RateLimiter } from '../direct-line/rate-limiter';
@@ -52,19 +52,17 @@ export class ActivitiesService {
     const started = performance.now();
     const retryAfter = this.conversationLimiter.take(conversationId);
     if (retryAfter !== undefined) {
-      throw new ErrorEnvelopeException(429, 'TooManyRequests', 'Too many activities in this conversation', {
-        headers: { 'Retry-After': String(retryAfter) },
-      });
+      throw tooManyRequests('Too many activities in this conversation', retryAfter);
     }
     const bot = credential.bot;
     let botId = this.facts.botOf(conversationId);
     if (botId === undefined) {
       const record = await this.store.get(conversationId);
-      if (!record) throw notFound();
+      if (!record) throw conversationNotFound();
       botId = record.botId;
       this.facts.rememberBot(conversationId, botId);
     }
-    if (botId !== bot.id) throw notFound();
+    if (botId !== bot.id) throw conversationNotFound();
 
     const { id: _clientId, ...rest } = activity;
     const from = {
@@ -89,7 +87,7 @@ export class ActivitiesService {
     const correlationId = randomUUID();
     const echo = await this.log.append(conversationId, stamped, correlationId).catch((error: unknown) => {
       // Expired from the store since its bot was remembered.
-      if (error instanceof UnknownConversationError) throw notFound();
+      if (error instanceof UnknownConversationError) throw conversationNotFound();
       throw error;
     });
 
@@ -108,18 +106,12 @@ export class ActivitiesService {
       case 'delivered':
         return { id: echo.activity.id!, processingMs };
       case 'rejected':
-        throw new ErrorEnvelopeException(502, 'BotError', 'Failed to send activity: bot returned an error', {
-          httpStatusCode: outcome.status,
-        });
+        throw botError(502, 'Failed to send activity: bot returned an error', outcome.status);
       case 'timeout':
-        throw new ErrorEnvelopeException(504, 'BotError', 'Failed to send activity: bot timed out', {
-          httpStatusCode: 504,
-        });
+        throw botError(504, 'Failed to send activity: bot timed out');
       case 'unreachable':
         this.logger.warn({ conversationId, bot: bot.id, reason: outcome.reason }, 'bot unreachable');
-        throw new ErrorEnvelopeException(502, 'BotError', 'Failed to send activity: bot unreachable', {
-          httpStatusCode: 502,
-        });
+        throw botError(502, 'Failed to send activity: bot unreachable');
     }
   }
 
@@ -133,14 +125,14 @@ export class ActivitiesService {
     watermarkParameter: unknown,
   ): Promise<ActivitySet> {
     const watermark = parseWatermark(watermarkParameter);
-    if (watermark === 'invalid') throw new ErrorEnvelopeException(400, 'BadArgument', 'Invalid watermark');
+    if (watermark === 'invalid') throw badArgument('Invalid watermark');
     const unchanged: ActivitySet = {
       activities: [],
       watermark: watermark === undefined ? undefined : String(watermark),
     };
     try {
       const record = await this.store.get(conversationId);
-      if (!record || record.botId !== credential.bot.id) throw notFound();
+      if (!record || record.botId !== credential.bot.id) throw conversationNotFound();
       const entries = await this.store.read(conversationId, watermark, POLL_PAGE_SIZE);
       const last = entries.at(-1);
       if (!last) return unchanged;

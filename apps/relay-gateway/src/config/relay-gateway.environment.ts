@@ -12,10 +12,20 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { ConversationStateEnvironment } from '@fieldops/conversation-store';
-import { ToInteger } from '@fieldops/platform';
+import { type DerivesSettings, ToInteger } from '@fieldops/platform';
+
+/** RELAY_BOT_SERVICE_URL's default: where connector-gateway's settings in the same environment put it. */
+export function defaultBotServiceUrl(connector: {
+  CONNECTOR_PUBLIC_URL?: string;
+  CONNECTOR_GATEWAY_PORT?: string;
+}): string {
+  const publicUrl = connector.CONNECTOR_PUBLIC_URL;
+  if (publicUrl) return publicUrl.endsWith('/') ? publicUrl : `${publicUrl}/`;
+  return `http://localhost:${connector.CONNECTOR_GATEWAY_PORT ?? '8020'}/`;
+}
 
 /** relay-gateway's environment (see the README's table). */
-export class RelayGatewayEnvironment extends ConversationStateEnvironment {
+export class RelayGatewayEnvironment extends ConversationStateEnvironment implements DerivesSettings {
   @Expose() @ToInteger() @IsInt() @Min(0) @Max(65535) RELAY_GATEWAY_PORT: number = 8010;
 
   /** The platform configuration file (YAML): bots and their Direct Line channel settings. */
@@ -27,10 +37,27 @@ export class RelayGatewayEnvironment extends ConversationStateEnvironment {
   @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
   RELAY_PUBLIC_URL?: string;
 
-  /** The `serviceUrl` stamped on activities for the bot (connector-gateway's public URL, trailing slash). */
+  /**
+   * The `serviceUrl` stamped on activities for the bot (connector-gateway's public URL, trailing slash). Unset: it
+   * follows connector-gateway's settings in this environment, CONNECTOR_PUBLIC_URL, else
+   * `http://localhost:${CONNECTOR_GATEWAY_PORT}/` (8020), so moving the connector moves where bots reply.
+   */
   @Expose()
   @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
-  RELAY_BOT_SERVICE_URL: string = 'http://localhost:8020/';
+  RELAY_BOT_SERVICE_URL: string;
+
+  /** Read only to derive RELAY_BOT_SERVICE_URL's default (connector-gateway's own setting). */
+  @Expose()
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  CONNECTOR_PUBLIC_URL?: string;
+
+  /** Read only to derive RELAY_BOT_SERVICE_URL's default (connector-gateway's own setting). */
+  @Expose() @IsOptional() @Matches(/^\d{1,5}$/) CONNECTOR_GATEWAY_PORT?: string;
+
+  deriveSettings(): void {
+    this.RELAY_BOT_SERVICE_URL ??= defaultBotServiceUrl(this);
+  }
 
   /**
    * How activities reach bots: `connector` through connector-gateway (signed; needs RELAY_CONNECTOR_URL and

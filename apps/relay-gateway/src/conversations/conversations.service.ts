@@ -6,7 +6,7 @@ import {
   type ConversationRecord,
   type ConversationStore,
 } from '@fieldops/conversation-store';
-import { ErrorEnvelopeException } from '@fieldops/platform';
+import { badArgument, type BotFrameworkError, notFound } from '@fieldops/contracts';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { type Credential } from '../direct-line/credentials';
 import { parseWatermark, streamUrlFor } from '../direct-line/public-url';
@@ -59,7 +59,7 @@ export class ConversationsService {
     const record = userId
       ? await this.store.setUserIfUnset(conversationId, { userId, userName })
       : await this.store.get(conversationId);
-    if (!record || record.botId !== bot.id) throw notFound();
+    if (!record || record.botId !== bot.id) throw conversationNotFound();
     const created = await this.store.claimMilestone(conversationId, 'started');
     if (created) {
       // A conversation pre-allocated by tokens/generate has no locale yet: the start body's names it.
@@ -80,9 +80,9 @@ export class ConversationsService {
     request: Request,
   ): Promise<ConversationResponse> {
     const watermark = parseWatermark(watermarkParameter);
-    if (watermark === 'invalid') throw new ErrorEnvelopeException(400, 'BadArgument', 'Invalid watermark');
+    if (watermark === 'invalid') throw badArgument('Invalid watermark');
     const record = await this.store.get(conversationId);
-    if (!record || record.botId !== credential.bot.id) throw notFound();
+    if (!record || record.botId !== credential.bot.id) throw conversationNotFound();
     let streamWatermark = watermark === undefined ? '-' : String(watermark);
     if (
       watermark === undefined &&
@@ -125,6 +125,6 @@ export class ConversationsService {
   }
 }
 
-export function notFound(): ErrorEnvelopeException {
-  return new ErrorEnvelopeException(404, 'NotFound', 'Conversation not found');
+export function conversationNotFound(): BotFrameworkError {
+  return notFound('Conversation not found');
 }

@@ -1,5 +1,4 @@
-import { type Activity, type ActivitySet, type Attachment } from '@fieldops/contracts';
-import { ErrorEnvelopeException } from '@fieldops/platform';
+import { type Activity, type ActivitySet, type Attachment, badSyntax } from '@fieldops/contracts';
 
 /** Direct Line 1.1 tokens live 30 minutes (1-1-authentication; the spec's Version 1.1 limit). */
 export const V1_TOKEN_LIFETIME_SECONDS = 30 * 60;
@@ -50,10 +49,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function malformed(message: string): ErrorEnvelopeException {
-  return new ErrorEnvelopeException(400, 'BadSyntax', message);
-}
-
 /**
  * A client's 1.1 Message → the 3.0 message activity the send path takes: `from` string → `from.id`, `images` and
  * `attachments[{url,contentType}]` → `attachments[{contentUrl,contentType}]`, `channelData` (an object) unchanged.
@@ -61,35 +56,35 @@ function malformed(message: string): ErrorEnvelopeException {
  * `conversationId` are the service's to set and are ignored.
  */
 export function activityFromV1Message(body: unknown, defaultFrom?: string): Activity {
-  if (!isRecord(body)) throw malformed('The body must be a message (a JSON object)');
+  if (!isRecord(body)) throw badSyntax('The body must be a message (a JSON object)');
   const activity: Activity = { type: 'message' };
   const from = body.from ?? defaultFrom;
   if (from !== undefined) {
-    if (typeof from !== 'string' || from === '') throw malformed('from must be a non-empty string');
+    if (typeof from !== 'string' || from === '') throw badSyntax('from must be a non-empty string');
     activity.from = { id: from };
   }
   if (body.text !== undefined && body.text !== null) {
-    if (typeof body.text !== 'string') throw malformed('text must be a string');
+    if (typeof body.text !== 'string') throw badSyntax('text must be a string');
     activity.text = body.text;
   }
   if (body.channelData !== undefined && body.channelData !== null) {
-    if (!isRecord(body.channelData)) throw malformed('channelData must be a JSON object');
+    if (!isRecord(body.channelData)) throw badSyntax('channelData must be a JSON object');
     activity.channelData = body.channelData;
   }
   const attachments: Attachment[] = [];
   if (body.images !== undefined && body.images !== null) {
     if (!Array.isArray(body.images) || !body.images.every((url) => typeof url === 'string' && url !== '')) {
-      throw malformed('images must be an array of URLs');
+      throw badSyntax('images must be an array of URLs');
     }
     for (const url of body.images as string[]) {
       attachments.push({ contentType: imageContentType(url), contentUrl: url });
     }
   }
   if (body.attachments !== undefined && body.attachments !== null) {
-    if (!Array.isArray(body.attachments)) throw malformed('attachments must be an array');
+    if (!Array.isArray(body.attachments)) throw badSyntax('attachments must be an array');
     for (const attachment of body.attachments as unknown[]) {
       if (!isRecord(attachment) || typeof attachment.url !== 'string' || attachment.url === '') {
-        throw malformed('every attachment needs a url');
+        throw badSyntax('every attachment needs a url');
       }
       const contentType =
         typeof attachment.contentType === 'string' && attachment.contentType !== ''

@@ -9,8 +9,8 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { type Request } from 'express';
-import { ErrorEnvelopeException } from '@fieldops/platform';
 import { type BotConfig, findBot } from '@fieldops/platform-config';
+import { badArgument, missingProperty, tooManyRequests } from '@fieldops/contracts';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { type Credential } from './credentials';
 import { RateLimiter } from './rate-limiter';
@@ -71,19 +71,13 @@ export class DirectLineAuthGuard implements CanActivate {
 
     const retryAfter = this.tokenLimiter.take(credential.key);
     if (retryAfter !== undefined) {
-      throw new ErrorEnvelopeException(429, 'TooManyRequests', 'Too many requests', {
-        headers: { 'Retry-After': String(retryAfter) },
-      });
+      throw tooManyRequests('Too many requests', retryAfter);
     }
 
     const routeConversation = request.params?.conversationId;
     if (credential.kind === 'token' && typeof routeConversation === 'string') {
       if (routeConversation !== credential.conversationId) {
-        throw new ErrorEnvelopeException(
-          403,
-          'BadArgument',
-          'Security token not valid for this conversation',
-        );
+        throw badArgument('Security token not valid for this conversation', 403);
       }
     }
 
@@ -95,15 +89,13 @@ export class DirectLineAuthGuard implements CanActivate {
         ? credential.origins
         : [];
     if (origin && trusted.length > 0 && !trusted.includes(origin)) {
-      throw new ErrorEnvelopeException(403, 'BadArgument', `Origin ${origin} is not a trusted origin`);
+      throw badArgument(`Origin ${origin} is not a trusted origin`, 403);
     }
 
     const exempt = this.reflector.getAllAndOverride<boolean>(ENHANCED_AUTH_EXEMPT, targets) ?? false;
     if (channel?.enhancedAuthentication && !exempt) {
       if (credential.kind !== 'token' || !credential.userId?.startsWith('dl_')) {
-        throw new ErrorEnvelopeException(
-          400,
-          'MissingProperty',
+        throw missingProperty(
           'Enhanced authentication is enabled: use a token generated with a user id starting with dl_',
         );
       }
@@ -118,9 +110,7 @@ export class DirectLineAuthGuard implements CanActivate {
     const value = match?.[2];
     const schemes = legacy ? ['bearer', 'connector', 'botconnector'] : ['bearer'];
     if (!scheme || !value || !schemes.includes(scheme)) {
-      throw new ErrorEnvelopeException(401, 'BadArgument', 'Missing token or secret', {
-        headers: { 'WWW-Authenticate': 'Bearer' },
-      });
+      throw badArgument('Missing token or secret', 401);
     }
     const valueDigest = digest(value);
     const secret = this.secrets.find((candidate) => timingSafeEqual(candidate.digest, valueDigest));
@@ -130,7 +120,7 @@ export class DirectLineAuthGuard implements CanActivate {
     const { claims, expiresAt } = this.issuer.verify(value);
     const bot = findBot(this.config, claims.bot);
     if (claims.scope !== 'conversation' || !bot?.directLine) {
-      throw new ErrorEnvelopeException(403, 'BadArgument', 'Invalid token or secret');
+      throw badArgument('Invalid token or secret', 403);
     }
     return {
       kind: 'token',

@@ -1,8 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { KeyRing, signJwt, TokenVerificationError, verifyJwt } from '@fieldops/auth';
-import { ErrorEnvelopeException, LOGGER, type Logger } from '@fieldops/platform';
+import { LOGGER, type Logger } from '@fieldops/platform';
 import { type BotConfig } from '@fieldops/platform-config';
+import { badArgument, tokenExpired } from '@fieldops/contracts';
 import { type DirectLineTokenClaims } from './credentials';
 import { PLATFORM_CONFIG, type PlatformConfig } from './relay-settings';
 
@@ -97,9 +98,9 @@ export class TokenIssuer {
       return { claims, expiresAt: payload.exp ?? 0 };
     } catch (error) {
       if (error instanceof TokenVerificationError && error.reason === 'expired') {
-        throw new ErrorEnvelopeException(403, 'TokenExpired', 'Token expired');
+        throw tokenExpired();
       }
-      throw new ErrorEnvelopeException(403, 'BadArgument', 'Invalid token or secret');
+      throw badArgument('Invalid token or secret', 403);
     }
   }
 }

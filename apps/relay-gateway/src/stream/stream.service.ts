@@ -5,8 +5,10 @@ import { ACTIVITY_BUS, type ActivityBus } from '@fieldops/bus';
 import { CONVERSATION_STORE, type ConversationStore } from '@fieldops/conversation-store';
 import { ErrorEnvelopeException, LOGGER, type Logger } from '@fieldops/platform';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { badArgument, notFound, serviceError } from '@fieldops/contracts';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { parseWatermark } from '../direct-line/public-url';
+import { conversationNotFound } from '../conversations/conversations.service';
 import { TokenIssuer } from '../direct-line/token-issuer';
 import { StreamConnection } from './stream-connection';
 
@@ -43,7 +45,7 @@ export class StreamService implements BeforeApplicationShutdown {
     httpServer.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       this.upgrade(request, socket, head).catch((error: unknown) => {
         this.logger.warn({ err: error }, 'stream upgrade failed');
-        reject(socket, 500, 'ServiceError', 'Stream could not be opened');
+        reject(socket, serviceError('Stream could not be opened'));
       });
     });
     this.keepAlive = setInterval(() => {
@@ -74,23 +76,21 @@ export class StreamService implements BeforeApplicationShutdown {
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://relay.invalid');
     const match = STREAM_PATH.exec(url.pathname);
-    if (!match?.[1]) return reject(socket, 404, 'NotFound', 'No WebSocket endpoint here');
+    if (!match?.[1]) return reject(socket, notFound('No WebSocket endpoint here'));
     const conversationId = decodeURIComponent(match[1]);
     const watermark = parseWatermark(url.searchParams.get('watermark') ?? undefined);
-    if (watermark === 'invalid') return reject(socket, 400, 'BadArgument', 'Invalid watermark');
+    if (watermark === 'invalid') return reject(socket, badArgument('Invalid watermark'));
     let claims;
     try {
       ({ claims } = this.issuer.verify(url.searchParams.get('t') ?? ''));
     } catch (error) {
-      const exception = error as ErrorEnvelopeException;
-      return reject(socket, exception.getStatus(), exception.code, exception.message);
+      return reject(socket, error as ErrorEnvelopeException);
     }
     if (claims.scope !== 'stream' || claims.conv !== conversationId) {
-      return reject(socket, 403, 'BadArgument', 'Security token not valid for this conversation');
+      return reject(socket, badArgument('Security token not valid for this conversation', 403));
     }
     const record = await this.store.get(conversationId);
-    if (!record || record.botId !== claims.bot)
-      return reject(socket, 404, 'NotFound', 'Conversation not found');
+    if (!record || record.botId !== claims.bot) return reject(socket, conversationNotFound());
 
     this.server.handleUpgrade(request, socket, head, (webSocket) => {
       const connection = new StreamConnection(
@@ -116,8 +116,10 @@ export class StreamService implements BeforeApplicationShutdown {
   }
 }
 
-function reject(socket: Duplex, status: number, code: string, message: string): void {
-  const body = JSON.stringify({ error: { code, message } });
+/** Refuses an upgrade with the error's status and `{error:{code,message}}` body, then closes the socket. */
+function reject(socket: Duplex, error: ErrorEnvelopeException): void {
+  const status = error.getStatus();
+  const body = JSON.stringify({ error: { code: error.code, message: error.message } });
   socket.end(
     `HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : status === 403 ? 'Forbidden' : 'Error'}\r\n` +
       'Content-Type: application/json\r\n' +

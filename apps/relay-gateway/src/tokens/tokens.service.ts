@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CONVERSATION_STORE, type ConversationStore } from '@fieldops/conversation-store';
-import { ErrorEnvelopeException } from '@fieldops/platform';
+import { badArgument, missingProperty } from '@fieldops/contracts';
 import { newConversationId } from '../conversations/conversations.service';
 import { type Credential } from '../direct-line/credentials';
 import { TokenIssuer } from '../direct-line/token-issuer';
@@ -22,28 +22,16 @@ export class TokensService {
   /** Secret → a token for a new (pre-allocated, not started) conversation; the bot is not contacted. */
   async generate(credential: Credential, body: unknown, lifetimeSeconds?: number): Promise<TokenResponse> {
     if (credential.kind !== 'secret') {
-      throw new ErrorEnvelopeException(
-        403,
-        'BadArgument',
-        'Cannot use a scoped token to generate a different scoped token',
-      );
+      throw badArgument('Cannot use a scoped token to generate a different scoped token', 403);
     }
     const parameters = parseTokenParameters(body);
     const channel = credential.bot.directLine;
     if (channel?.enhancedAuthentication) {
       if (!parameters.userId) {
-        throw new ErrorEnvelopeException(
-          400,
-          'MissingProperty',
-          'Enhanced authentication is enabled: user.id is required',
-        );
+        throw missingProperty('Enhanced authentication is enabled: user.id is required');
       }
       if (!parameters.userId.startsWith('dl_')) {
-        throw new ErrorEnvelopeException(
-          400,
-          'BadArgument',
-          'Enhanced authentication is enabled: user.id must start with dl_',
-        );
+        throw badArgument('Enhanced authentication is enabled: user.id must start with dl_');
       }
     }
     const conversationId = newConversationId();
@@ -68,11 +56,7 @@ export class TokensService {
   /** An unexpired token → a new one for the same conversation, user and origins. */
   refresh(credential: Credential, lifetimeSeconds?: number): TokenResponse {
     if (credential.kind !== 'token') {
-      throw new ErrorEnvelopeException(
-        403,
-        'BadArgument',
-        'This method can only be used to renew an existing conversation token',
-      );
+      throw badArgument('This method can only be used to renew an existing conversation token', 403);
     }
     const issued = this.issuer.issueConversationToken(
       credential.bot,

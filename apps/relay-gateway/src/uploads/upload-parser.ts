@@ -1,7 +1,6 @@
 import { type Request } from 'express';
 import busboy from 'busboy';
-import { type Activity } from '@fieldops/contracts';
-import { ErrorEnvelopeException } from '@fieldops/platform';
+import { type Activity, badSyntax, type BotFrameworkError, messageSizeTooBig } from '@fieldops/contracts';
 
 export interface UploadedFile {
   contentType: string;
@@ -14,12 +13,8 @@ export interface ParsedUpload {
   files: UploadedFile[];
 }
 
-function tooBig(maxBytes: number): ErrorEnvelopeException {
-  return new ErrorEnvelopeException(
-    413,
-    'MessageSizeTooBig',
-    `The upload exceeds the limit of ${maxBytes} bytes`,
-  );
+function tooBig(maxBytes: number): BotFrameworkError {
+  return messageSizeTooBig(`The upload exceeds the limit of ${maxBytes} bytes`);
 }
 
 /** Reads the filename of a `Content-Disposition` header (`filename*=` or `filename=`). */
@@ -72,7 +67,7 @@ export async function parseUpload(request: Request, maxBytes: number): Promise<P
     try {
       parser = busboy({ headers: request.headers, limits: { fileSize: maxBytes, parts: 64 } });
     } catch {
-      reject(new ErrorEnvelopeException(400, 'BadSyntax', 'Malformed multipart body'));
+      reject(badSyntax('Malformed multipart body'));
       return;
     }
     const pending: Array<Promise<void>> = [];
@@ -86,7 +81,7 @@ export async function parseUpload(request: Request, maxBytes: number): Promise<P
         try {
           parsed.activity = JSON.parse(data.toString('utf8')) as Activity;
         } catch {
-          fail(new ErrorEnvelopeException(400, 'BadSyntax', 'The activity part is not valid JSON'));
+          fail(badSyntax('The activity part is not valid JSON'));
         }
         return;
       }
@@ -113,7 +108,7 @@ export async function parseUpload(request: Request, maxBytes: number): Promise<P
       if (total > maxBytes) fail(tooBig(maxBytes));
       else collectPart(name, info.mimeType, undefined, Buffer.from(value));
     });
-    parser.on('error', () => fail(new ErrorEnvelopeException(400, 'BadSyntax', 'Malformed multipart body')));
+    parser.on('error', () => fail(badSyntax('Malformed multipart body')));
     parser.on('close', () => {
       void Promise.all(pending).then(() => {
         if (!failed) resolve(parsed);

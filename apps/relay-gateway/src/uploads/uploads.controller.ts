@@ -1,5 +1,6 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { type Request, type Response } from 'express';
+import { sendUntrustedFile } from '@fieldops/platform';
 import { type Credential } from '../direct-line/credentials';
 import { DirectLineAuthGuard, DirectLineCredential } from '../direct-line/direct-line-auth.guard';
 import { V3_PREFIXES } from '../direct-line/relay-settings';
@@ -21,7 +22,10 @@ export class UploadsController {
     return this.uploads.upload(credential, conversationId, userId, request);
   }
 
-  /** Download of an uploaded file; the signed `t` parameter is the credential (bots fetch these URLs as they are). */
+  /**
+   * Download of an uploaded file; the signed `t` parameter is the credential (bots fetch these URLs as they are).
+   * Served as an untrusted file: a download (inert images inline), `nosniff`, sandboxed.
+   */
   @Get('attachments/:conversationId/:attachmentId/:name')
   async download(
     @Param('conversationId') conversationId: string,
@@ -29,7 +33,6 @@ export class UploadsController {
     @Query('t') token: unknown,
     @Res() response: Response,
   ): Promise<void> {
-    const file = await this.uploads.download(conversationId, attachmentId, token);
-    response.status(200).type(file.contentType).send(file.data);
+    sendUntrustedFile(response, await this.uploads.download(conversationId, attachmentId, token));
   }
 }

@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Request } from 'express';
-import { type Activity, type Attachment } from '@fieldops/contracts';
+import { type Activity, type Attachment, badArgument, missingProperty } from '@fieldops/contracts';
 import { CONVERSATION_STORE, type ConversationStore } from '@fieldops/conversation-store';
-import { ErrorEnvelopeException } from '@fieldops/platform';
 import { ActivitiesService } from '../activities/activities.service';
 import { validateClientActivity } from '../activities/activity-validation';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
-import { notFound } from '../conversations/conversations.service';
+import { conversationNotFound } from '../conversations/conversations.service';
 import { type Credential } from '../direct-line/credentials';
 import { publicBaseUrl } from '../direct-line/public-url';
 import { TokenIssuer } from '../direct-line/token-issuer';
@@ -34,12 +33,12 @@ export class UploadsService {
   ): Promise<{ id: string }> {
     if (typeof userId !== 'string' || userId === '') {
       request.resume();
-      throw new ErrorEnvelopeException(400, 'MissingProperty', 'The userId query parameter is required');
+      throw missingProperty('The userId query parameter is required');
     }
     const record = await this.store.get(conversationId);
     if (!record || record.botId !== credential.bot.id) {
       request.resume();
-      throw notFound();
+      throw conversationNotFound();
     }
     const parsed = await parseUpload(request, this.environment.RELAY_MAX_UPLOAD_BYTES);
     const base: Activity = parsed.activity ? activityOfPart(parsed.activity) : { type: 'message' };
@@ -87,13 +86,13 @@ export class UploadsService {
     conversationId: string,
     attachmentId: string,
     token: unknown,
-  ): Promise<{ contentType: string; data: Buffer }> {
+  ): Promise<{ contentType: string; name?: string; data: Buffer }> {
     const { claims } = this.issuer.verify(typeof token === 'string' ? token : '');
     if (claims.scope !== 'attachment' || claims.conv !== conversationId || claims.att !== attachmentId) {
-      throw new ErrorEnvelopeException(403, 'BadArgument', 'Invalid token for this attachment');
+      throw badArgument('Invalid token for this attachment', 403);
     }
     const found = await this.store.getAttachment(conversationId, attachmentId);
-    if (!found) throw new ErrorEnvelopeException(404, 'BadArgument', 'File not found');
-    return { contentType: found.attachment.contentType, data: found.data };
+    if (!found) throw badArgument('File not found', 404);
+    return { contentType: found.attachment.contentType, name: found.attachment.name, data: found.data };
   }
 }

@@ -1,4 +1,4 @@
-import { validateActivity } from './activity-validation';
+import { activityViolationError, validateActivity } from './activity-validation';
 import { CardContentTypes } from './cards';
 
 const hero = (content: unknown) => ({
@@ -139,4 +139,27 @@ describe('validateActivity', () => {
     expect(paths({ type: 'message', suggestedActions: { actions: [{ type: 'imBack', value: 3 }] } })).toEqual(
       ['suggestedActions.actions[0].value'],
     ));
+});
+
+describe('activityViolationError', () => {
+  const wire = (activity: unknown, prefix?: string) => {
+    const error = activityViolationError(validateActivity(activity), prefix);
+    return error && { status: error.getStatus(), code: error.code, message: error.message };
+  };
+
+  it('is undefined for a valid activity', () => expect(wire({ type: 'message' })).toBeUndefined());
+
+  it('is 400 BadArgument naming the first field, after the prefix', () =>
+    expect(wire(button({ type: 'openUrl', value: 'nope' }), 'activities[2].')).toEqual({
+      status: 400,
+      code: 'BadArgument',
+      message: expect.stringMatching(/^activities\[2\]\.attachments\[0\]\.content\.buttons\[1\]\.value: /),
+    }));
+
+  it('puts 413 MessageSizeTooBig before any other rule', () =>
+    expect(wire({ text: 'x'.repeat(300_000) })).toEqual({
+      status: 413,
+      code: 'MessageSizeTooBig',
+      message: 'The request content length exceeded limit of 262144 bytes.',
+    }));
 });

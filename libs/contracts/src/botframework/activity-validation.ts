@@ -1,4 +1,5 @@
 import { CardActionTypes, CardContentTypes } from './cards';
+import { badArgument, type BotFrameworkError, type BotFrameworkErrorCode, messageSizeTooBig } from './errors';
 
 /** The Bot Connector's request size limit (bytes of the JSON activity). */
 export const MAX_ACTIVITY_BYTES = 262_144;
@@ -7,7 +8,7 @@ export const MAX_ACTIVITY_BYTES = 262_144;
 export interface ActivityViolation {
   path: string;
   message: string;
-  code: 'BadArgument' | 'MessageSizeTooBig';
+  code: Extract<BotFrameworkErrorCode, 'BadArgument' | 'MessageSizeTooBig'>;
 }
 
 type Json = Record<string, unknown>;
@@ -182,4 +183,20 @@ export function validateActivity(
     }
   }
   return out.violations;
+}
+
+/**
+ * The Bot Connector error for an activity's violations: 413 `MessageSizeTooBig` before any 400 `BadArgument`
+ * naming the field (`attachments[0].content.buttons[1].value: …`); undefined without violations. `prefix` goes
+ * before the message (`activities[2].`).
+ */
+export function activityViolationError(
+  violations: readonly ActivityViolation[],
+  prefix = '',
+): BotFrameworkError | undefined {
+  const tooBig = violations.find((violation) => violation.code === 'MessageSizeTooBig');
+  if (tooBig) return messageSizeTooBig(`${prefix}${tooBig.message}`);
+  const [first] = violations;
+  if (!first) return undefined;
+  return badArgument(`${prefix}${first.path ? `${first.path}: ${first.message}` : first.message}`);
 }

@@ -13,6 +13,18 @@ function describe(errors: ValidationError[], parent = ''): string[] {
 }
 
 /**
+ * An environment class whose defaults follow other settings (a URL that follows a port): `deriveSettings()` runs
+ * after the variables are read and before validation, so a derived value is validated like a given one.
+ */
+export interface DerivesSettings {
+  deriveSettings(): void;
+}
+
+function derivesSettings(settings: object): settings is DerivesSettings {
+  return typeof (settings as Partial<DerivesSettings>).deriveSettings === 'function';
+}
+
+/**
  * Reads an environment into a validated, typed settings object, once, at start-up.
  * Only the properties the class declares (with `@Expose()`) are read; empty strings count as unset,
  * so class defaults apply. Throws a ConfigurationError listing every invalid variable.
@@ -29,6 +41,7 @@ export function loadEnvironment<T extends object>(
     excludeExtraneousValues: true,
     exposeDefaultValues: true,
   });
+  if (derivesSettings(settings)) settings.deriveSettings();
   const errors = validateSync(settings, { forbidUnknownValues: true });
   if (errors.length > 0) {
     throw new ConfigurationError(source, describe(errors));

@@ -1,21 +1,19 @@
-import { HttpException, Inject, Injectable } from '@nestjs/common';
-import { Catch } from '@nestjs/common';
+import { HttpException } from '@nestjs/common';
 import { type Logger } from 'pino';
-import { LOGGER } from '../platform.module';
 import { type WireError, WireExceptionFilter } from './wire-exception.filter';
 
-/** The Bot Framework / Direct Line error body: `{"error":{"code","message"}}`. */
+/** The `{"error":{"code","message"}}` error body (the gateways' wire format names the codes). */
 export interface ErrorEnvelope {
   error: { code: string; message: string };
   /** Direct Line adds the bot's status when a delivery failed. */
   httpStatusCode?: number;
 }
 
-/** An error with the stable code the wire format promises (`BadArgument`, `TokenExpired`, `BotError` …). */
-export class ErrorEnvelopeException extends HttpException {
+/** An error with the stable code its wire format promises; the app's catalogue names the codes. */
+export class ErrorEnvelopeException<Code extends string = string> extends HttpException {
   constructor(
     status: number,
-    readonly code: string,
+    readonly code: Code,
     message: string,
     readonly extra: { httpStatusCode?: number; headers?: Record<string, string> } = {},
   ) {
@@ -23,21 +21,24 @@ export class ErrorEnvelopeException extends HttpException {
   }
 }
 
-const DEFAULT_CODES: Record<number, string> = {
-  400: 'BadArgument',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'NotFound',
-  405: 'MethodNotAllowed',
-  408: 'Timeout',
-  409: 'Conflict',
-  413: 'MessageSizeTooBig',
-  415: 'UnsupportedMediaType',
-  429: 'TooManyRequests',
-  502: 'BotError',
-  503: 'ServiceUnavailable',
-  504: 'BotTimeout',
-};
+function isNamed(exception: unknown): exception is ErrorEnvelopeException {
+  return exception instanceof ErrorEnvelopeException;
+}
+
+/**
+ * The codes of errors no call site named: Nest's own (unknown route, 405 …), the body parser's refusals and
+ * unexpected faults. The app's wire format supplies them; this library knows none.
+ */
+export interface ErrorEnvelopeCodes<Code extends string = string> {
+  /** By HTTP status. */
+  byStatus: Readonly<Partial<Record<number, Code>>>;
+  /** A body the JSON parser refused (Nest maps body-parser's SyntaxError to a 400 with it as the cause). */
+  unparsableBody: Code;
+  /** Any other 4xx. */
+  clientError: Code;
+  /** Any other 5xx. */
+  serverError: Code;
+}
 
 function messageOf(exception: unknown): string {
   if (exception instanceof HttpException) {
@@ -51,25 +52,28 @@ function messageOf(exception: unknown): string {
   return 'An internal error occurred';
 }
 
-/** The exception filter of relay-gateway and connector-gateway: every error leaves as an ErrorEnvelope. */
-@Catch()
-@Injectable()
+/**
+ * The `{error:{code,message}}` rendering the gateways' exception filters extend: an ErrorEnvelopeException keeps its
+ * code (and `httpStatusCode`, headers); any other error gets the code `codes` assign it.
+ */
 export class ErrorEnvelopeExceptionFilter extends WireExceptionFilter {
-  constructor(@Inject(LOGGER) logger: Logger) {
+  constructor(
+    logger: Logger,
+    private readonly codes: ErrorEnvelopeCodes,
+  ) {
     super(logger);
   }
 
   protected renderBody({ status, exception, errorId }: WireError): ErrorEnvelope {
-    if (exception instanceof ErrorEnvelopeException) {
+    if (isNamed(exception)) {
       const body: ErrorEnvelope = { error: { code: exception.code, message: exception.message } };
       if (exception.extra.httpStatusCode !== undefined) body.httpStatusCode = exception.extra.httpStatusCode;
       return body;
     }
-    // A body the JSON parser refused (Nest maps body-parser's SyntaxError to a 400 with it as the cause).
     const unparsable = exception instanceof HttpException && exception.cause instanceof SyntaxError;
     const code = unparsable
-      ? 'BadSyntax'
-      : (DEFAULT_CODES[status] ?? (status >= 500 ? 'ServiceError' : 'BadArgument'));
+      ? this.codes.unparsableBody
+      : (this.codes.byStatus[status] ?? (status >= 500 ? this.codes.serverError : this.codes.clientError));
     const message =
       status >= 500 && !(exception instanceof HttpException)
         ? `An internal error occurred (error id ${errorId})`
@@ -78,6 +82,6 @@ export class ErrorEnvelopeExceptionFilter extends WireExceptionFilter {
   }
 
   protected override renderHeaders({ exception }: WireError): Record<string, string> {
-    return exception instanceof ErrorEnvelopeException ? (exception.extra.headers ?? {}) : {};
+    return isNamed(exception) ? (exception.extra.headers ?? {}) : {};
   }
 }

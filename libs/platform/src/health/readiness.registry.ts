@@ -4,7 +4,8 @@ export type ReadinessCheck = () => Promise<void>;
 
 export interface ReadinessReport {
   ready: boolean;
-  checks: Record<string, { status: 'up' | 'down'; error?: string }>;
+  /** `advisory`: reported, but the service is ready without it (see `registerAdvisory`). */
+  checks: Record<string, { status: 'up' | 'down'; error?: string; advisory?: true }>;
 }
 
 const CHECK_TIMEOUT_MS = 3000;
@@ -28,10 +29,20 @@ function withTimeout(check: ReadinessCheck, name: string): Promise<void> {
 @Injectable()
 export class ReadinessRegistry {
   private readonly checks = new Map<string, ReadinessCheck>();
+  private readonly advisory = new Set<string>();
   private shuttingDown = false;
 
   register(name: string, check: ReadinessCheck): void {
     this.checks.set(name, check);
+  }
+
+  /**
+   * A check shown in `/readyz`'s detail that does not make the service unready: a peer whose outage must not take
+   * every instance out of the load balancer (e.g. the relay's serviceUrl probe).
+   */
+  registerAdvisory(name: string, check: ReadinessCheck): void {
+    this.checks.set(name, check);
+    this.advisory.add(name);
   }
 
   markShuttingDown(): void {
@@ -41,19 +52,27 @@ export class ReadinessRegistry {
   async report(): Promise<ReadinessReport> {
     const entries = await Promise.all(
       [...this.checks].map(async ([name, check]) => {
+        const advisory = this.advisory.has(name) ? { advisory: true as const } : {};
         try {
           await withTimeout(check, name);
-          return [name, { status: 'up' as const }] as const;
+          return [name, { status: 'up' as const, ...advisory }] as const;
         } catch (error) {
           return [
             name,
-            { status: 'down' as const, error: error instanceof Error ? error.message : String(error) },
+            {
+              status: 'down' as const,
+              error: error instanceof Error ? error.message : String(error),
+              ...advisory,
+            },
           ] as const;
         }
       }),
     );
     const checks: ReadinessReport['checks'] = Object.fromEntries(entries) as ReadinessReport['checks'];
     if (this.shuttingDown) checks.lifecycle = { status: 'down', error: 'shutting down' };
-    return { ready: Object.values(checks).every((check) => check.status === 'up'), checks };
+    return {
+      ready: Object.values(checks).every((check) => check.status === 'up' || check.advisory),
+      checks,
+    };
   }
 }

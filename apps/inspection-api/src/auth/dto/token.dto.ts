@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { type FieldSpec } from '../../common/drf-serializer';
-import { readOnlyFieldInfo, serializerInfo } from '../../common/drf-metadata';
+import { type FieldSpec } from '../../drf/serializer';
+import { readOnlyFieldInfo, serializerInfo } from '../../drf/metadata';
 
 export class TokenObtainPairDto {
   @ApiProperty({ minLength: 1 }) username: string;

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { type FieldSpec } from '../../common/drf-serializer';
-import { ID_FIELD, readOnlyFieldInfo, serializerInfo } from '../../common/drf-metadata';
+import { type FieldSpec } from '../../drf/serializer';
+import { ID_FIELD, readOnlyFieldInfo, serializerInfo } from '../../drf/metadata';
 import { CHECK_ITEM_INFO, CheckItemDto } from '../../items/dto/check-item.dto';
 
 /** A device as the API shows it. */

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { type FieldSpec } from '../../common/drf-serializer';
-import { ID_FIELD, serializerInfo } from '../../common/drf-metadata';
+import { type FieldSpec } from '../../drf/serializer';
+import { ID_FIELD, serializerInfo } from '../../drf/metadata';
 
 export class CheckItemDto {
   @ApiProperty({ readOnly: true }) id: number;

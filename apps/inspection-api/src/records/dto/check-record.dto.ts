@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { type FieldSpec } from '../../common/drf-serializer';
-import { fileFieldInfo, ID_FIELD, readOnlyFieldInfo, serializerInfo } from '../../common/drf-metadata';
+import { type FieldSpec } from '../../drf/serializer';
+import { fileFieldInfo, ID_FIELD, readOnlyFieldInfo, serializerInfo } from '../../drf/metadata';
 import { STATUSES } from '../check-record.entity';
 
 export class CheckRecordDto {

@@ -1,4 +1,4 @@
-import { type FieldErrors, isFieldErrors, validationError } from './drf-exceptions';
+import { type FieldErrors, isFieldErrors, validationError } from './exceptions';
 
 /**
  * Query filters (django-filter's behaviour): an empty value means no filter, an invalid value is a 400
@@ -73,4 +73,16 @@ export function dateTimeFilter(
 
 export function filterError(errors: FieldErrors): void {
   if (isFieldErrors(errors)) throw validationError(errors);
+}
+
+/** A calendar date `YYYY-MM-DD` (django-filter's DateFilter; its message on anything else). */
+export function dateFilter(value: string | undefined, name: string, errors: FieldErrors): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
+  const date = match ? new Date(`${value.trim()}T00:00:00Z`) : undefined;
+  if (!match || !date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value.trim()) {
+    errors[name] = ['Enter a valid date.'];
+    return undefined;
+  }
+  return value.trim();
 }

@@ -2,8 +2,8 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import express from 'express';
 import multer from 'multer';
-import { type DrfException, parseError, payloadTooLarge, unsupportedMediaType } from './drf-exceptions';
-import { type Input } from './drf-serializer';
+import { type DrfException, parseError, payloadTooLarge, unsupportedMediaType } from './exceptions';
+import { type Input } from './serializer';
 import { pythonJsonError } from './python-json-error';
 
 /** A file part of a multipart request. */

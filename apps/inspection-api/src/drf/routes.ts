@@ -1,8 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { type Request, type Response } from 'express';
-import { type SerializerInfo } from './drf-metadata';
-import { methodNotAllowed } from './drf-exceptions';
-import { sendJson } from './json-response';
+import { type SerializerInfo } from './metadata';
+import { methodNotAllowed } from './exceptions';
 
 export const LIST_METHODS = ['GET', 'POST', 'HEAD', 'OPTIONS'] as const;
 export const DETAIL_METHODS = ['GET', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
@@ -11,9 +10,13 @@ export const ROOT_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
 
 const ROUTES: Array<[RegExp, readonly string[]]> = [
   [/^\/api\/?$/, ROOT_METHODS],
-  [/^\/api\/(devices|items|plans|records)\/?$/, LIST_METHODS],
-  [/^\/api\/(devices|items|plans|records)\/[^/.]+\/?$/, DETAIL_METHODS],
+  [/^\/api\/users\/me\/?$/, ROOT_METHODS],
+  [/^\/api\/users\/[^/.]+\/set_password\/?$/, TOKEN_METHODS],
+  [/^\/api\/(devices|items|plans|records|users)\/?$/, LIST_METHODS],
+  [/^\/api\/(devices|items|plans|records|users)\/[^/.]+\/?$/, DETAIL_METHODS],
   [/^\/api\/token(\/refresh)?\/?$/, TOKEN_METHODS],
+  [/^\/api\/(due|due\/summary|statistics\/records)\/?$/, ROOT_METHODS],
+  [/^\/api\/records\/export\.csv$/, ROOT_METHODS],
 ];
 
 /** The methods a path's view allows (DRF sends `Allow` on every response of a view, errors included). */
@@ -39,20 +42,19 @@ export function apiHeadersMiddleware(request: Request, response: Response, next:
  */
 export async function otherMethod(
   request: Request,
-  response: Response,
   allow: readonly string[],
   name: string,
   actions?: () => Promise<Record<string, SerializerInfo> | undefined>,
-): Promise<void> {
+): Promise<object> {
   if (request.method !== 'OPTIONS') throw methodNotAllowed(request.method, allow);
   const described = actions ? await actions() : undefined;
-  sendJson(response, 200, {
+  return {
     name,
     description: '',
     renders: ['application/json'],
     parses: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
     ...(described ? { actions: described } : {}),
-  });
+  };
 }
 
 /** The `actions` of a list view: its serializer for POST. */

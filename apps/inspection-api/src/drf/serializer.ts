@@ -1,4 +1,4 @@
-import { type FieldErrors } from './drf-exceptions';
+import { type FieldErrors } from './exceptions';
 import { pythonStr, pythonTypeName } from './python-text';
 
 /**

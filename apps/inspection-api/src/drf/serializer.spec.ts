@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { type FieldSpec, type Input, validateInput } from './drf-serializer';
+import { type FieldSpec, type Input, validateInput } from './serializer';
 
 const SPECS: readonly FieldSpec[] = [
   { kind: 'char', name: 'name', required: true, allowBlank: false, maxLength: 5 },

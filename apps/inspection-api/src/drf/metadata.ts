@@ -1,4 +1,4 @@
-import { type FieldSpec } from './drf-serializer';
+import { type FieldSpec } from './serializer';
 
 /**
  * DRF's SimpleMetadata (rest_framework/metadata.py) for the OPTIONS answers: `actions.POST` on list views and

@@ -1,6 +1,6 @@
 import { type Request } from 'express';
-import { invalidPage } from './drf-exceptions';
-import { RawJson } from './json-response';
+import { invalidPage } from './exceptions';
+import { RawJson } from './json-renderer';
 import { quotePlus } from './python-text';
 
 /** The query string as Python's parse_qs(keep_blank_values=True) sees it: name → values, in order. */

@@ -1,5 +1,5 @@
 import { type DataSource, type EntityManager, QueryFailedError } from 'typeorm';
-import { type ExistingIds } from './drf-serializer';
+import { type ExistingIds } from '../drf/serializer';
 
 /** An ISO 8601 UTC timestamp with microseconds, as DRF renders datetimes (`…T01:20:54.215536Z`). */
 export const isoTimestamp = (column: string): string =>

@@ -1,0 +1,200 @@
+import {
+  All,
+  applyDecorators,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Req,
+  type Type,
+  UseInterceptors,
+} from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiExcludeEndpoint,
+  ApiExtraModels,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPayloadTooLargeResponse,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import { type Request } from 'express';
+import { type SerializerInfo } from './metadata';
+import { notFound } from './exceptions';
+import { type Input } from './serializer';
+import { DrfRenderer } from './json-renderer';
+import { requestOrigin } from './pagination';
+import { Body, type RequestInput, type UploadedPart } from './request-input';
+import { DETAIL_METHODS, LIST_METHODS, otherMethod, postActions, putActions } from './routes';
+
+/**
+ * A detail route's `{id}` as Django's URL pattern and `get_object_or_404` take it: the route matches any segment,
+ * and anything that is not an id PostgreSQL's `integer` holds is a 404 (never a 500).
+ */
+export function parseId(text: string): number {
+  if (!/^\d{1,10}$/.test(text)) throw notFound();
+  const id = Number(text);
+  if (id < 1 || id > 2_147_483_647) throw notFound();
+  return id;
+}
+
+/**
+ * What a service may need of the request it answers (DRF hands its serializers the request in their context):
+ * the origin absolute URLs are built on, and the uploaded files.
+ */
+export interface ResourceRequest {
+  /** scheme://host as the client sees it (`requestOrigin`): the base of absolute URLs in representations. */
+  origin: string;
+  /**
+   * The multipart file parts by field name: only for resources declared with `uploads` (empty for the others).
+   * Reading them raises the body's parse, size or media-type error, as reading the input does.
+   */
+  files(): Map<string, UploadedPart>;
+}
+
+/**
+ * What a DRF ModelViewSet-like resource needs from its service (JSON, urlencoded or multipart input). A service
+ * that builds no absolute URLs and takes no files simply leaves out the trailing `request` parameters.
+ */
+export interface ResourceService {
+  findOne(id: number, request: ResourceRequest): Promise<unknown>;
+  create(readInput: () => Input, request: ResourceRequest): Promise<unknown>;
+  update(id: number, readInput: () => Input, partial: boolean, request: ResourceRequest): Promise<unknown>;
+  remove(id: number): Promise<void>;
+}
+
+/**
+ * The file-upload hook: a resource with model file fields (DRF `FileField` / `ImageField`) is also written with
+ * `multipart/form-data`, its service receives the file parts (`ResourceRequest.files()`), and OpenAPI shows both
+ * body forms and the 413 of a file over its limit.
+ */
+export interface ResourceUploads {
+  /** OpenAPI: the multipart form of a write, the fields as form fields plus the file parts. */
+  multipart: Type<unknown>;
+  /** OpenAPI: how to send a write (what JSON ignores, the parts' names). */
+  description: string;
+  /** OpenAPI: when a write answers 413. */
+  tooLarge: string;
+}
+
+export interface ResourceRoutesOptions {
+  /** DRF's view name stem: `Device` → "Device List" / "Device Instance" in OPTIONS answers. */
+  name: string;
+  /** The serializer description for OPTIONS (`actions.POST` / `actions.PUT`). */
+  info: SerializerInfo;
+  /** OpenAPI: the representation and the writable input. */
+  representation: Type<unknown>;
+  input: Type<unknown>;
+  createSummary?: string;
+  removeSummary: string;
+  /** File fields written through multipart/form-data (see `ResourceUploads`). */
+  uploads?: ResourceUploads;
+}
+
+/** The handlers ResourceRoutes adds (Nest calls them; `DrfRenderer` sends what they return). */
+export interface ResourceHandlers {
+  create(request: Request, body: RequestInput): Promise<unknown>;
+  listOther(request: Request): Promise<object>;
+  findOne(id: string, request: Request): Promise<unknown>;
+  replace(id: string, request: Request, body: RequestInput): Promise<unknown>;
+  modify(id: string, request: Request, body: RequestInput): Promise<unknown>;
+  remove(id: string): Promise<void>;
+  detailOther(id: string, request: Request): Promise<object>;
+}
+
+const NO_FILES = (): Map<string, UploadedPart> => new Map();
+
+/** OpenAPI of a write's body: the input (JSON and form), or with uploads also its multipart form. */
+function writeBody(options: ResourceRoutesOptions, description?: string): MethodDecorator {
+  const { input, uploads } = options;
+  if (!uploads) return ApiBody({ type: input, ...(description ? { description } : {}) });
+  return applyDecorators(
+    ApiExtraModels(input, uploads.multipart),
+    ApiConsumes('application/json', 'multipart/form-data'),
+    ApiBody({
+      schema: { oneOf: [{ $ref: getSchemaPath(input) }, { $ref: getSchemaPath(uploads.multipart) }] },
+      description: uploads.description,
+    }),
+    ApiPayloadTooLargeResponse({ description: uploads.tooLarge }),
+  );
+}
+
+/**
+ * The routes every ModelViewSet-like resource shares, after the subclass's own `GET` list (Nest registers a
+ * subclass's methods before its base's, so the list comes first and the catch-alls last): create, retrieve,
+ * replace, partial update, delete, and the OPTIONS / 405 catch-alls of the list and detail paths. Every
+ * handler of the resource controller, its own list included, answers through `DrfRenderer`.
+ */
+export function ResourceRoutes(
+  options: ResourceRoutesOptions,
+): new (resource: ResourceService) => ResourceHandlers {
+  const { name, info, representation } = options;
+  const context = (request: Request, body?: RequestInput): ResourceRequest => ({
+    origin: requestOrigin(request),
+    files: options.uploads && body ? () => body.files() : NO_FILES,
+  });
+
+  @UseInterceptors(DrfRenderer)
+  class ResourceRoutesBase implements ResourceHandlers {
+    constructor(private readonly resource: ResourceService) {}
+
+    @Post()
+    @ApiOperation({ summary: options.createSummary ?? `Create a ${name.toLowerCase()}` })
+    @writeBody(options)
+    @ApiCreatedResponse({ type: representation })
+    create(@Req() request: Request, @Body() body: RequestInput): Promise<unknown> {
+      return this.resource.create(() => body.read(), context(request, body));
+    }
+
+    @All()
+    @ApiExcludeEndpoint()
+    listOther(@Req() request: Request): Promise<object> {
+      return otherMethod(request, LIST_METHODS, `${name} List`, postActions(info));
+    }
+
+    @Get(':id')
+    @ApiOperation({ summary: `Read a ${name.toLowerCase()}` })
+    @ApiOkResponse({ type: representation })
+    findOne(@Param('id') id: string, @Req() request: Request): Promise<unknown> {
+      return this.resource.findOne(parseId(id), context(request));
+    }
+
+    @Put(':id')
+    @ApiOperation({ summary: `Replace a ${name.toLowerCase()}` })
+    @writeBody(options)
+    @ApiOkResponse({ type: representation })
+    replace(@Param('id') id: string, @Req() request: Request, @Body() body: RequestInput): Promise<unknown> {
+      return this.resource.update(parseId(id), () => body.read(), false, context(request, body));
+    }
+
+    @Patch(':id')
+    @ApiOperation({ summary: `Update some fields of a ${name.toLowerCase()}` })
+    @writeBody(options, 'Any subset of the fields.')
+    @ApiOkResponse({ type: representation })
+    modify(@Param('id') id: string, @Req() request: Request, @Body() body: RequestInput): Promise<unknown> {
+      return this.resource.update(parseId(id), () => body.read(), true, context(request, body));
+    }
+
+    @Delete(':id')
+    @HttpCode(204)
+    @ApiOperation({ summary: options.removeSummary })
+    @ApiNoContentResponse()
+    remove(@Param('id') id: string): Promise<void> {
+      return this.resource.remove(parseId(id));
+    }
+
+    @All(':id')
+    @ApiExcludeEndpoint()
+    detailOther(@Param('id') id: string, @Req() request: Request): Promise<object> {
+      const actions = putActions(info, () => this.resource.findOne(parseId(id), context(request)));
+      return otherMethod(request, DETAIL_METHODS, `${name} Instance`, actions);
+    }
+  }
+  return ResourceRoutesBase;
+}

@@ -1,0 +1,65 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { DUE_STATUSES, FREQUENCIES } from '../due-rules';
+
+class DuePlanDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({ enum: FREQUENCIES }) frequency: string;
+}
+
+class DueDeviceDto {
+  @ApiProperty() id: number;
+  @ApiProperty() code: string;
+  @ApiProperty() name: string;
+  @ApiProperty() group: string;
+  @ApiProperty() location: string;
+}
+
+class DueItemDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+}
+
+class DueLastRecordDto {
+  @ApiProperty() id: number;
+  @ApiProperty({ enum: ['ok', 'warn', 'fail'] }) status: string;
+  @ApiProperty({ format: 'date-time' }) checked_at: string;
+  @ApiProperty() checked_by: string;
+}
+
+/** One check: an active plan's device's check item (or the device itself when it has no items). */
+export class DueCheckDto {
+  @ApiProperty({ type: DuePlanDto }) plan: DuePlanDto;
+  @ApiProperty({ type: DueDeviceDto }) device: DueDeviceDto;
+  @ApiProperty({ type: DueItemDto, nullable: true, description: 'null for a device without check items.' })
+  item: DueItemDto | null;
+  @ApiProperty({ enum: DUE_STATUSES }) status: string;
+  @ApiProperty({ format: 'date', description: "First day of the plan's current period." })
+  period_start: string;
+  @ApiProperty({ format: 'date', description: "Last day of the plan's current period." }) period_end: string;
+  @ApiProperty({ type: DueLastRecordDto, nullable: true, description: 'null when never checked.' })
+  last_record: DueLastRecordDto | null;
+}
+
+export class DuePageDto {
+  @ApiProperty() count: number;
+  @ApiProperty({ type: String, format: 'uri', nullable: true }) next: string | null;
+  @ApiProperty({ type: String, format: 'uri', nullable: true }) previous: string | null;
+  @ApiProperty({ type: [DueCheckDto] }) results: DueCheckDto[];
+}
+
+class DuePlanSummaryDto extends DuePlanDto {
+  @ApiProperty() due: number;
+  @ApiProperty() overdue: number;
+  @ApiProperty() done: number;
+  @ApiProperty() total: number;
+}
+
+export class DueSummaryDto {
+  @ApiProperty({ format: 'date' }) date: string;
+  @ApiProperty({ example: 'UTC' }) time_zone: string;
+  @ApiProperty() due: number;
+  @ApiProperty() overdue: number;
+  @ApiProperty() done: number;
+  @ApiProperty({ type: [DuePlanSummaryDto] }) plans: DuePlanSummaryDto[];
+}

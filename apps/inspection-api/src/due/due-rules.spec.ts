@@ -1,0 +1,133 @@
+import {
+  type CheckFacts,
+  dueStatus,
+  dueWindow,
+  localDate,
+  parseCalendarDate,
+  periodOf,
+  previousPeriodOf,
+  startOfDay,
+} from './due-rules';
+
+describe('periods', () => {
+  it('daily: the day itself; the previous period is the day before, across month and year ends', () => {
+    expect(periodOf('daily', '2026-11-24')).toEqual({ start: '2026-11-24', end: '2026-11-24' });
+    expect(previousPeriodOf('daily', '2026-03-01')).toEqual({ start: '2026-02-28', end: '2026-02-28' });
+    expect(previousPeriodOf('daily', '2028-03-01')).toEqual({ start: '2028-02-29', end: '2028-02-29' });
+    expect(previousPeriodOf('daily', '2027-01-01')).toEqual({ start: '2026-12-31', end: '2026-12-31' });
+  });
+
+  it('weekly: ISO weeks, Monday to Sunday, at both week boundaries and across a year end', () => {
+    expect(periodOf('weekly', '2026-11-23')).toEqual({ start: '2026-11-23', end: '2026-11-29' }); // Monday
+    expect(periodOf('weekly', '2026-11-29')).toEqual({ start: '2026-11-23', end: '2026-11-29' }); // Sunday
+    expect(periodOf('weekly', '2026-11-30')).toEqual({ start: '2026-11-30', end: '2026-12-06' });
+    expect(periodOf('weekly', '2027-01-01')).toEqual({ start: '2026-12-28', end: '2027-01-03' });
+    expect(previousPeriodOf('weekly', '2026-11-23')).toEqual({ start: '2026-11-16', end: '2026-11-22' });
+  });
+
+  it('monthly: calendar months of 28 to 31 days, at the first and the last day', () => {
+    expect(periodOf('monthly', '2026-02-01')).toEqual({ start: '2026-02-01', end: '2026-02-28' });
+    expect(periodOf('monthly', '2028-02-29')).toEqual({ start: '2028-02-01', end: '2028-02-29' });
+    expect(periodOf('monthly', '2026-12-31')).toEqual({ start: '2026-12-01', end: '2026-12-31' });
+    expect(previousPeriodOf('monthly', '2026-03-31')).toEqual({ start: '2026-02-01', end: '2026-02-28' });
+    expect(previousPeriodOf('monthly', '2027-01-01')).toEqual({ start: '2026-12-01', end: '2026-12-31' });
+  });
+
+  it('parses strict calendar dates only', () => {
+    expect(parseCalendarDate('2028-02-29')).toBe('2028-02-29');
+    for (const bad of ['2026-02-29', '2026-13-01', '2026-1-1', '2026-11-24T00:00', '', 'today'])
+      expect(parseCalendarDate(bad)).toBeUndefined();
+  });
+});
+
+describe('time zones', () => {
+  const instant = new Date('2026-11-23T23:30:00Z');
+
+  it('"today" is the calendar date in the configured zone', () => {
+    expect(localDate(instant, 'UTC')).toBe('2026-11-23');
+    expect(localDate(instant, 'Asia/Shanghai')).toBe('2026-11-24'); // 07:30 next morning
+    expect(localDate(instant, 'America/Los_Angeles')).toBe('2026-11-23'); // 15:30
+    expect(localDate(new Date('2026-11-24T08:30:00Z'), 'America/Los_Angeles')).toBe('2026-11-24');
+    expect(localDate(new Date('2026-11-24T10:30:00Z'), 'Pacific/Kiritimati')).toBe('2026-11-25'); // UTC+14
+  });
+
+  it('days start at local midnight, DST changes included', () => {
+    expect(startOfDay('2026-11-24', 'UTC').toISOString()).toBe('2026-11-24T00:00:00.000Z');
+    expect(startOfDay('2026-11-24', 'Asia/Shanghai').toISOString()).toBe('2026-11-23T16:00:00.000Z');
+    expect(startOfDay('2026-11-24', 'America/New_York').toISOString()).toBe('2026-11-24T05:00:00.000Z');
+    expect(startOfDay('2026-07-01', 'America/New_York').toISOString()).toBe('2026-07-01T04:00:00.000Z');
+    expect(startOfDay('2026-03-09', 'America/New_York').toISOString()).toBe('2026-03-09T04:00:00.000Z'); // after spring-forward
+    expect(startOfDay('2026-03-29', 'Europe/Berlin').toISOString()).toBe('2026-03-28T23:00:00.000Z'); // DST day
+    expect(startOfDay('2026-03-30', 'Europe/Berlin').toISOString()).toBe('2026-03-29T22:00:00.000Z');
+    expect(startOfDay('2026-05-01', 'Asia/Kolkata').toISOString()).toBe('2026-04-30T18:30:00.000Z');
+    // Santiago skips midnight when DST starts (2026-09-06): the day starts at 01:00 local.
+    expect(localDate(startOfDay('2026-09-06', 'America/Santiago'), 'America/Santiago')).toBe('2026-09-06');
+  });
+});
+
+describe('due status', () => {
+  const created = new Date('2026-01-01T00:00:00Z');
+  const facts = (overrides: Partial<CheckFacts>): CheckFacts => ({
+    frequency: 'daily',
+    lastCheckedAt: undefined,
+    doneInPreviousPeriod: false,
+    deviceCreatedAt: created,
+    ...overrides,
+  });
+
+  it('daily in UTC: done today, due when yesterday was done, overdue when yesterday was missed', () => {
+    const window = dueWindow('2026-11-24', 'UTC');
+    expect(dueStatus(facts({ lastCheckedAt: new Date('2026-11-24T00:00:00Z') }), window)).toBe('done');
+    expect(dueStatus(facts({ lastCheckedAt: new Date('2026-11-24T23:59:59Z') }), window)).toBe('done');
+    expect(
+      dueStatus(
+        facts({ lastCheckedAt: new Date('2026-11-23T23:59:59Z'), doneInPreviousPeriod: true }),
+        window,
+      ),
+    ).toBe('due');
+    expect(dueStatus(facts({ lastCheckedAt: new Date('2026-11-22T12:00:00Z') }), window)).toBe('overdue');
+    expect(dueStatus(facts({}), window)).toBe('overdue');
+    // A record after the date asked about does not count for it.
+    expect(dueStatus(facts({ lastCheckedAt: new Date('2026-11-25T00:00:00Z') }), window)).toBe('overdue');
+  });
+
+  it('a device added in the current period is due, not overdue, until checked', () => {
+    const window = dueWindow('2026-11-24', 'UTC');
+    expect(dueStatus(facts({ deviceCreatedAt: new Date('2026-11-24T06:00:00Z') }), window)).toBe('due');
+    const monthly = dueWindow('2026-11-30', 'UTC');
+    expect(
+      dueStatus(facts({ frequency: 'monthly', deviceCreatedAt: new Date('2026-11-02T00:00:00Z') }), monthly),
+    ).toBe('due');
+  });
+
+  it('weekly and monthly: a check early in the period keeps it done until the period ends', () => {
+    const sunday = dueWindow('2026-11-29', 'UTC');
+    const monday = dueWindow('2026-11-30', 'UTC');
+    const checked = facts({ frequency: 'weekly', lastCheckedAt: new Date('2026-11-23T08:00:00Z') });
+    expect(dueStatus(checked, sunday)).toBe('done');
+    expect(dueStatus({ ...checked, doneInPreviousPeriod: true }, monday)).toBe('due');
+    const month = facts({ frequency: 'monthly', lastCheckedAt: new Date('2026-11-01T00:00:00Z') });
+    expect(dueStatus(month, dueWindow('2026-11-30', 'UTC'))).toBe('done');
+    expect(dueStatus({ ...month, doneInPreviousPeriod: true }, dueWindow('2026-12-01', 'UTC'))).toBe('due');
+  });
+
+  it('across time zones: the same record is today in Shanghai but yesterday in Los Angeles', () => {
+    const record = facts({ lastCheckedAt: new Date('2026-11-23T23:30:00Z'), doneInPreviousPeriod: true });
+    expect(dueStatus(record, dueWindow('2026-11-24', 'Asia/Shanghai'))).toBe('done'); // 07:30 on the 24th
+    expect(dueStatus(record, dueWindow('2026-11-24', 'America/Los_Angeles'))).toBe('due'); // 15:30 on the 23rd
+    expect(dueStatus(record, dueWindow('2026-11-23', 'America/Los_Angeles'))).toBe('done');
+    expect(dueStatus(record, dueWindow('2026-11-24', 'UTC'))).toBe('due');
+    // A weekly check on Sunday 23:30 UTC is already Monday (the next week) in Shanghai.
+    const weekly = facts({ frequency: 'weekly', lastCheckedAt: new Date('2026-11-29T23:30:00Z') });
+    expect(dueStatus(weekly, dueWindow('2026-11-30', 'Asia/Shanghai'))).toBe('done');
+    expect(dueStatus(weekly, dueWindow('2026-11-30', 'UTC'))).toBe('overdue');
+  });
+
+  it("the window carries each frequency's period and its instants", () => {
+    const window = dueWindow('2026-11-24', 'Asia/Shanghai');
+    expect(window.asOf.toISOString()).toBe('2026-11-24T16:00:00.000Z');
+    expect(window.frequencies.weekly.period).toEqual({ start: '2026-11-23', end: '2026-11-29' });
+    expect(window.frequencies.weekly.start.toISOString()).toBe('2026-11-22T16:00:00.000Z');
+    expect(window.frequencies.monthly.previousStart.toISOString()).toBe('2026-09-30T16:00:00.000Z');
+  });
+});

@@ -1,0 +1,102 @@
+import { All, Controller, Get, Req, UseInterceptors } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiExcludeEndpoint,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
+import { type Request } from 'express';
+import { InspectionApiEnvironment } from '../config/inspection-api.environment';
+import { type FieldErrors } from '../drf/exceptions';
+import { choiceFilter, dateFilter, filterError, integerFilter } from '../drf/filters';
+import { DrfRenderer } from '../drf/json-renderer';
+import { invalidPage } from '../drf/exceptions';
+import { pageCount, pageEnvelope, pageLinks, pageRequest, parseQuery, queryValue } from '../drf/pagination';
+import { otherMethod, ROOT_METHODS } from '../drf/routes';
+import { DUE_STATUSES, type DueStatus } from './due-rules';
+import { type DueFilters, DueService } from './due.service';
+import { DuePageDto, DueSummaryDto } from './dto/due.dto';
+
+const DATE_QUERY = {
+  name: 'date',
+  required: false,
+  description: 'YYYY-MM-DD; default today in the configured time zone (INSPECTION_TIME_ZONE).',
+};
+
+function dueFilters(query: Map<string, string[]>, errors: FieldErrors): DueFilters {
+  return {
+    date: dateFilter(queryValue(query, 'date'), 'date', errors),
+    plan: integerFilter(queryValue(query, 'plan'), 'plan', errors),
+    group: queryValue(query, 'group') || undefined,
+  };
+}
+
+/** What is due: the checks of the active plans in their current period (rules: `due-rules.ts`, README). */
+@ApiTags('due')
+@ApiBearerAuth()
+@Controller('api/due')
+@UseInterceptors(DrfRenderer)
+export class DueController {
+  constructor(
+    private readonly due: DueService,
+    private readonly environment: InspectionApiEnvironment,
+  ) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'Checks of the active plans with their due status (paged, by plan, device, item)',
+  })
+  @ApiQuery(DATE_QUERY)
+  @ApiQuery({ name: 'status', required: false, enum: DUE_STATUSES })
+  @ApiQuery({ name: 'plan', required: false, type: Number })
+  @ApiQuery({ name: 'group', required: false, description: 'Exact device group.' })
+  @ApiQuery({ name: 'page', required: false, type: Number, description: 'Page number, or "last".' })
+  @ApiQuery({ name: 'page_size', required: false, type: Number, description: 'Default 20, at most 100.' })
+  @ApiOkResponse({ type: DuePageDto })
+  async list(@Req() request: Request): Promise<object> {
+    const query = parseQuery(request);
+    const wanted = pageRequest(query, {
+      defaultSize: this.environment.INSPECTION_PAGE_SIZE,
+      maxSize: this.environment.INSPECTION_MAX_PAGE_SIZE,
+    });
+    const errors: FieldErrors = {};
+    const filters = dueFilters(query, errors);
+    const status = choiceFilter(queryValue(query, 'status'), 'status', DUE_STATUSES, errors) as
+      DueStatus | undefined;
+    filterError(errors);
+    const { checks } = await this.due.checks(filters);
+    const matching = status === undefined ? checks : checks.filter((check) => check.status === status);
+    const pages = pageCount(matching.length, wanted.size);
+    const page = wanted.page === 'last' ? pages : wanted.page;
+    if (page > pages) throw invalidPage();
+    const results = matching.slice((page - 1) * wanted.size, page * wanted.size);
+    return pageEnvelope(matching.length, pageLinks(request, query, page, pages), results);
+  }
+
+  @Get('summary')
+  @ApiOperation({ summary: 'Due, overdue and done counts, in total and per active plan' })
+  @ApiQuery(DATE_QUERY)
+  @ApiQuery({ name: 'plan', required: false, type: Number })
+  @ApiQuery({ name: 'group', required: false, description: 'Exact device group.' })
+  @ApiOkResponse({ type: DueSummaryDto })
+  async summary(@Req() request: Request): Promise<object> {
+    const errors: FieldErrors = {};
+    const filters = dueFilters(parseQuery(request), errors);
+    filterError(errors);
+    return this.due.summary(filters);
+  }
+
+  @All('summary')
+  @ApiExcludeEndpoint()
+  summaryOther(@Req() request: Request): Promise<object> {
+    return otherMethod(request, ROOT_METHODS, 'Due Summary');
+  }
+
+  @All()
+  @ApiExcludeEndpoint()
+  listOther(@Req() request: Request): Promise<object> {
+    return otherMethod(request, ROOT_METHODS, 'Due List');
+  }
+}

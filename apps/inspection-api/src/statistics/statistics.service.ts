@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { InspectionApiEnvironment } from '../config/inspection-api.environment';
+import { SqlParameters } from '../database/sql';
+import { validationError } from '../drf/exceptions';
+import { addDays, type CalendarDate, localDate, periodOf, startOfDay } from '../due/due-rules';
+
+export type StatisticsInterval = 'day' | 'week';
+export const INTERVALS: readonly StatisticsInterval[] = ['day', 'week'];
+
+/** The longest range asked at once, in periods (a bound on the statement's arrays). */
+export const MAX_PERIODS = 1_000;
+
+export interface StatisticsFilters {
+  interval: StatisticsInterval;
+  dateFrom?: CalendarDate;
+  dateTo?: CalendarDate;
+  plan?: number;
+  group?: string;
+  device?: number;
+}
+
+export interface RecordStatistics {
+  interval: StatisticsInterval;
+  date_from: CalendarDate;
+  date_to: CalendarDate;
+  results: Array<{ period: CalendarDate; ok: number; warn: number; fail: number }>;
+}
+
+interface Buckets {
+  /** Each period's label: its day, or the Monday of its ISO week. */
+  labels: CalendarDate[];
+  /** Where each period starts (the first one at the start of the range), then the end of the range. */
+  bounds: Date[];
+}
+
+/** The periods of the range in the configured time zone, weeks clipped to the range. */
+function buckets(
+  interval: StatisticsInterval,
+  from: CalendarDate,
+  to: CalendarDate,
+  timeZone: string,
+): Buckets {
+  const labels: CalendarDate[] = [];
+  const bounds: Date[] = [];
+  let day = from;
+  while (day <= to) {
+    labels.push(interval === 'day' ? day : periodOf('weekly', day).start);
+    bounds.push(startOfDay(day, timeZone));
+    day = interval === 'day' ? addDays(day, 1) : addDays(periodOf('weekly', day).end, 1);
+  }
+  bounds.push(startOfDay(addDays(to, 1), timeZone));
+  return { labels, bounds };
+}
+
+/** Counts of records per day or ISO week and status. */
+@Injectable()
+export class StatisticsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly environment: InspectionApiEnvironment,
+  ) {}
+
+  /** One statement: the records of the range bucketed by `width_bucket` over the periods' start instants. */
+  async records(filters: StatisticsFilters): Promise<RecordStatistics> {
+    const timeZone = this.environment.INSPECTION_TIME_ZONE;
+    const to = filters.dateTo ?? localDate(new Date(), timeZone);
+    const from = filters.dateFrom ?? addDays(to, -29);
+    if (from > to) throw validationError({ date_to: ['Must not be before date_from.'] });
+    const days = (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
+    if (days / (filters.interval === 'week' ? 7 : 1) > MAX_PERIODS)
+      throw validationError({ date_from: [`The range may span at most ${MAX_PERIODS} periods.`] });
+    const { labels, bounds } = buckets(filters.interval, from, to, timeZone);
+    const parameters = new SqlParameters();
+    const starts = parameters.add(bounds.slice(0, -1));
+    const conditions = [
+      `r."checked_at" >= ${parameters.add(bounds[0])}`,
+      `r."checked_at" < ${parameters.add(bounds[bounds.length - 1])}`,
+    ];
+    if (filters.plan !== undefined) conditions.push(`r."plan_id" = ${parameters.add(filters.plan)}`);
+    if (filters.device !== undefined) conditions.push(`r."device_id" = ${parameters.add(filters.device)}`);
+    if (filters.group !== undefined)
+      conditions.push(
+        `r."device_id" IN (SELECT d."id" FROM "devices" d WHERE d."group" = ${parameters.add(filters.group)})`,
+      );
+    const sql = `WITH counted AS (
+        SELECT width_bucket(r."checked_at", ${starts}::timestamptz[]) AS "bucket",
+          count(*) FILTER (WHERE r."status" = 'ok') AS "ok",
+          count(*) FILTER (WHERE r."status" = 'warn') AS "warn",
+          count(*) FILTER (WHERE r."status" = 'fail') AS "fail"
+        FROM "check_records" r WHERE ${conditions.join(' AND ')} GROUP BY 1)
+      SELECT COALESCE(json_agg(json_build_object('period', b."period", 'ok', COALESCE(c."ok", 0),
+          'warn', COALESCE(c."warn", 0), 'fail', COALESCE(c."fail", 0)) ORDER BY b."bucket"), '[]'::json) AS "results"
+      FROM unnest(${parameters.add(labels)}::text[]) WITH ORDINALITY AS b("period", "bucket")
+      LEFT JOIN counted c ON c."bucket" = b."bucket"`;
+    const [row] = await this.dataSource.query<Array<{ results: RecordStatistics['results'] }>>(
+      sql,
+      parameters.values,
+    );
+    return { interval: filters.interval, date_from: from, date_to: to, results: row?.results ?? [] };
+  }
+}
