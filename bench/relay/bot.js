@@ -5,8 +5,10 @@
 'use strict';
 const http = require('node:http');
 const { createActivityBus } = require('../../libs/bus/dist');
-const { createConversationStore } = require('../../libs/conversation-store/dist');
-const { ConversationLog } = require('../../apps/relay-gateway/dist');
+const { ConversationLog, createConversationStore } = require('../../libs/conversation-store/dist');
+
+/** The bot as server.js's platform configuration names it (`bench-bot`, no name: the id). */
+const BENCH_BOT = { id: 'bench-bot', name: 'bench-bot' };
 
 /** Listens on a free loopback port; `log()` is the ConversationLog replies go through. */
 async function startBenchBot(log) {
@@ -17,13 +19,17 @@ async function startBenchBot(log) {
       const activity = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       if (activity.type !== 'message') return response.writeHead(200).end();
       log()
-        .appendFromBot(activity.conversation.id, {
-          type: 'message',
-          from: { id: 'bench-bot' },
-          replyToId: activity.id,
-          text: `echo: ${activity.text}`,
-          channelData: activity.channelData,
-        })
+        .appendFromBot(
+          activity.conversation.id,
+          {
+            type: 'message',
+            from: { id: 'bench-bot' },
+            replyToId: activity.id,
+            text: `echo: ${activity.text}`,
+            channelData: activity.channelData,
+          },
+          BENCH_BOT,
+        )
         .then(
           () => response.writeHead(200).end(),
           () => response.writeHead(500).end(),
@@ -36,8 +42,8 @@ async function startBenchBot(log) {
 
 async function main() {
   const redisUrl = process.env.REDIS_URL;
-  const store = createConversationStore({ redisUrl, keyPrefix: 'fieldops:store:' });
-  const bus = createActivityBus({ redisUrl, channelPrefix: 'fieldops:conversation:' });
+  const store = createConversationStore({ redisUrl });
+  const bus = createActivityBus({ redisUrl });
   const log = new ConversationLog(store, bus, { warn: (...details) => console.warn(...details) });
   const bot = await startBenchBot(() => log);
   process.on('message', (message) => {

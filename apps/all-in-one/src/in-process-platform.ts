@@ -7,6 +7,7 @@ import { freePort, type Logger, type RunningService } from '@fieldops/platform';
 import { startRelayGateway } from '@fieldops/relay-gateway';
 import { launcherWiresDelivery, withInternalKey, withPlatformConfigDefault } from './all-in-one.environment';
 import { PLATFORM_APPS, type PlatformApp } from './app-selection';
+import { consoleSupervisorAccount, type SupervisorAccount, withConsoleDirectory } from './console-launch';
 import {
   botSettingsFromPlatformConfig,
   inspectionBotEnvironment,
@@ -19,6 +20,8 @@ export interface RunningPlatform {
   chatPageUrl?: string;
   /** Where inspection-api's data lives, as the banner says it (the embedded server's directory, or DATABASE_URL); undefined without inspection-api. */
   database?: string;
+  /** The supervisor console on inspection-api's origin, and the demo supervisor to sign in with (when built). */
+  console?: { url: string; supervisor: SupervisorAccount };
   close(): Promise<void>;
 }
 
@@ -68,15 +71,26 @@ export async function startInProcessPlatform(
   };
   let chatPageUrl: string | undefined;
   let database: string | undefined;
+  let supervisorConsole: RunningPlatform['console'];
   try {
     let inspectionApi: Awaited<ReturnType<typeof startInspectionApi>> | undefined;
     if (apps.has('inspection-api')) {
-      inspectionApi = await startInspectionApi({ environment });
+      inspectionApi = await startInspectionApi({ environment: withConsoleDirectory(environment) });
       services.push(inspectionApi);
       const { DATABASE_URL, EMBEDDED_POSTGRES_DIR, EMBEDDED_POSTGRES_PORT } = inspectionApi.environment;
       database = DATABASE_URL
         ? 'PostgreSQL from DATABASE_URL'
         : `embedded PostgreSQL in ${EMBEDDED_POSTGRES_DIR} (port ${EMBEDDED_POSTGRES_PORT})`;
+      if (inspectionApi.environment.INSPECTION_CONSOLE_DIR) {
+        // The demo supervisor (created once; an existing account is left as it is).
+        const supervisor = consoleSupervisorAccount(environment);
+        await inspectionApi.app.get(UsersService).ensureUser(supervisor.username, supervisor.password);
+        supervisorConsole = { url: `${inspectionApi.url}/console/`, supervisor };
+      } else {
+        logger.warn(
+          'the supervisor console is not built (npm run build): inspection-api serves no /console/',
+        );
+      }
     }
     // The connector first: the relay delivers through it.
     let connector: RunningService | undefined;
@@ -128,5 +142,5 @@ export async function startInProcessPlatform(
     await close();
     throw error;
   }
-  return { services, chatPageUrl, database, close };
+  return { services, chatPageUrl, database, console: supervisorConsole, close };
 }

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { type InspectionApiClient, seedDemoInspectionData } from '@fieldops/inspection-bot';
 import { type Logger, repositoryRoot } from '@fieldops/platform';
 import { findBot, loadPlatformConfig } from '@fieldops/platform-config';
+import { passwordKeptIn } from './generated-password';
 
 /** The platform bot id of the inspection bot in the platform configuration (`INSPECTION_BOT_PLATFORM_ID`). */
 export function inspectionBotPlatformId(environment: NodeJS.ProcessEnv): string {
@@ -48,13 +47,7 @@ export function serviceAccountPassword(
   environment: NodeJS.ProcessEnv,
   file = SERVICE_ACCOUNT_PASSWORD_FILE,
 ): string {
-  if (environment.INSPECTION_BOT_API_PASSWORD) return environment.INSPECTION_BOT_API_PASSWORD;
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dirname(file), { recursive: true });
-  const password = randomBytes(24).toString('base64url');
-  writeFileSync(file, `${password}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
-  return password;
+  return environment.INSPECTION_BOT_API_PASSWORD ?? passwordKeptIn(file);
 }
 
 export interface PlatformUrls {

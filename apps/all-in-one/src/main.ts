@@ -6,7 +6,7 @@ import { selectApps } from './app-selection';
 import { startSeparateProcesses } from './separate-processes-platform';
 
 const DESCRIPTIONS: Record<string, string> = {
-  'inspection-api': 'inspection API under /api',
+  'inspection-api': 'inspection API under /api, supervisor console under /console/',
   'relay-gateway': 'Direct Line under /v3/directline and /v3/relay',
   'connector-gateway': 'Bot Connector and token authority',
   'inspection-bot': 'the inspection bot (/api/messages) and its chat page',
@@ -42,8 +42,12 @@ runUntilSignalled(async () => {
   const chat = running.chatPageUrl
     ? `\nOpen the chat page to hold an inspection: ${running.chatPageUrl}/\n`
     : '';
+  const supervisorConsole = running.console
+    ? `Open the supervisor console: ${running.console.url}` +
+      ` (sign in as ${running.console.supervisor.username}, password ${running.console.supervisor.password})\n`
+    : '';
   process.stdout.write(
-    `\nThe platform is running (${mode}):\n${lines.join('\n')}\n${chat}Health: /healthz, /readyz; metrics: /metrics. Press Ctrl-C to stop.\n\n`,
+    `\nThe platform is running (${mode}):\n${lines.join('\n')}\n${chat}${supervisorConsole}Health: /healthz, /readyz; metrics: /metrics. Press Ctrl-C to stop.\n\n`,
   );
   return { logger, running };
 });

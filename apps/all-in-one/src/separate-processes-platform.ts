@@ -8,6 +8,7 @@ import {
   inspectionBotEnvironment,
   seedDemoDataWhenReady,
 } from './inspection-bot-launch';
+import { withConsoleDirectory } from './console-launch';
 
 const BOT = '@fieldops/inspection-bot';
 
@@ -35,7 +36,12 @@ export function startSeparateProcesses(
     `http://127.0.0.1:${port ?? fallback}`;
   const botSettings = apps.has('inspection-bot') ? botSettingsFromPlatformConfig(appEnvironment) : undefined;
   const environments = new Map<string, NodeJS.ProcessEnv>(
-    [...apps].filter((app) => app !== 'inspection-bot').map((app) => [`@fieldops/${app}`, appEnvironment]),
+    [...apps]
+      .filter((app) => app !== 'inspection-bot')
+      .map((app) => [
+        `@fieldops/${app}`,
+        app === 'inspection-api' ? withConsoleDirectory(appEnvironment) : appEnvironment,
+      ]),
   );
   if (botSettings) {
     const botEnvironment = inspectionBotEnvironment(appEnvironment, botSettings, {
@@ -48,7 +54,7 @@ export function startSeparateProcesses(
     // (then create it with the users CLI).
     if (!appEnvironment.INSPECTION_ADMIN_USERNAME) {
       environments.set('@fieldops/inspection-api', {
-        ...appEnvironment,
+        ...withConsoleDirectory(appEnvironment),
         INSPECTION_ADMIN_USERNAME: botEnvironment.INSPECTION_BOT_API_USERNAME,
         INSPECTION_ADMIN_PASSWORD: botEnvironment.INSPECTION_BOT_API_PASSWORD,
       });

@@ -8,6 +8,7 @@ import { selectApps, startInProcessPlatform, startSeparateProcesses } from '../s
 
 const logger = createLogger({ service: 'all-in-one-test', level: 'silent' });
 const BOT_PASSWORD = 'service-account-password-for-all-in-one-tests';
+const SUPERVISOR_PASSWORD = 'supervisor-password-for-all-in-one-tests';
 
 function adminUrl(): string {
   const url = process.env.DATABASE_URL;
@@ -47,6 +48,7 @@ describe('all-in-one launcher', () => {
         CONNECTOR_GATEWAY_PORT: '0',
         INSPECTION_BOT_PORT: '0',
         INSPECTION_BOT_API_PASSWORD: BOT_PASSWORD,
+        CONSOLE_SUPERVISOR_PASSWORD: SUPERVISOR_PASSWORD,
       },
       logger,
     );
@@ -82,6 +84,23 @@ describe('all-in-one launcher', () => {
       const { access } = (await tokens.json()) as { access: string };
       const devices = await fetch(`${api}/api/devices/`, { headers: { authorization: `Bearer ${access}` } });
       expect(((await devices.json()) as { count: number }).count).toBeGreaterThan(0);
+
+      // The supervisor console on inspection-api's origin (the build of @fieldops/inspection-console), and the
+      // demo supervisor the banner names, who can sign in.
+      expect(platform.console).toEqual({
+        url: `${api}/console/`,
+        supervisor: { username: 'supervisor', password: SUPERVISOR_PASSWORD },
+      });
+      const page = await fetch(platform.console?.url ?? '');
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await page.text()).toContain('<div id="root">');
+      const supervisorTokens = await fetch(`${api}/api/token/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'supervisor', password: SUPERVISOR_PASSWORD }),
+      });
+      expect(supervisorTokens.status).toBe(201);
     } finally {
       await platform.close();
     }

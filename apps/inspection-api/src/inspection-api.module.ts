@@ -2,12 +2,14 @@ import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { JwtAuthModule, KeyRing } from '@fieldops/auth';
+import { RateLimitStore } from '@fieldops/rate-limits';
 import { checkDatabaseReady } from '@fieldops/database';
 import { PlatformModule, ReadinessRegistry } from '@fieldops/platform';
 import { type Logger } from '@fieldops/platform';
 import { type JwtPayload } from 'jsonwebtoken';
 import { DataSource } from 'typeorm';
 import { ApiRootController } from './api-root.controller';
+import { LoginThrottle, loginThrottleStore } from './auth/login-throttle.service';
 import { RoleAccessModule } from './auth/role-access';
 import { TokensController } from './auth/tokens.controller';
 import { TokensService } from './auth/tokens.service';
@@ -27,6 +29,7 @@ import { LocalDirectoryMediaStorage, MEDIA_ROOT, MediaStorage } from './media/me
 import { PlansController } from './plans/plans.controller';
 import { PlansService } from './plans/plans.service';
 import { RecordsController } from './records/records.controller';
+import { RecordsExportService } from './records/records-export.service';
 import { RecordsService } from './records/records.service';
 import { UsersController } from './users/users.controller';
 import { UsersService } from './users/users.service';
@@ -90,6 +93,13 @@ export class InspectionApiModule {
         ItemsService,
         PlansService,
         RecordsService,
+        RecordsExportService,
+        {
+          provide: RateLimitStore,
+          inject: [InspectionApiEnvironment, DataSource],
+          useFactory: loginThrottleStore,
+        },
+        LoginThrottle,
         DueService,
         StatisticsService,
         { provide: APP_FILTER, useClass: DrfExceptionFilter },

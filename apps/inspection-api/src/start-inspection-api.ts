@@ -13,6 +13,7 @@ import { inspectionKeyRing } from './auth/inspection-key-ring';
 import { bodyParsingMiddleware } from './drf/request-input';
 import { apiHeadersMiddleware } from './drf/routes';
 import { InspectionApiEnvironment } from './config/inspection-api.environment';
+import { consoleStaticRouter } from './console/console-static';
 import { resolveDatabaseUrl } from './database/database-url';
 import { InspectionApiModule } from './inspection-api.module';
 import { UsersService } from './users/users.service';
@@ -63,6 +64,8 @@ export function startInspectionApi(
           keyRing: inspectionKeyRing(environment, logger),
         }),
       configure: async (app, { environment, logger }) => {
+        if (environment.INSPECTION_CONSOLE_DIR)
+          app.use(consoleStaticRouter(environment.INSPECTION_CONSOLE_DIR));
         app.use(apiHeadersMiddleware);
         app.use(authorizationHeaderMiddleware);
         for (const parser of bodyParsingMiddleware({

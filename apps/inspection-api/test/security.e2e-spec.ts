@@ -1,16 +1,39 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { slowHeaders, trickleRequest } from '@fieldops/platform';
 import { chromium } from 'playwright-core';
-import { TestApi } from './support/test-api';
+import { ADMIN, type ApiResponse, TestApi } from './support/test-api';
 
 /** JSON text of `"x"` nested `depth` lists deep (JSON.stringify itself would overflow the stack). */
 const nested = (depth: number): string => `${'['.repeat(depth)}"x"${']'.repeat(depth)}`;
+
+const THROTTLE = {
+  INSPECTION_LOGIN_FAILURES_PER_USERNAME: '3',
+  INSPECTION_LOGIN_FAILURES_PER_ADDRESS: '5',
+  INSPECTION_LOGIN_THROTTLE_WINDOW_SECONDS: '600',
+};
+
+/** A client address of its own per test (the test runner is a trusted proxy on loopback, as nginx would be). */
+let addresses = 0;
+const newAddress = (): string => {
+  addresses += 1;
+  return `198.51.${Math.floor(addresses / 250)}.${(addresses % 250) + 1}`;
+};
+
+function expectThrottled(response: ApiResponse): void {
+  expect(response.status).toBe(429);
+  const wait = Number(response.headers.get('retry-after'));
+  expect(wait).toBeGreaterThan(500);
+  expect(wait).toBeLessThanOrEqual(600);
+  expect(response.text).toBe(`{"detail":"Request was throttled. Expected available in ${wait} seconds."}`);
+}
 
 /** Probes of the outside security review (issue 15), replayed against inspection-api so none can come back. */
 describe('inspection-api security', () => {
   let api: TestApi;
   beforeAll(async () => {
-    api = await TestApi.start('inspection_security');
+    api = await TestApi.start('inspection_security', THROTTLE);
+    await api.token(); // before the probes throttle the admin's user name
   });
   afterAll(() => api?.close());
 
@@ -27,6 +50,107 @@ describe('inspection-api security', () => {
         headers: json,
       });
       expect(plan.status).toBe(400);
+    });
+  });
+
+  describe('finding 3: login throttling', () => {
+    const login = (
+      on: { url: string },
+      username: string,
+      password: string,
+      address: string,
+    ): Promise<ApiResponse> =>
+      fetch(`${on.url}/api/token/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+        body: JSON.stringify({ username, password }),
+      }).then(async (response) => {
+        const text = await response.text();
+        return {
+          status: response.status,
+          headers: response.headers,
+          text,
+          body: JSON.parse(text) as unknown,
+        };
+      });
+
+    it('wrong passwords for one user name are throttled, after which even the right one is refused', async () => {
+      const address = newAddress();
+      for (let attempt = 0; attempt < 3; attempt += 1)
+        expect((await login(api, ADMIN.username, 'wrong', address)).status).toBe(401);
+      expectThrottled(await login(api, ADMIN.username, ADMIN.password, address));
+      // From another address too: the user name is throttled wherever the guesses come from.
+      expectThrottled(await login(api, ADMIN.username, ADMIN.password, newAddress()));
+      // Other user names are not affected.
+      expect((await login(api, 'someone-else', 'wrong', newAddress())).status).toBe(401);
+    });
+
+    it('parallel guesses cannot slip past the limit', async () => {
+      const username = `ghost-${randomUUID()}`;
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, index) => login(api, username, `guess-${index}`, newAddress())),
+      );
+      expect(answers.filter((answer) => answer.status === 401)).toHaveLength(3);
+      expect(answers.filter((answer) => answer.status === 429)).toHaveLength(17);
+    });
+
+    it('failures are throttled per client address across user names', async () => {
+      const address = newAddress();
+      for (let attempt = 0; attempt < 5; attempt += 1)
+        expect((await login(api, `ghost-${randomUUID()}`, 'wrong', address)).status).toBe(401);
+      expectThrottled(await login(api, `ghost-${randomUUID()}`, 'wrong', address));
+      // A bad body is still a 400 elsewhere, and 429 first from the throttled address (DRF throttles before parsing).
+      const throttledFirst = await fetch(`${api.url}/api/token/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+        body: '{',
+      });
+      expect(throttledFirst.status).toBe(429);
+    });
+
+    it('a successful login resets the user name', async () => {
+      const username = `user-${randomUUID().slice(0, 8)}`;
+      const created = await api.post('/api/users/', { username, password: 'right password 1' });
+      expect(created.status).toBe(201);
+      const address = newAddress();
+      for (let attempt = 0; attempt < 2; attempt += 1)
+        expect((await login(api, username, 'wrong', address)).status).toBe(401);
+      expect((await login(api, username, 'right password 1', address)).status).toBe(201);
+      for (let attempt = 0; attempt < 3; attempt += 1)
+        expect((await login(api, username, 'wrong', newAddress())).status).toBe(401);
+      expectThrottled(await login(api, username, 'right password 1', newAddress()));
+    });
+
+    it('replicas share the counters (PostgreSQL)', async () => {
+      const replica = await api.restartLike();
+      try {
+        const username = `ghost-${randomUUID()}`;
+        for (let attempt = 0; attempt < 3; attempt += 1)
+          expect((await login(api, username, 'wrong', newAddress())).status).toBe(401);
+        expectThrottled(await login(replica, username, 'wrong', newAddress()));
+      } finally {
+        await replica.close();
+      }
+    });
+
+    const redisUrl = process.env.REDIS_URL;
+    (redisUrl ? it : it.skip)('replicas share the counters (Redis, when REDIS_URL is set)', async () => {
+      const environment = {
+        ...THROTTLE,
+        REDIS_URL: redisUrl ?? '',
+        INSPECTION_RATE_LIMIT_KEY_PREFIX: `fieldops:test:${randomUUID()}:`,
+      };
+      const first = await TestApi.start('inspection_security_redis', environment);
+      const second = await first.restartLike();
+      try {
+        const username = `ghost-${randomUUID()}`;
+        for (let attempt = 0; attempt < 3; attempt += 1)
+          expect((await login(first, username, 'wrong', newAddress())).status).toBe(401);
+        expectThrottled(await login(second, username, 'wrong', newAddress()));
+      } finally {
+        await second.close();
+        await first.close();
+      }
     });
   });
 });

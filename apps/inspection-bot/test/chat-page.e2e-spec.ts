@@ -1,4 +1,24 @@
+import { Writable } from 'node:stream';
+import { createLogger } from '@fieldops/platform';
 import { BOT, type RunningInspectionPlatform, startInspectionPlatform } from './support/platform';
+
+/** Every line the bot logs, parsed (each must be one JSON object). */
+const logLines: string[] = [];
+const botLogger = createLogger({
+  service: 'inspection-bot',
+  level: 'info',
+  destination: new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(
+        ...chunk
+          .toString()
+          .split('\n')
+          .filter((line) => line !== ''),
+      );
+      done();
+    },
+  }),
+});
 
 function jwtPayload(token: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as Record<
@@ -10,7 +30,7 @@ function jwtPayload(token: string): Record<string, unknown> {
 describe('the bot app over HTTP: chat page, Web Chat bundle, token route, messaging endpoint, readiness', () => {
   let platform: RunningInspectionPlatform;
   beforeAll(async () => {
-    platform = await startInspectionPlatform();
+    platform = await startInspectionPlatform({ botLogger });
   }, 60_000);
   afterAll(() => platform?.close());
 
@@ -69,6 +89,40 @@ describe('the bot app over HTTP: chat page, Web Chat bundle, token route, messag
       }),
     });
     expect(unauthenticated.status).toBe(401);
+
+    // A token from the channel's issuer whose signing key is unknown: botbuilder's AuthenticationError is one
+    // JSON line with its reason, not a stack trace on the console.
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const forged = `${part({ alg: 'RS256', kid: 'no-such-key', typ: 'JWT' })}.${part({
+      iss: 'https://api.botframework.com',
+      aud: BOT.appId,
+      serviceurl: `${platform.connector.url}/`,
+    })}.c2lnbmF0dXJl`;
+    logLines.splice(0);
+    const refused = await fetch(`${platform.bot.url}/api/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${forged}` },
+      body: JSON.stringify({
+        type: 'message',
+        text: 'devices',
+        channelId: 'directline',
+        serviceUrl: `${platform.connector.url}/`,
+        conversation: { id: 'c1' },
+        from: { id: 'u1' },
+        recipient: { id: BOT.id },
+      }),
+    });
+    expect(refused.status).toBe(401);
+    const entries = logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const failures = entries.filter((entry) => entry.msg === 'activity refused: authentication failed');
+    expect(failures).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        status: 401,
+        reason: 'AuthenticationError: Signing Key could not be retrieved.',
+      }),
+    ]);
+    expect(entries.filter((entry) => entry.source === 'console')).toEqual([]);
 
     const ready = await fetch(`${platform.bot.url}/readyz`);
     expect(ready.status).toBe(200);

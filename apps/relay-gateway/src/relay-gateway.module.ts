@@ -1,13 +1,16 @@
 import { type DynamicModule, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { type ActivityBus, ActivityBusModule } from '@fieldops/bus';
-import { type ConversationStore, ConversationStoreModule } from '@fieldops/conversation-store';
+import {
+  ConversationLog,
+  type ConversationStore,
+  ConversationStoreModule,
+} from '@fieldops/conversation-store';
 import { type Logger, PlatformModule } from '@fieldops/platform';
 import { type PlatformConfig } from '@fieldops/platform-config';
 import { ActivitiesController } from './activities/activities.controller';
 import { ActivitiesService } from './activities/activities.service';
 import { RelayGatewayEnvironment } from './config/relay-gateway.environment';
-import { ConversationLog } from './conversation-log/conversation-log.service';
 import { ConversationFactsCache } from './conversations/conversation-facts.cache';
 import { ConversationMembershipService } from './conversations/conversation-membership.service';
 import { ConversationsController } from './conversations/conversations.controller';

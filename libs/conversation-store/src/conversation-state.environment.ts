@@ -1,6 +1,8 @@
 import { Expose } from 'class-transformer';
 import { IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
+import { DEFAULT_CHANNEL_PREFIX } from '@fieldops/bus';
 import { CommonEnvironment, ToInteger } from '@fieldops/platform';
+import { DEFAULT_STORE_KEY_PREFIX } from './redis-conversation-store';
 
 /**
  * The settings of the conversation state both gateways share — the conversation store and the activity bus —
@@ -14,10 +16,10 @@ export class ConversationStateEnvironment extends CommonEnvironment {
   REDIS_URL?: string;
 
   /** Prefix of the bus's Redis channels, so several platforms can share one Redis. */
-  @Expose() @IsString() BUS_CHANNEL_PREFIX: string = 'fieldops:conversation:';
+  @Expose() @IsString() BUS_CHANNEL_PREFIX: string = DEFAULT_CHANNEL_PREFIX;
 
   /** Prefix of the conversation store's Redis keys. */
-  @Expose() @IsString() STORE_KEY_PREFIX: string = 'fieldops:store:';
+  @Expose() @IsString() STORE_KEY_PREFIX: string = DEFAULT_STORE_KEY_PREFIX;
 
   /** How long conversations, their activities and uploads are kept after the last write. */
   @Expose() @ToInteger() @IsInt() @Min(60) @Max(2_592_000) CONVERSATION_RETENTION_SECONDS: number = 86_400;

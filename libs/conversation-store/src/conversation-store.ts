@@ -1,4 +1,6 @@
 import { type Activity } from '@fieldops/contracts';
+import { activityIdFor } from './activity-id';
+import { isoTimestampFromMicros } from './activity-timestamp';
 
 /** What the store knows about a conversation besides its log. */
 export interface ConversationRecord {
@@ -92,19 +94,6 @@ export interface ConversationStore {
 export const CONVERSATION_STORE = Symbol('CONVERSATION_STORE');
 
 export const DEFAULT_RETENTION_SECONDS = 24 * 60 * 60;
-
-/** `{conversationId}|{seq padded to 7 digits}`. */
-export function activityIdFor(conversationId: string, seq: number): string {
-  return `${conversationId}|${String(seq).padStart(7, '0')}`;
-}
-
-/** ISO-8601 UTC with 7 fractional digits (as the real service), from epoch microseconds. */
-export function isoTimestampFromMicros(micros: number): string {
-  const millis = Math.floor(micros / 1000);
-  const seconds = new Date(Math.floor(millis / 1000) * 1000).toISOString().slice(0, 19);
-  const fraction = String(micros % 1_000_000).padStart(6, '0');
-  return `${seconds}.${fraction}0Z`;
-}
 
 /** The activity as stored: the caller's, with the store's id and timestamp. */
 export function stampActivity(

@@ -1,3 +1,7 @@
+export * from './activity-id';
+export * from './activity-timestamp';
+export * from './bot-account';
+export * from './conversation-log';
 export * from './conversation-store';
 export * from './conversation-store.module';
 export * from './create-conversation-store';

@@ -56,7 +56,8 @@ export interface BotRegistration {
   /** Platform id: conversations in the store name their bot by it. */
   id: string;
   appId: string;
-  displayName: string;
+  /** Its name in conversations (the registration's `displayName`): with `id`, a `ConversationBot`. */
+  name: string;
   messagingEndpoint: string;
   password?: { kind: 'argon2'; hash: string } | { kind: 'plain'; digest: Buffer };
   certificates: BotCertificate[];
@@ -231,7 +232,7 @@ export function validateRegisteredBots(bots: readonly RegisteredBot[], source = 
     registrations.push({
       id: bot.id ?? bot.appId ?? '',
       appId: bot.appId ?? '',
-      displayName: bot.displayName,
+      name: bot.displayName,
       messagingEndpoint: bot.messagingEndpoint,
       password:
         bot.appPasswordHash !== undefined

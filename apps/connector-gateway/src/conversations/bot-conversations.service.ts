@@ -1,6 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { ACTIVITY_BUS, type ActivityBus } from '@fieldops/bus';
 import {
   type Activity,
   badArgument,
@@ -10,12 +9,15 @@ import {
   unauthorized,
 } from '@fieldops/contracts';
 import {
+  botAccount,
   CONVERSATION_STORE,
+  ConversationLog,
   type ConversationRecord,
   type ConversationStore,
+  parseActivityId,
+  stampHistoryActivity,
   type StoredActivity,
 } from '@fieldops/conversation-store';
-import { LOGGER, type Logger } from '@fieldops/platform';
 import { type BotPrincipal } from '../bot-auth/bot-access-token-verifier';
 import { BotRegistry } from '../bots/bot-registry';
 import { type BotRegistration } from '../bots/registered-bot';
@@ -27,29 +29,21 @@ export interface ConversationAccess {
   bot: BotRegistration;
 }
 
-const ACTIVITY_ID = /^(.*)\|(\d{7,})$/;
-
 export function unknownConversation(conversationId: string): BotFrameworkError {
   return badArgument(`The conversationId ${conversationId} doesn't match a known conversation`, 404);
 }
 
-/** The conversation's bot as a ChannelAccount, as relay-gateway names it towards clients. */
-export function botAccountOf(bot: BotRegistration): ChannelAccount {
-  return { id: bot.id, name: bot.displayName, role: 'bot' };
-}
-
 /**
  * What bots do to conversations through `/v3`: access checks (token's bot = conversation's bot; anonymous
- * callers only for anonymous bots), validation, stamping, append to the store (the truth) and publish on the
- * bus (wakes every relay instance's streams).
+ * callers only for anonymous bots) and validation; stamping, the append to the store and the publish on the bus
+ * are the shared `ConversationLog`'s (libs/conversation-store).
  */
 @Injectable()
 export class BotConversationsService {
   constructor(
     @Inject(CONVERSATION_STORE) private readonly store: ConversationStore,
-    @Inject(ACTIVITY_BUS) private readonly bus: ActivityBus,
+    private readonly log: ConversationLog,
     private readonly registry: BotRegistry,
-    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   /** 401 anonymous caller of a non-anonymous bot, 404 unknown conversation, 403 another bot's conversation. */
@@ -88,20 +82,20 @@ export class BotConversationsService {
   async post(access: ConversationAccess, body: unknown, replyToId?: string): Promise<StoredActivity> {
     assertValidBotActivity(body);
     const activity = body as Activity;
-    return this.append(access, {
-      ...this.stamp(access, activity),
-      ...(replyToId !== undefined && { replyToId }),
-    });
+    return this.log.appendFromBot(
+      access.record.conversationId,
+      { ...activity, ...(replyToId !== undefined && { replyToId }) },
+      access.bot,
+    );
   }
 
   /** The log entry of `activityId` in this conversation, or 404 BadArgument. */
   async find(access: ConversationAccess, activityId: string): Promise<StoredActivity> {
-    const match = ACTIVITY_ID.exec(activityId);
+    const named = parseActivityId(activityId);
     const conversationId = access.record.conversationId;
-    if (match?.[1] === conversationId) {
-      const seq = Number(match[2]);
-      const [entry] = await this.store.read(conversationId, seq - 1, 1);
-      if (entry && entry.activity.id === activityId) return entry;
+    if (named?.conversationId === conversationId) {
+      const [entry] = await this.store.read(conversationId, named.seq - 1, 1);
+      if (entry) return entry;
     }
     throw badArgument(`The activity id ${activityId} was not found`, 404);
   }
@@ -117,11 +111,11 @@ export class BotConversationsService {
     const activity = body as Activity;
     if (typeof activity.id === 'string' && activity.id !== activityId)
       throw badArgument('uri activity id does not match payload activity id');
-    await this.append(access, {
-      ...this.stamp(access, activity),
-      type: 'messageUpdate',
-      replyToId: activityId,
-    });
+    await this.log.appendFromBot(
+      access.record.conversationId,
+      { ...activity, type: 'messageUpdate', replyToId: activityId },
+      access.bot,
+    );
     return { id: activityId };
   }
 
@@ -129,17 +123,15 @@ export class BotConversationsService {
   async delete(access: ConversationAccess, activityId: string): Promise<void> {
     const original = await this.find(access, activityId);
     this.assertOwnActivity(access, original);
-    await this.append(access, {
-      type: 'messageDelete',
-      from: botAccountOf(access.bot),
-      replyToId: activityId,
-      channelId: 'directline',
-      conversation: { id: access.record.conversationId },
-    });
+    await this.log.appendFromBot(
+      access.record.conversationId,
+      { type: 'messageDelete', replyToId: activityId },
+      access.bot,
+    );
   }
 
   members(access: ConversationAccess): ChannelAccount[] {
-    const members: ChannelAccount[] = [botAccountOf(access.bot)];
+    const members: ChannelAccount[] = [botAccount(access.bot)];
     if (access.record.userId)
       members.push({
         id: access.record.userId,
@@ -175,11 +167,10 @@ export class BotConversationsService {
       ...(member && typeof member.name === 'string' && { userName: member.name }),
     };
     await this.store.create(record);
-    const access = { record, bot };
     const initial =
       parameters.activity === undefined
         ? undefined
-        : await this.append(access, this.stamp(access, parameters.activity as Activity));
+        : await this.log.appendFromBot(record.conversationId, parameters.activity as Activity, bot);
     return { record, initial };
   }
 
@@ -191,48 +182,14 @@ export class BotConversationsService {
     activities.forEach((activity, index) => {
       assertValidBotActivity(activity, `activities[${index}].`);
     });
-    for (const activity of activities as Activity[]) {
-      const { id: _id, timestamp: _timestamp, ...rest } = activity;
-      await this.append(access, {
-        ...rest,
-        channelId: 'directline',
-        conversation: { ...rest.conversation, id: access.record.conversationId },
-      });
-    }
+    for (const activity of activities as Activity[])
+      await this.log.append(stampHistoryActivity(access.record.conversationId, activity));
     return { id: `Processed ${activities.length} of ${activities.length} activities successfully.` };
-  }
-
-  private stamp(access: ConversationAccess, activity: Activity): Activity {
-    const { id: _id, timestamp: _timestamp, ...rest } = activity;
-    const bot = botAccountOf(access.bot);
-    return {
-      ...rest,
-      channelId: 'directline',
-      from: { ...bot, ...rest.from, id: bot.id, role: 'bot' },
-      conversation: { ...rest.conversation, id: access.record.conversationId },
-    };
   }
 
   private assertOwnActivity(access: ConversationAccess, entry: StoredActivity): void {
     if (entry.activity.from?.id !== access.bot.id)
       throw forbidden('A bot may only update or delete its own activities');
-  }
-
-  private async append(access: ConversationAccess, activity: Activity): Promise<StoredActivity> {
-    const conversationId = access.record.conversationId;
-    const stored = await this.store.append(conversationId, activity);
-    try {
-      await this.bus.publish({
-        conversationId,
-        seq: stored.seq,
-        activity: stored.activity,
-        correlationId: randomUUID(),
-      });
-    } catch (error) {
-      // The store is the truth: streams catch up from it on the next wake-up or reconnect.
-      this.logger.warn({ err: error, conversationId, seq: stored.seq }, 'bus publish failed after append');
-    }
-    return stored;
   }
 }
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ConversationLog } from '@fieldops/conversation-store';
 import { BotAttachmentsService } from './bot-attachments.service';
 import { BotAttachmentsController, BotConversationsController } from './bot-conversations.controller';
 import { BotConversationsService } from './bot-conversations.service';
@@ -6,6 +7,6 @@ import { BotConversationsService } from './bot-conversations.service';
 /** The bot-facing `/v3/conversations` and `/v3/attachments` API. */
 @Module({
   controllers: [BotConversationsController, BotAttachmentsController],
-  providers: [BotConversationsService, BotAttachmentsService],
+  providers: [ConversationLog, BotConversationsService, BotAttachmentsService],
 })
 export class ConversationsModule {}

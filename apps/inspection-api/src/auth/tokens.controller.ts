@@ -6,6 +6,7 @@ import {
   ApiExcludeEndpoint,
   ApiOperation,
   ApiTags,
+  ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { Public } from '@fieldops/platform';
@@ -27,6 +28,7 @@ import {
   TokenPairDto,
   TokenRefreshDto,
 } from './dto/token.dto';
+import { LoginThrottle } from './login-throttle.service';
 import { TokensService } from './tokens.service';
 
 const noRelations = (): Promise<Set<number>> => Promise.resolve(new Set());
@@ -40,6 +42,7 @@ export class TokensController {
   constructor(
     private readonly users: UsersService,
     private readonly tokens: TokensService,
+    private readonly throttle: LoginThrottle,
   ) {}
 
   @Post()
@@ -52,15 +55,24 @@ export class TokensController {
   @ApiCreatedResponse({ type: TokenPairDto })
   @ApiBadRequestResponse({ description: 'Field errors, e.g. {"username":["This field is required."]}' })
   @ApiUnauthorizedResponse({ description: '{"detail":"No active account found with the given credentials"}' })
-  async obtain(@Body() body: RequestInput): Promise<object> {
+  @ApiTooManyRequestsResponse({
+    description:
+      'Too many attempts for this user name or client address: {"detail":"Request was throttled. Expected available in N seconds."} with Retry-After',
+  })
+  async obtain(@Body() body: RequestInput, @Req() request: Request): Promise<object> {
+    const address = request.ip ?? request.socket.remoteAddress ?? 'unknown';
+    await this.throttle.assertAddressAllowed(address);
     const { values, errors } = await validateInput(body.read(), TOKEN_OBTAIN_FIELDS, {
       partial: false,
       existingIds: noRelations,
     });
     if (isFieldErrors(errors)) throw validationError(errors);
-    const userId = await this.users.authenticate(values.username as string, values.password as string);
+    const username = values.username as string;
+    await this.throttle.attempt(username, address);
+    const userId = await this.users.authenticate(username, values.password as string);
     if (userId === undefined)
       throw new DrfException(401, { detail: 'No active account found with the given credentials' });
+    await this.throttle.succeeded(username, address);
     return this.tokens.pair(userId);
   }
 

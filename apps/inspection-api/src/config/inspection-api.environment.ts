@@ -6,6 +6,7 @@ import {
   IsInt,
   IsOptional,
   IsString,
+  IsUrl,
   IsTimeZone,
   Max,
   MaxLength,
@@ -87,9 +88,32 @@ export class InspectionApiEnvironment extends CommonEnvironment {
     'media',
   );
 
+  /** Redis shared by every replica for the login throttle; unset: the throttle's counters live in PostgreSQL. */
+  @Expose()
+  @IsOptional()
+  @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false, require_protocol: true })
+  REDIS_URL?: string;
+
+  /** Prefix of the login throttle's Redis keys (several platforms can share one Redis). */
+  @Expose() @IsString() INSPECTION_RATE_LIMIT_KEY_PREFIX: string = 'fieldops:inspection:rate:';
+
+  /** Failed logins allowed per user name per window, then 429 until the window ends; 0 disables. */
+  @Expose() @ToInteger() @IsInt() @Min(0) @Max(1_000_000) INSPECTION_LOGIN_FAILURES_PER_USERNAME: number = 5;
+
+  /** Failed logins allowed per client address per window (a shared NAT sends many users); 0 disables. */
+  @Expose() @ToInteger() @IsInt() @Min(0) @Max(1_000_000) INSPECTION_LOGIN_FAILURES_PER_ADDRESS: number = 30;
+
+  /** The login throttle's window, in seconds. */
+  @Expose() @ToInteger() @IsInt() @Min(1) @Max(86_400) INSPECTION_LOGIN_THROTTLE_WINDOW_SECONDS: number = 600;
   /**
    * The IANA time zone whose calendar days, ISO weeks and months the due checks and the statistics count in
    * (`Asia/Shanghai`, `Europe/Berlin` …). Validated at start-up.
    */
   @Expose() @IsString() @IsTimeZone() INSPECTION_TIME_ZONE: string = 'UTC';
+
+  /**
+   * The supervisor console's built files (apps/inspection-console/dist), served at /console/ on the API's origin.
+   * Unset: no console here (compose and Kubernetes serve it from nginx).
+   */
+  @Expose() @IsOptional() @IsString() @MinLength(1) INSPECTION_CONSOLE_DIR?: string;
 }

@@ -9,6 +9,7 @@ import { CreateUsers1732240000000 } from './migrations/1732240000000-create-user
 import { CreateInspectionTables1732300000000 } from './migrations/1732300000000-create-inspection-tables';
 import { AddUserRoles1732400000000 } from './migrations/1732400000000-add-user-roles';
 import { IndexRecordsByTime1732500000000 } from './migrations/1732500000000-index-records-by-time';
+import { CreateRateLimits1732600000000 } from './migrations/1732600000000-create-rate-limits';
 
 /** Every migration, in order. New ones are appended here (and never edited once released). */
 export const INSPECTION_MIGRATIONS = [
@@ -16,6 +17,7 @@ export const INSPECTION_MIGRATIONS = [
   CreateInspectionTables1732300000000,
   AddUserRoles1732400000000,
   IndexRecordsByTime1732500000000,
+  CreateRateLimits1732600000000,
 ];
 
 /** Every entity of the service. */

@@ -3,9 +3,8 @@ import { DataSource } from 'typeorm';
 import { type FieldErrors, isFieldErrors, notFound, validationError } from '../drf/exceptions';
 import { type Input, validateInput } from '../drf/serializer';
 import { RawJson } from '../drf/json-renderer';
-import { type PageRequest, pageCount } from '../drf/pagination';
+import { type PageRequest, paginate, type PageRows } from '../drf/pagination';
 import { containsPattern, existingIdsIn, isoTimestamp, SqlParameters, sqlState } from '../database/sql';
-import { invalidPage } from '../drf/exceptions';
 import { MediaStorage } from '../media/media-storage';
 import { DEVICE_FIELDS } from './dto/device.dto';
 import { DeviceEntity } from './device.entity';
@@ -50,23 +49,12 @@ export class DevicesService {
   ) {}
 
   /** One statement per page (two for `page=last`). */
-  async page(
-    filters: DeviceFilters,
-    request: PageRequest,
-  ): Promise<{ count: number; page: number; results: string }> {
-    let page = request.page;
-    if (page === 'last') {
-      const { sql, parameters } = devicePageSql(filters, 0, 0);
-      const [row] = await this.dataSource.query<Array<{ count: number }>>(sql, parameters);
-      page = pageCount(row?.count ?? 0, request.size);
-    }
-    const offset = (page - 1) * request.size;
-    if (!Number.isSafeInteger(offset)) throw invalidPage();
-    const { sql, parameters } = devicePageSql(filters, request.size, offset);
-    const [row] = await this.dataSource.query<Array<{ count: number; results: string }>>(sql, parameters);
-    const count = row?.count ?? 0;
-    if (page > pageCount(count, request.size)) throw invalidPage();
-    return { count, page, results: row?.results ?? '[]' };
+  page(filters: DeviceFilters, request: PageRequest): Promise<PageRows<string> & { page: number }> {
+    return paginate(request, async (limit, offset) => {
+      const { sql, parameters } = devicePageSql(filters, limit, offset);
+      const [row] = await this.dataSource.query<Array<PageRows<string>>>(sql, parameters);
+      return { count: row?.count ?? 0, results: row?.results ?? '[]' };
+    });
   }
 
   async findOne(id: number): Promise<RawJson> {

@@ -30,6 +30,16 @@ export const payloadTooLarge = (detail: string): DrfException => new DrfExceptio
 export const methodNotAllowed = (method: string, allow: readonly string[]): DrfException =>
   new DrfException(405, { detail: `Method "${method}" not allowed.` }, { Allow: allow.join(', ') });
 
+/** DRF's Throttled: 429, the wait in whole seconds in the detail (singular/plural as DRF words it) and `Retry-After`. */
+export const throttled = (waitSeconds: number): DrfException => {
+  const wait = Math.max(1, Math.ceil(waitSeconds));
+  return new DrfException(
+    429,
+    { detail: `Request was throttled. Expected available in ${wait} second${wait === 1 ? '' : 's'}.` },
+    { 'Retry-After': String(wait) },
+  );
+};
+
 /** simplejwt's TokenError bodies (`{"detail", "code"}`). */
 export const tokenNotValid = (detail: string): DrfException =>
   new DrfException(401, { detail, code: 'token_not_valid' }, { 'WWW-Authenticate': 'Bearer realm="api"' });

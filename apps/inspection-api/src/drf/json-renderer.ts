@@ -48,9 +48,12 @@ export class DrfRenderer implements NestInterceptor {
     const http = context.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
-    return next
-      .handle()
-      .pipe(map((body: unknown) => (body === undefined ? undefined : rendered(request, response, body))));
+    return next.handle().pipe(
+      map((body: unknown) =>
+        // A stream (the CSV export) is not JSON: Nest pipes it as it is.
+        body === undefined || body instanceof StreamableFile ? body : rendered(request, response, body),
+      ),
+    );
   }
 }
 

@@ -1,5 +1,6 @@
 import { type Request } from 'express';
-import { pageLinks, pageRequest, parseQuery } from './pagination';
+import { DrfException } from './exceptions';
+import { pageLinks, paginate, pageRequest, parseQuery } from './pagination';
 import { pythonJsonError } from './python-json-error';
 
 const request = (url: string): Request =>
@@ -39,5 +40,58 @@ describe('pagination', () => {
     expect(message('{"name":')).toBe('Expecting value: line 1 column 9 (char 8)');
     expect(message('{"a":1}x')).toBe('Extra data: line 1 column 8 (char 7)');
     expect(message('{a')).toBe('Expecting property name enclosed in double quotes: line 1 column 2 (char 1)');
+  });
+});
+
+describe('paginate', () => {
+  /** A statement over `total` rows whose results are the row numbers; records each (limit, offset) it ran. */
+  const rows = (total: number) => {
+    const calls: Array<[number, number]> = [];
+    const fetch = (limit: number, offset: number) => {
+      calls.push([limit, offset]);
+      const results = Array.from(
+        { length: Math.max(0, Math.min(limit, total - offset)) },
+        (_, i) => offset + i + 1,
+      );
+      return Promise.resolve({ count: total, results });
+    };
+    return { calls, fetch };
+  };
+  const invalidPage = async (work: Promise<unknown>): Promise<unknown> =>
+    work.then(
+      () => 'no error',
+      (error: unknown) => (error instanceof DrfException ? [error.getStatus(), error.getResponse()] : error),
+    );
+
+  it('runs one statement for a numbered page', async () => {
+    const { calls, fetch } = rows(5);
+    expect(await paginate({ page: 2, size: 2 }, fetch)).toEqual({ count: 5, page: 2, results: [3, 4] });
+    expect(calls).toEqual([[2, 2]]);
+  });
+
+  it('resolves "last" with a count-only statement first', async () => {
+    const { calls, fetch } = rows(5);
+    expect(await paginate({ page: 'last', size: 2 }, fetch)).toEqual({ count: 5, page: 3, results: [5] });
+    expect(calls).toEqual([
+      [0, 0],
+      [2, 4],
+    ]);
+    expect(await paginate({ page: 'last', size: 2 }, rows(0).fetch)).toEqual({
+      count: 0,
+      page: 1,
+      results: [],
+    });
+  });
+
+  it('answers page 1 of nothing, and "Invalid page." past the last page or beyond an exact offset', async () => {
+    expect(await paginate({ page: 1, size: 20 }, rows(0).fetch)).toEqual({ count: 0, page: 1, results: [] });
+    const gone = [404, { detail: 'Invalid page.' }];
+    expect(await invalidPage(paginate({ page: 2, size: 20 }, rows(0).fetch))).toEqual(gone);
+    expect(await invalidPage(paginate({ page: 4, size: 2 }, rows(5).fetch))).toEqual(gone);
+    const huge = rows(5);
+    expect(await invalidPage(paginate({ page: Number.MAX_SAFE_INTEGER, size: 100 }, huge.fetch))).toEqual(
+      gone,
+    );
+    expect(huge.calls).toEqual([]);
   });
 });

@@ -59,6 +59,29 @@ export function pageRequest(query: Map<string, string[]>, settings: PageSettings
 /** Django's Paginator.num_pages with allow_empty_first_page. */
 export const pageCount = (count: number, size: number): number => Math.max(1, Math.ceil(count / size));
 
+/** What one page statement answers: the count of every matching row, and the page's results. */
+export interface PageRows<Results> {
+  count: number;
+  results: Results;
+}
+
+/**
+ * DRF PageNumberPagination.paginate_queryset over a statement that answers the count with the page (one round
+ * trip): `page=last` asks for the count first (`fetch(0, 0)`); a page past the last, or so far that its offset is
+ * no longer an exact integer, is 404 "Invalid page." (page 1 of nothing is fine).
+ */
+export async function paginate<Results>(
+  wanted: PageRequest,
+  fetch: (limit: number, offset: number) => Promise<PageRows<Results>>,
+): Promise<PageRows<Results> & { page: number }> {
+  const page = wanted.page === 'last' ? pageCount((await fetch(0, 0)).count, wanted.size) : wanted.page;
+  const offset = (page - 1) * wanted.size;
+  if (!Number.isSafeInteger(offset)) throw invalidPage();
+  const { count, results } = await fetch(wanted.size, offset);
+  if (page > pageCount(count, wanted.size)) throw invalidPage();
+  return { count, page, results };
+}
+
 /** The absolute URL of this request with `page` set (or removed), query re-encoded sorted by name. */
 function linkWithPage(request: Request, query: Map<string, string[]>, page: number | undefined): string {
   const path = request.originalUrl.split('?')[0] ?? '/';

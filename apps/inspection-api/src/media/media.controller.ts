@@ -1,3 +1,4 @@
+import { basename, dirname } from 'node:path';
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '@fieldops/platform';
@@ -30,12 +31,18 @@ export class MediaController {
       response.setHeader('Content-Disposition', `attachment; filename="${name}"`);
     }
     response.setHeader('Cache-Control', 'private, max-age=3600');
+    // The file is sent relative to its directory: `dotfiles: 'deny'` then judges the key's own name only, not the
+    // media root's path (the default root lies under `<repo>/.data`, a dot segment `send` would otherwise refuse).
     return new Promise<void>((resolve, reject) => {
-      response.sendFile(path, { headers: {}, dotfiles: 'deny' }, (error?: Error) => {
-        if (!error) resolve();
-        else if (response.headersSent) resolve();
-        else reject(notFound());
-      });
+      response.sendFile(
+        basename(path),
+        { root: dirname(path), headers: {}, dotfiles: 'deny' },
+        (error?: Error) => {
+          if (!error) resolve();
+          else if (response.headersSent) resolve();
+          else reject(notFound());
+        },
+      );
     });
   }
 }

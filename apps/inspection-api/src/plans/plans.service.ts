@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { invalidPage, isFieldErrors, notFound, validationError } from '../drf/exceptions';
+import { isFieldErrors, notFound, validationError } from '../drf/exceptions';
 import { type Input, validateInput } from '../drf/serializer';
-import { type PageRequest, pageCount } from '../drf/pagination';
+import { type PageRequest, paginate, type PageRows } from '../drf/pagination';
 import { existingIdsIn, SqlParameters, sqlState } from '../database/sql';
 import { CheckPlanEntity, type Frequency } from './check-plan.entity';
 import { CHECK_PLAN_FIELDS } from './dto/check-plan.dto';
@@ -24,23 +24,12 @@ type PlanValues = { devices?: number[]; name?: string; frequency?: Frequency; ac
 export class PlansService {
   constructor(private readonly dataSource: DataSource) {}
 
-  async page(
-    active: boolean | undefined,
-    request: PageRequest,
-  ): Promise<{ count: number; page: number; results: unknown }> {
-    let page = request.page;
-    if (page === 'last') {
-      const { sql, parameters } = planPageSql(active, 0, 0);
-      const [row] = await this.dataSource.query<Array<{ count: number }>>(sql, parameters);
-      page = pageCount(row?.count ?? 0, request.size);
-    }
-    const offset = (page - 1) * request.size;
-    if (!Number.isSafeInteger(offset)) throw invalidPage();
-    const { sql, parameters } = planPageSql(active, request.size, offset);
-    const [row] = await this.dataSource.query<Array<{ count: number; results: unknown }>>(sql, parameters);
-    const count = row?.count ?? 0;
-    if (page > pageCount(count, request.size)) throw invalidPage();
-    return { count, page, results: row?.results ?? [] };
+  page(active: boolean | undefined, request: PageRequest): Promise<PageRows<unknown> & { page: number }> {
+    return paginate(request, async (limit, offset) => {
+      const { sql, parameters } = planPageSql(active, limit, offset);
+      const [row] = await this.dataSource.query<Array<PageRows<unknown>>>(sql, parameters);
+      return { count: row?.count ?? 0, results: row?.results ?? [] };
+    });
   }
 
   findOne(id: number): Promise<unknown> {

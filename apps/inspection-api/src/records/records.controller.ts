@@ -1,5 +1,13 @@
-import { Controller, Get, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { All, applyDecorators, Controller, Get, Req, StreamableFile } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiExcludeEndpoint,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import { type Request } from 'express';
 import { InspectorsMay } from '../auth/role-access';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
@@ -15,6 +23,7 @@ import {
   requestOrigin,
 } from '../drf/pagination';
 import { ResourceRoutes } from '../drf/resource-routes';
+import { otherMethod, ROOT_METHODS } from '../drf/routes';
 import { mediaUrlBase } from '../media/media-url';
 import { STATUSES } from './check-record.entity';
 import {
@@ -24,7 +33,8 @@ import {
   CheckRecordMultipartDto,
   CheckRecordPageDto,
 } from './dto/check-record.dto';
-import { RecordsService } from './records.service';
+import { EXPORT_COLUMNS, RecordsExportService } from './records-export.service';
+import { type RecordFilters, RecordsService } from './records.service';
 
 @ApiTags('records')
 @ApiBearerAuth()
@@ -47,6 +57,7 @@ export class RecordsController extends ResourceRoutes({
   constructor(
     private readonly records: RecordsService,
     private readonly environment: InspectionApiEnvironment,
+    private readonly exports: RecordsExportService,
   ) {
     super(records);
   }
@@ -55,20 +66,7 @@ export class RecordsController extends ResourceRoutes({
   @ApiOperation({ summary: 'List check records (paged, ordered by id)' })
   @ApiQuery({ name: 'page', required: false, type: Number, description: 'Page number, or "last".' })
   @ApiQuery({ name: 'page_size', required: false, type: Number, description: 'Default 20, at most 100.' })
-  @ApiQuery({ name: 'device', required: false, type: Number })
-  @ApiQuery({ name: 'plan', required: false, type: Number })
-  @ApiQuery({ name: 'item', required: false, type: Number })
-  @ApiQuery({ name: 'status', required: false, enum: STATUSES })
-  @ApiQuery({
-    name: 'checked_after',
-    required: false,
-    description: 'ISO 8601; checked_at >= value (UTC if no zone).',
-  })
-  @ApiQuery({
-    name: 'checked_before',
-    required: false,
-    description: 'ISO 8601; checked_at <= value (UTC if no zone).',
-  })
+  @RecordFilterQueries()
   @ApiOkResponse({ type: CheckRecordPageDto })
   async list(@Req() request: Request): Promise<object> {
     const query = parseQuery(request);
@@ -76,16 +74,7 @@ export class RecordsController extends ResourceRoutes({
       defaultSize: this.environment.INSPECTION_PAGE_SIZE,
       maxSize: this.environment.INSPECTION_MAX_PAGE_SIZE,
     });
-    const errors: FieldErrors = {};
-    const filters = {
-      device: integerFilter(queryValue(query, 'device'), 'device', errors),
-      plan: integerFilter(queryValue(query, 'plan'), 'plan', errors),
-      item: integerFilter(queryValue(query, 'item'), 'item', errors),
-      status: choiceFilter(queryValue(query, 'status'), 'status', STATUSES, errors),
-      checkedAfter: dateTimeFilter(queryValue(query, 'checked_after'), 'checked_after', errors),
-      checkedBefore: dateTimeFilter(queryValue(query, 'checked_before'), 'checked_before', errors),
-    };
-    filterError(errors);
+    const filters = recordFilters(query);
     const { count, page, results } = await this.records.page(
       mediaUrlBase(requestOrigin(request)),
       filters,
@@ -94,4 +83,66 @@ export class RecordsController extends ResourceRoutes({
     const links = pageLinks(request, query, page, pageCount(count, wanted.size));
     return pageEnvelope(count, links, results);
   }
+
+  @Get('export.csv')
+  @ApiOperation({
+    summary: "Export the check records as CSV (the list's filters; streamed, ordered by id)",
+    description: `Header row: ${EXPORT_COLUMNS.join(',')}. Photo and attachment are absolute URLs (empty when none).`,
+  })
+  @RecordFilterQueries()
+  @ApiProduces('text/csv')
+  @ApiOkResponse({
+    description: 'text/csv; charset=utf-8, as an attachment named records.csv',
+    schema: { type: 'string' },
+  })
+  async exportCsv(@Req() request: Request): Promise<StreamableFile> {
+    const filters = recordFilters(parseQuery(request));
+    const csv = await this.exports.csv(mediaUrlBase(requestOrigin(request)), filters);
+    return new StreamableFile(csv, {
+      type: 'text/csv; charset=utf-8',
+      disposition: 'attachment; filename="records.csv"',
+    });
+  }
+
+  @All('export.csv')
+  @ApiExcludeEndpoint()
+  exportOther(@Req() request: Request): Promise<object> {
+    return otherMethod(request, ROOT_METHODS, 'Check Record Export');
+  }
+}
+
+/** The records list's filters (also the export's). */
+function recordFilters(query: Map<string, string[]>): RecordFilters {
+  const errors: FieldErrors = {};
+  const filters = {
+    device: integerFilter(queryValue(query, 'device'), 'device', errors),
+    plan: integerFilter(queryValue(query, 'plan'), 'plan', errors),
+    item: integerFilter(queryValue(query, 'item'), 'item', errors),
+    status: choiceFilter(queryValue(query, 'status'), 'status', STATUSES, errors),
+    checkedBy: queryValue(query, 'checked_by') || undefined,
+    checkedAfter: dateTimeFilter(queryValue(query, 'checked_after'), 'checked_after', errors),
+    checkedBefore: dateTimeFilter(queryValue(query, 'checked_before'), 'checked_before', errors),
+  };
+  filterError(errors);
+  return filters;
+}
+
+function RecordFilterQueries(): MethodDecorator {
+  return applyDecorators(
+    ApiQuery({ name: 'device', required: false, type: Number }),
+    ApiQuery({ name: 'plan', required: false, type: Number }),
+    ApiQuery({ name: 'item', required: false, type: Number }),
+    ApiQuery({ name: 'status', required: false, enum: STATUSES }),
+    ApiQuery({ name: 'checked_by', required: false, description: 'Exact inspector username.' }),
+    ApiQuery({
+      name: 'checked_after',
+      required: false,
+      description: 'ISO 8601; checked_at >= value (UTC if no zone).',
+    }),
+    ApiQuery({
+      name: 'checked_before',
+      required: false,
+      description: 'ISO 8601; checked_at <= value (UTC if no zone).',
+    }),
+  );
 }

@@ -3,14 +3,13 @@ import { DataSource } from 'typeorm';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import {
   type FieldErrors,
-  invalidPage,
   isFieldErrors,
   notFound,
   payloadTooLarge,
   validationError,
 } from '../drf/exceptions';
 import { type Input, validateInput } from '../drf/serializer';
-import { type PageRequest, pageCount } from '../drf/pagination';
+import { type PageRequest, paginate, type PageRows } from '../drf/pagination';
 import { type UploadedPart } from '../drf/request-input';
 import { type ResourceRequest, type ResourceService } from '../drf/resource-routes';
 import { existingIdsIn, isoTimestamp, SqlParameters, sqlState } from '../database/sql';
@@ -28,23 +27,31 @@ export interface RecordFilters {
   plan?: number;
   item?: number;
   status?: string;
+  checkedBy?: string;
   checkedAfter?: string;
   checkedBefore?: string;
 }
 
-export function recordPageSql(mediaBase: string, filters: RecordFilters, limit: number, offset: number) {
-  const parameters = new SqlParameters();
-  parameters.add(mediaBase);
+/** The WHERE clause of the records list and its CSV export (alias `r`). */
+export function recordConditions(filters: RecordFilters, parameters: SqlParameters): string {
   const conditions: string[] = [];
   if (filters.device !== undefined) conditions.push(`r."device_id" = ${parameters.add(filters.device)}`);
   if (filters.plan !== undefined) conditions.push(`r."plan_id" = ${parameters.add(filters.plan)}`);
   if (filters.item !== undefined) conditions.push(`r."item_id" = ${parameters.add(filters.item)}`);
   if (filters.status !== undefined) conditions.push(`r."status" = ${parameters.add(filters.status)}`);
+  if (filters.checkedBy !== undefined)
+    conditions.push(`r."checked_by" = ${parameters.add(filters.checkedBy)}`);
   if (filters.checkedAfter !== undefined)
     conditions.push(`r."checked_at" >= ${parameters.add(filters.checkedAfter)}::timestamptz`);
   if (filters.checkedBefore !== undefined)
     conditions.push(`r."checked_at" <= ${parameters.add(filters.checkedBefore)}::timestamptz`);
-  const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+  return conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+}
+
+export function recordPageSql(mediaBase: string, filters: RecordFilters, limit: number, offset: number) {
+  const parameters = new SqlParameters();
+  parameters.add(mediaBase);
+  const where = recordConditions(filters, parameters);
   const sql = `SELECT (SELECT count(*) FROM "check_records" r ${where})::int AS "count",
     COALESCE((SELECT json_agg(${RECORD_JSON} ORDER BY r."id") FROM (SELECT * FROM "check_records" r ${where} ORDER BY r."id" LIMIT ${parameters.add(limit)} OFFSET ${parameters.add(offset)}) r), '[]'::json) AS "results"`;
   return { sql, parameters: parameters.values };
@@ -86,24 +93,16 @@ export class RecordsService implements ResourceService {
     private readonly environment: InspectionApiEnvironment,
   ) {}
 
-  async page(
+  page(
     mediaBase: string,
     filters: RecordFilters,
     request: PageRequest,
-  ): Promise<{ count: number; page: number; results: unknown }> {
-    let page = request.page;
-    if (page === 'last') {
-      const { sql, parameters } = recordPageSql(mediaBase, filters, 0, 0);
-      const [row] = await this.dataSource.query<Array<{ count: number }>>(sql, parameters);
-      page = pageCount(row?.count ?? 0, request.size);
-    }
-    const offset = (page - 1) * request.size;
-    if (!Number.isSafeInteger(offset)) throw invalidPage();
-    const { sql, parameters } = recordPageSql(mediaBase, filters, request.size, offset);
-    const [row] = await this.dataSource.query<Array<{ count: number; results: unknown }>>(sql, parameters);
-    const count = row?.count ?? 0;
-    if (page > pageCount(count, request.size)) throw invalidPage();
-    return { count, page, results: row?.results ?? [] };
+  ): Promise<PageRows<unknown> & { page: number }> {
+    return paginate(request, async (limit, offset) => {
+      const { sql, parameters } = recordPageSql(mediaBase, filters, limit, offset);
+      const [row] = await this.dataSource.query<Array<PageRows<unknown>>>(sql, parameters);
+      return { count: row?.count ?? 0, results: row?.results ?? [] };
+    });
   }
 
   findOne(id: number, request: ResourceRequest): Promise<unknown> {

@@ -2,9 +2,9 @@ import { hash, verify } from '@node-rs/argon2';
 import { Inject, Injectable } from '@nestjs/common';
 import { LOGGER, type Logger } from '@fieldops/platform';
 import { DataSource, type EntityManager } from 'typeorm';
-import { type FieldErrors, invalidPage, isFieldErrors, notFound, validationError } from '../drf/exceptions';
+import { type FieldErrors, isFieldErrors, notFound, validationError } from '../drf/exceptions';
 import { type Input, validateInput } from '../drf/serializer';
-import { type PageRequest, pageCount } from '../drf/pagination';
+import { type PageRequest, paginate, type PageRows } from '../drf/pagination';
 import { containsPattern, isoTimestamp, SqlParameters, sqlState } from '../database/sql';
 import { type Role } from './role';
 import { PASSWORD_FIELDS, USER_CREATE_FIELDS, USER_UPDATE_FIELDS } from './dto/user.dto';
@@ -161,10 +161,7 @@ export class UsersService {
 
   // --- the users API (supervisors) ---
 
-  async page(
-    filters: UserFilters,
-    request: PageRequest,
-  ): Promise<{ count: number; page: number; results: unknown }> {
+  page(filters: UserFilters, request: PageRequest): Promise<PageRows<unknown> & { page: number }> {
     const parameters = new SqlParameters();
     const conditions: string[] = [];
     if (filters.role !== undefined) conditions.push(`u."role" = ${parameters.add(filters.role)}`);
@@ -176,19 +173,11 @@ export class UsersService {
         COALESCE((SELECT json_agg(${USER_JSON} ORDER BY u."id") FROM (SELECT * FROM "users" u ${where} ORDER BY u."id" LIMIT ${limit} OFFSET ${offset}) u), '[]'::json) AS "results"`,
       parameters: parameters.values,
     });
-    let page = request.page;
-    if (page === 'last') {
-      const { sql, parameters: values } = statement(0, 0);
-      const [row] = await this.dataSource.query<Array<{ count: number }>>(sql, values);
-      page = pageCount(row?.count ?? 0, request.size);
-    }
-    const offset = (page - 1) * request.size;
-    if (!Number.isSafeInteger(offset)) throw invalidPage();
-    const { sql, parameters: values } = statement(request.size, offset);
-    const [row] = await this.dataSource.query<Array<{ count: number; results: unknown }>>(sql, values);
-    const count = row?.count ?? 0;
-    if (page > pageCount(count, request.size)) throw invalidPage();
-    return { count, page, results: row?.results ?? [] };
+    return paginate(request, async (limit, offset) => {
+      const { sql, parameters: values } = statement(limit, offset);
+      const [row] = await this.dataSource.query<Array<PageRows<unknown>>>(sql, values);
+      return { count: row?.count ?? 0, results: row?.results ?? [] };
+    });
   }
 
   async findOne(id: number): Promise<unknown> {

@@ -1,10 +1,11 @@
-import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { CloudAdapter, ConversationState, MemoryStorage, MessageFactory } from 'botbuilder';
 import { LOGGER, type Logger, ReadinessRegistry } from '@fieldops/platform';
 import { ConversationLocales } from '../chat-page/conversation-locales';
 import { InspectionBotEnvironment } from '../config/inspection-bot.environment';
 import { InspectionBot } from '../dialog/inspection-bot';
 import { InspectionApiClient } from '../inspection-api/inspection-api.client';
+import { LibraryConsole } from '../logging/library-console';
 import { languageOfLocale, Localizer } from '../phrases/localizer';
 import { GatewayTranslator } from '../phrases/gateway-translator';
 import { PhrasebookTranslator } from '../phrases/phrasebook-translator';
@@ -16,6 +17,12 @@ import { MessagesController } from './messages.controller';
 @Module({
   controllers: [MessagesController],
   providers: [
+    // botbuilder's console output (refused tokens, failed turns) as JSON lines through the platform logger.
+    {
+      provide: LibraryConsole,
+      inject: [LOGGER],
+      useFactory: (logger: Logger) => LibraryConsole.install(logger.child({ component: 'botbuilder' })),
+    },
     {
       provide: InspectionApiClient,
       inject: [InspectionBotEnvironment, LOGGER],
@@ -100,11 +107,16 @@ import { MessagesController } from './messages.controller';
     },
   ],
 })
-export class BotModule implements OnModuleInit {
+export class BotModule implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly readiness: ReadinessRegistry,
     @Inject(InspectionApiClient) private readonly api: InspectionApiClient,
+    private readonly libraryConsole: LibraryConsole,
   ) {}
+
+  onModuleDestroy(): void {
+    this.libraryConsole.uninstall();
+  }
 
   onModuleInit(): void {
     // Ready when inspection-api answers and the service account can sign in.

@@ -7,7 +7,7 @@ import { startConnectorGateway } from '@fieldops/connector-gateway';
 import { createConversationStore } from '@fieldops/conversation-store';
 import { createScratchDatabase } from '@fieldops/database';
 import { startInspectionApi } from '@fieldops/inspection-api';
-import { type RunningService } from '@fieldops/platform';
+import { type Logger, type RunningService } from '@fieldops/platform';
 import { startRelayGateway } from '@fieldops/relay-gateway';
 import { InspectionApiClient, seedDemoInspectionData, startInspectionBot } from '../../src';
 
@@ -52,7 +52,9 @@ export interface RunningInspectionPlatform {
  * connector-gateway and relay-gateway from one platform configuration (the bot registered with an app id and
  * password), sharing an in-process bus and store, and the inspection bot in the password mode.
  */
-export async function startInspectionPlatform(): Promise<RunningInspectionPlatform> {
+export async function startInspectionPlatform(
+  options: { botLogger?: Logger } = {},
+): Promise<RunningInspectionPlatform> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) throw new Error('DATABASE_URL is set by the Jest global setup');
   const database = await createScratchDatabase(adminUrl, 'inspection_bot');
@@ -124,6 +126,7 @@ export async function startInspectionPlatform(): Promise<RunningInspectionPlatfo
     });
     services.push(relay);
     const bot = await startInspectionBot({
+      logger: options.botLogger,
       environment: {
         ...common,
         INSPECTION_BOT_PORT: String(botPort),

@@ -4,7 +4,7 @@ import { type ActivitySet } from '@fieldops/contracts';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { type Credential } from '../direct-line/credentials';
 import { DirectLineAuthGuard, DirectLineCredential } from '../direct-line/direct-line-auth.guard';
-import { V3_PREFIXES } from '../direct-line/relay-settings';
+import { V3_PREFIXES } from '../direct-line/v3-paths';
 import { ActivitiesService } from './activities.service';
 import { validateClientActivity } from './activity-validation';
 

@@ -1,20 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type Activity, type ActivitySet, badArgument, botError, tooManyRequests } from '@fieldops/contracts';
+import { type Activity, type ActivitySet, botError, tooManyRequests } from '@fieldops/contracts';
 import {
   CONVERSATION_STORE,
+  ConversationLog,
   type ConversationStore,
+  stampClientActivity,
   UnknownConversationError,
 } from '@fieldops/conversation-store';
 import { ErrorEnvelopeException, LOGGER, type Logger } from '@fieldops/platform';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
-import { ConversationLog } from '../conversation-log/conversation-log.service';
-import { botAccount, ConversationMembershipService } from '../conversations/conversation-membership.service';
+import { ConversationMembershipService } from '../conversations/conversation-membership.service';
 import { ConversationFactsCache } from '../conversations/conversation-facts.cache';
 import { conversationNotFound } from '../conversations/conversations.service';
 import { type Credential } from '../direct-line/credentials';
-import { parseWatermark } from '../direct-line/public-url';
 import { RateLimiter } from '../direct-line/rate-limiter';
+import { parseWatermark } from '../direct-line/watermark';
 import { BOT_DELIVERY, type BotDelivery } from '../delivery/bot-delivery';
 
 const POLL_PAGE_SIZE = 500;
@@ -64,28 +65,17 @@ export class ActivitiesService {
     }
     if (botId !== bot.id) throw conversationNotFound();
 
-    const { id: _clientId, ...rest } = activity;
-    const from = {
-      ...rest.from!,
-      id: credential.kind === 'token' && credential.userId ? credential.userId : rest.from!.id,
-    };
-    const stamped: Activity = {
-      ...rest,
-      channelId: 'directline',
+    const stamped = stampClientActivity(conversationId, activity, {
+      bot,
+      userId: credential.kind === 'token' ? credential.userId : undefined,
       serviceUrl: this.environment.RELAY_BOT_SERVICE_URL,
-      from,
-      recipient: botAccount(bot),
-      conversation: {
-        ...(typeof rest.conversation === 'object' ? rest.conversation : {}),
-        id: conversationId,
-      },
-    };
+    });
     // The first message of a user not announced at start is preceded by the user's conversationUpdate.
     const announcing = performance.now();
-    const announced = await this.membership.announceUserIfNew(bot, conversationId, from);
+    const announced = await this.membership.announceUserIfNew(bot, conversationId, stamped.from);
     let botMs = announced ? performance.now() - announcing : 0;
     const correlationId = randomUUID();
-    const echo = await this.log.append(conversationId, stamped, correlationId).catch((error: unknown) => {
+    const echo = await this.log.append(stamped, correlationId).catch((error: unknown) => {
       // Expired from the store since its bot was remembered.
       if (error instanceof UnknownConversationError) throw conversationNotFound();
       throw error;
@@ -125,7 +115,6 @@ export class ActivitiesService {
     watermarkParameter: unknown,
   ): Promise<ActivitySet> {
     const watermark = parseWatermark(watermarkParameter);
-    if (watermark === 'invalid') throw badArgument('Invalid watermark');
     const unchanged: ActivitySet = {
       activities: [],
       watermark: watermark === undefined ? undefined : String(watermark),

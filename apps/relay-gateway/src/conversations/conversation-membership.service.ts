@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Activity, type ChannelAccount } from '@fieldops/contracts';
-import { CONVERSATION_STORE, type ConversationStore } from '@fieldops/conversation-store';
+import {
+  botAccount,
+  CONVERSATION_STORE,
+  type ConversationStore,
+  DIRECT_LINE_CHANNEL_ID,
+} from '@fieldops/conversation-store';
 import { LOGGER, type Logger } from '@fieldops/platform';
 import { type BotConfig } from '@fieldops/platform-config';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { BOT_DELIVERY, type BotDelivery } from '../delivery/bot-delivery';
 import { ConversationFactsCache } from './conversation-facts.cache';
-
-export function botAccount(bot: BotConfig): ChannelAccount {
-  return { id: bot.id, name: bot.name, role: 'bot' };
-}
 
 /**
  * conversationUpdate activities for the bot (never shown to clients, so not in the log): at start with both members
@@ -64,7 +65,7 @@ export class ConversationMembershipService {
       type: 'conversationUpdate',
       id: `${conversationId}|update-${randomUUID()}`,
       timestamp: new Date().toISOString(),
-      channelId: 'directline',
+      channelId: DIRECT_LINE_CHANNEL_ID,
       serviceUrl: this.environment.RELAY_BOT_SERVICE_URL,
       from,
       recipient: botAccount(bot),

@@ -3,10 +3,10 @@ import { type Request, type Response } from 'express';
 import { lowerKeys } from '../direct-line/case-insensitive';
 import { type Credential } from '../direct-line/credentials';
 import { DirectLineAuthGuard, DirectLineCredential } from '../direct-line/direct-line-auth.guard';
-import { V3_PREFIXES } from '../direct-line/relay-settings';
+import { V3_PREFIXES } from '../direct-line/v3-paths';
 import { type ConversationResponse, ConversationsService, type StartRequest } from './conversations.service';
 
-@Controller(V3_PREFIXES)
+@Controller([...V3_PREFIXES])
 @UseGuards(DirectLineAuthGuard)
 export class ConversationsController {
   constructor(private readonly conversations: ConversationsService) {}

@@ -6,11 +6,12 @@ import {
   type ConversationRecord,
   type ConversationStore,
 } from '@fieldops/conversation-store';
-import { badArgument, type BotFrameworkError, notFound } from '@fieldops/contracts';
+import { type BotFrameworkError, notFound } from '@fieldops/contracts';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { type Credential } from '../direct-line/credentials';
-import { parseWatermark, streamUrlFor } from '../direct-line/public-url';
+import { streamUrlFor } from '../direct-line/public-url';
 import { TokenIssuer } from '../direct-line/token-issuer';
+import { FROM_START, parseWatermark } from '../direct-line/watermark';
 import { ConversationMembershipService } from './conversation-membership.service';
 
 export interface ConversationResponse {
@@ -69,7 +70,11 @@ export class ConversationsService {
         locale: record.locale ?? fresh.locale,
       });
     }
-    return { created, record, response: this.conversationResponse(credential, conversationId, '-', request) };
+    return {
+      created,
+      record,
+      response: this.conversationResponse(credential, conversationId, FROM_START, request),
+    };
   }
 
   /** A fresh streamUrl (and token) for an existing conversation. */
@@ -80,10 +85,9 @@ export class ConversationsService {
     request: Request,
   ): Promise<ConversationResponse> {
     const watermark = parseWatermark(watermarkParameter);
-    if (watermark === 'invalid') throw badArgument('Invalid watermark');
     const record = await this.store.get(conversationId);
     if (!record || record.botId !== credential.bot.id) throw conversationNotFound();
-    let streamWatermark = watermark === undefined ? '-' : String(watermark);
+    let streamWatermark = watermark === undefined ? FROM_START : String(watermark);
     if (
       watermark === undefined &&
       watermarkParameter === undefined &&

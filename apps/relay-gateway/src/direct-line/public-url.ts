@@ -1,4 +1,5 @@
 import { type Request } from 'express';
+import { attachmentPath, streamPath, v3PrefixOf } from './v3-paths';
 
 /** This gateway's base URL as the client sees it: the configured one, or the request's (trusted X-Forwarded-*). */
 export function publicBaseUrl(request: Request, configured: string | undefined): string {
@@ -6,11 +7,7 @@ export function publicBaseUrl(request: Request, configured: string | undefined):
   return `${request.protocol}://${request.host}`;
 }
 
-/** The v3 prefix this request came in on (`v3/directline` or `v3/relay`), so streamUrls stay on it. */
-export function v3PrefixOf(request: Request): string {
-  return request.path.startsWith('/v3/relay/') ? 'v3/relay' : 'v3/directline';
-}
-
+/** The streamUrl handed to a client: `ws`/`wss` on the public host, on the v3 prefix the request came in on. */
 export function streamUrlFor(
   request: Request,
   configured: string | undefined,
@@ -20,12 +17,15 @@ export function streamUrlFor(
 ): string {
   const base = publicBaseUrl(request, configured).replace(/^http/, 'ws');
   const query = new URLSearchParams({ watermark, t: streamToken });
-  return `${base}/${v3PrefixOf(request)}/conversations/${encodeURIComponent(conversationId)}/stream?${query.toString()}`;
+  return `${base}/${streamPath(v3PrefixOf(request.path), conversationId)}?${query.toString()}`;
 }
 
-/** Parses a client watermark: empty, `-` or absent mean "from the start" (undefined). */
-export function parseWatermark(value: unknown): number | undefined | 'invalid' {
-  if (value === undefined || value === '' || value === '-') return undefined;
-  if (typeof value !== 'string' || !/^-?\d{1,15}$/.test(value)) return 'invalid';
-  return Number(value);
+/** The download URL of an uploaded file, signed with its attachment token `t`. */
+export function attachmentUrlFor(
+  request: Request,
+  configured: string | undefined,
+  file: { conversationId: string; attachmentId: string; name: string; token: string },
+): string {
+  const path = attachmentPath(file.conversationId, file.attachmentId, file.name);
+  return `${publicBaseUrl(request, configured)}/${path}?t=${file.token}`;
 }

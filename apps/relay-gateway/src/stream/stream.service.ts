@@ -7,12 +7,11 @@ import { ErrorEnvelopeException, LOGGER, type Logger } from '@fieldops/platform'
 import { type WebSocket, WebSocketServer } from 'ws';
 import { badArgument, notFound, serviceError } from '@fieldops/contracts';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
-import { parseWatermark } from '../direct-line/public-url';
 import { conversationNotFound } from '../conversations/conversations.service';
 import { TokenIssuer } from '../direct-line/token-issuer';
+import { streamConversationOf } from '../direct-line/v3-paths';
+import { parseWatermark } from '../direct-line/watermark';
 import { StreamConnection } from './stream-connection';
-
-const STREAM_PATH = /^\/v3\/(?:directline|relay)\/conversations\/([^/]+)\/stream$/;
 
 /**
  * The WebSocket stream (`…/conversations/{id}/stream?watermark=&t=`), upgraded on the HTTP server with `ws` in
@@ -74,23 +73,14 @@ export class StreamService implements BeforeApplicationShutdown {
   }
 
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://relay.invalid');
-    const match = STREAM_PATH.exec(url.pathname);
-    if (!match?.[1]) return reject(socket, notFound('No WebSocket endpoint here'));
-    const conversationId = decodeURIComponent(match[1]);
-    const watermark = parseWatermark(url.searchParams.get('watermark') ?? undefined);
-    if (watermark === 'invalid') return reject(socket, badArgument('Invalid watermark'));
-    let claims;
+    let conversationId: string;
+    let watermark: number | undefined;
     try {
-      ({ claims } = this.issuer.verify(url.searchParams.get('t') ?? ''));
+      ({ conversationId, watermark } = await this.admit(request));
     } catch (error) {
-      return reject(socket, error as ErrorEnvelopeException);
+      if (error instanceof ErrorEnvelopeException) return reject(socket, error);
+      throw error;
     }
-    if (claims.scope !== 'stream' || claims.conv !== conversationId) {
-      return reject(socket, badArgument('Security token not valid for this conversation', 403));
-    }
-    const record = await this.store.get(conversationId);
-    if (!record || record.botId !== claims.bot) return reject(socket, conversationNotFound());
 
     this.server.handleUpgrade(request, socket, head, (webSocket) => {
       const connection = new StreamConnection(
@@ -113,6 +103,20 @@ export class StreamService implements BeforeApplicationShutdown {
         webSocket.close(1011, 'subscription failed');
       });
     });
+  }
+
+  /** The conversation and watermark of an upgrade request, or the Direct Line error that refuses it. */
+  private async admit(request: IncomingMessage): Promise<{ conversationId: string; watermark?: number }> {
+    const url = new URL(request.url ?? '/', 'http://relay.invalid');
+    const conversationId = streamConversationOf(url.pathname);
+    if (conversationId === undefined) throw notFound('No WebSocket endpoint here');
+    const watermark = parseWatermark(url.searchParams.get('watermark') ?? undefined);
+    const { claims } = this.issuer.verify(url.searchParams.get('t') ?? '');
+    if (claims.scope !== 'stream' || claims.conv !== conversationId)
+      throw badArgument('Security token not valid for this conversation', 403);
+    const record = await this.store.get(conversationId);
+    if (!record || record.botId !== claims.bot) throw conversationNotFound();
+    return { conversationId, watermark };
   }
 }
 

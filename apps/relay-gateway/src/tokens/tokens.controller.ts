@@ -5,7 +5,7 @@ import {
   DirectLineCredential,
   ExemptFromEnhancedAuth,
 } from '../direct-line/direct-line-auth.guard';
-import { V3_PREFIXES } from '../direct-line/relay-settings';
+import { V3_PREFIXES } from '../direct-line/v3-paths';
 import { type TokenResponse, TokensService } from './tokens.service';
 
 @Controller(V3_PREFIXES.map((prefix) => `${prefix}/tokens`))

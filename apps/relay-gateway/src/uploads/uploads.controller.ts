@@ -3,10 +3,10 @@ import { type Request, type Response } from 'express';
 import { sendUntrustedFile } from '@fieldops/platform';
 import { type Credential } from '../direct-line/credentials';
 import { DirectLineAuthGuard, DirectLineCredential } from '../direct-line/direct-line-auth.guard';
-import { V3_PREFIXES } from '../direct-line/relay-settings';
+import { V3_PREFIXES } from '../direct-line/v3-paths';
 import { UploadsService } from './uploads.service';
 
-@Controller(V3_PREFIXES)
+@Controller([...V3_PREFIXES])
 export class UploadsController {
   constructor(private readonly uploads: UploadsService) {}
 

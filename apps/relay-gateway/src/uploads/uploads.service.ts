@@ -7,7 +7,7 @@ import { validateClientActivity } from '../activities/activity-validation';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { conversationNotFound } from '../conversations/conversations.service';
 import { type Credential } from '../direct-line/credentials';
-import { publicBaseUrl } from '../direct-line/public-url';
+import { attachmentUrlFor } from '../direct-line/public-url';
 import { TokenIssuer } from '../direct-line/token-issuer';
 import { parseUpload } from './upload-parser';
 
@@ -46,7 +46,6 @@ export class UploadsService {
       { ...base, type: base.type ?? 'message', from: { ...(base.from ?? {}), id: userId } },
       this.environment.RELAY_MAX_ACTIVITY_BYTES,
     );
-    const baseUrl = publicBaseUrl(request, this.environment.RELAY_PUBLIC_URL);
     const attachments: Attachment[] = [];
     for (const file of parsed.files) {
       const stored = await this.store.putAttachment(
@@ -67,7 +66,12 @@ export class UploadsService {
       attachments.push({
         contentType: file.contentType,
         name: file.name,
-        contentUrl: `${baseUrl}/v3/directline/attachments/${encodeURIComponent(conversationId)}/${stored.attachmentId}/${encodeURIComponent(file.name)}?t=${token}`,
+        contentUrl: attachmentUrlFor(request, this.environment.RELAY_PUBLIC_URL, {
+          conversationId,
+          attachmentId: stored.attachmentId,
+          name: file.name,
+          token,
+        }),
       });
     }
     // The client's own attachment descriptions (DirectLineJS sends name/contentType without contentUrl) give way to

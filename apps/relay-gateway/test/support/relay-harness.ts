@@ -15,6 +15,9 @@ export const TRUSTED_ORIGIN = 'https://chat.example.com';
 
 export type RelayGateway = Awaited<ReturnType<typeof startRelayGateway>>;
 
+/** The test bot as its conversations name it (`test-bot` in the platform configuration below). */
+export const TEST_BOT = { id: 'test-bot', name: 'Test bot' } as const;
+
 /** How the test bot answers one activity: HTTP status, delay, and whether it replies into the conversation. */
 export interface BotBehaviour {
   status?: number;
@@ -63,13 +66,17 @@ export class TestBot {
     const behaviour = this.behaviour(activity);
     if (behaviour.delayMs) await new Promise((resolve) => setTimeout(resolve, behaviour.delayMs));
     if (activity.type === 'message' && behaviour.reply !== false && this.replyThrough) {
-      await this.replyThrough.app.get(ConversationLog).appendFromBot(activity.conversation!.id, {
-        type: 'message',
-        from: { id: 'test-bot', name: 'Test bot', role: 'bot' },
-        recipient: activity.from,
-        replyToId: activity.id,
-        text: `echo: ${activity.text ?? ''}`,
-      });
+      await this.replyThrough.app.get(ConversationLog).appendFromBot(
+        activity.conversation!.id,
+        {
+          type: 'message',
+          from: { id: 'test-bot', name: 'Test bot', role: 'bot' },
+          recipient: activity.from,
+          replyToId: activity.id,
+          text: `echo: ${activity.text ?? ''}`,
+        },
+        TEST_BOT,
+      );
     }
     return { status: behaviour.status ?? 200, body: behaviour.body };
   }

@@ -28,7 +28,18 @@ export const BOT_FRAMEWORK_ERROR_CODES = [
 export type BotFrameworkErrorCode = (typeof BOT_FRAMEWORK_ERROR_CODES)[number];
 
 /** An error leaving a gateway as `{"error":{"code","message"}}` with a catalogued code. */
-export type BotFrameworkError = ErrorEnvelopeException<BotFrameworkErrorCode>;
+export class BotFrameworkError extends ErrorEnvelopeException {
+  declare readonly code: BotFrameworkErrorCode;
+
+  constructor(
+    status: number,
+    code: BotFrameworkErrorCode,
+    message: string,
+    extra: ErrorEnvelopeException['extra'] = {},
+  ) {
+    super(status, code, message, extra);
+  }
+}
 
 const KNOWN = new Set<string>(BOT_FRAMEWORK_ERROR_CODES);
 
@@ -65,7 +76,7 @@ export const BOT_FRAMEWORK_DEFAULT_CODES: ErrorEnvelopeCodes<BotFrameworkErrorCo
 const BEARER_CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
 
 function error(status: number, code: BotFrameworkErrorCode, message: string): BotFrameworkError {
-  return new ErrorEnvelopeException(
+  return new BotFrameworkError(
     status,
     code,
     message,
@@ -123,7 +134,7 @@ export function serviceError(message: string): BotFrameworkError {
 
 /** 429 with `Retry-After` (seconds). */
 export function tooManyRequests(message: string, retryAfterSeconds: number): BotFrameworkError {
-  return new ErrorEnvelopeException(429, 'TooManyRequests', message, {
+  return new BotFrameworkError(429, 'TooManyRequests', message, {
     headers: { 'Retry-After': String(retryAfterSeconds) },
   });
 }
@@ -137,5 +148,5 @@ export function botError(
   message: string,
   httpStatusCode: number = status,
 ): BotFrameworkError {
-  return new ErrorEnvelopeException(status, 'BotError', message, { httpStatusCode });
+  return new BotFrameworkError(status, 'BotError', message, { httpStatusCode });
 }

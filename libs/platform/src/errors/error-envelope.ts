@@ -10,19 +10,15 @@ export interface ErrorEnvelope {
 }
 
 /** An error with the stable code its wire format promises; the app's catalogue names the codes. */
-export class ErrorEnvelopeException<Code extends string = string> extends HttpException {
+export class ErrorEnvelopeException extends HttpException {
   constructor(
     status: number,
-    readonly code: Code,
+    readonly code: string,
     message: string,
     readonly extra: { httpStatusCode?: number; headers?: Record<string, string> } = {},
   ) {
     super(message, status);
   }
-}
-
-function isNamed(exception: unknown): exception is ErrorEnvelopeException {
-  return exception instanceof ErrorEnvelopeException;
 }
 
 /**
@@ -65,7 +61,7 @@ export class ErrorEnvelopeExceptionFilter extends WireExceptionFilter {
   }
 
   protected renderBody({ status, exception, errorId }: WireError): ErrorEnvelope {
-    if (isNamed(exception)) {
+    if (exception instanceof ErrorEnvelopeException) {
       const body: ErrorEnvelope = { error: { code: exception.code, message: exception.message } };
       if (exception.extra.httpStatusCode !== undefined) body.httpStatusCode = exception.extra.httpStatusCode;
       return body;
@@ -82,6 +78,6 @@ export class ErrorEnvelopeExceptionFilter extends WireExceptionFilter {
   }
 
   protected override renderHeaders({ exception }: WireError): Record<string, string> {
-    return isNamed(exception) ? (exception.extra.headers ?? {}) : {};
+    return exception instanceof ErrorEnvelopeException ? (exception.extra.headers ?? {}) : {};
   }
 }

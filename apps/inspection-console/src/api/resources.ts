@@ -1,0 +1,91 @@
+/** inspection-api's representations (DRF snake_case), as the console reads them. */
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+export type Frequency = 'daily' | 'weekly' | 'monthly';
+export type Role = 'inspector' | 'supervisor';
+
+export interface CheckItem {
+  id: number;
+  name: string;
+  description: string;
+  expected_value: string;
+  device: number;
+}
+
+export interface Device {
+  id: number;
+  name: string;
+  code: string;
+  location: string;
+  group: string;
+  created_at: string;
+  check_items: CheckItem[];
+}
+
+export interface CheckPlan {
+  id: number;
+  name: string;
+  frequency: Frequency;
+  active: boolean;
+  devices: number[];
+}
+
+export interface CheckRecord {
+  id: number;
+  status: CheckStatus;
+  value: string;
+  note: string;
+  photo: string | null;
+  attachment: string | null;
+  checked_at: string;
+  checked_by: string;
+  plan: number | null;
+  device: number;
+  item: number | null;
+}
+
+export interface ConsoleUser {
+  id: number;
+  username: string;
+  role: Role;
+  is_active: boolean;
+  date_joined?: string;
+  last_login?: string | null;
+}
+
+export interface DrfPage<T> {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: T[];
+}
+
+export type DueStatus = 'due' | 'overdue' | 'done';
+
+export interface DueRow {
+  plan: { id: number; name: string; frequency: Frequency };
+  device: { id: number; code: string; name: string; group: string; location: string };
+  item: { id: number; name: string };
+  status: DueStatus;
+  period_start: string;
+  period_end: string;
+  last_record: { id: number; status: CheckStatus; checked_at: string; checked_by: string } | null;
+}
+
+export interface DueCounts {
+  due: number;
+  overdue: number;
+  done: number;
+}
+
+export interface DueSummary extends DueCounts {
+  date: string;
+  time_zone: string;
+  plans: (DueCounts & { id: number; name: string; frequency: Frequency; total: number })[];
+}
+
+export interface RecordStatistics {
+  interval: 'day' | 'week';
+  date_from: string;
+  date_to: string;
+  results: { period: string; ok: number; warn: number; fail: number }[];
+}

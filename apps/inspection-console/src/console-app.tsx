@@ -1,0 +1,61 @@
+import DevicesIcon from '@mui/icons-material/Memory';
+import PlansIcon from '@mui/icons-material/EventRepeat';
+import RecordsIcon from '@mui/icons-material/FactCheck';
+import UsersIcon from '@mui/icons-material/People';
+import { Admin, Resource } from 'react-admin';
+import { dataProvider } from './api/data-provider';
+import { authProvider } from './auth/auth-provider';
+import { ConsoleLoginPage } from './auth/console-login-page';
+import { DeviceCreate, DeviceEdit, DeviceList } from './devices/device-screens';
+import { i18nProvider } from './i18n/i18n-provider';
+import { ConsoleLayout } from './layout/console-layout';
+import { consoleTheme } from './layout/console-theme';
+import { PlanCreate, PlanEdit, PlanList } from './plans/plan-screens';
+import { RecordList } from './records/record-list';
+import { TodayPage } from './today/today-page';
+import { UserCreate, UserEdit, UserList } from './users/user-screens';
+
+/** The supervisor console: Today (the dashboard), Devices, Plans, Records, Users. */
+export function ConsoleApp() {
+  return (
+    <Admin
+      title="FieldOps"
+      dataProvider={dataProvider}
+      authProvider={authProvider}
+      i18nProvider={i18nProvider}
+      layout={ConsoleLayout}
+      loginPage={ConsoleLoginPage}
+      dashboard={TodayPage}
+      theme={consoleTheme}
+      requireAuth
+      disableTelemetry
+    >
+      <Resource
+        name="devices"
+        list={DeviceList}
+        create={DeviceCreate}
+        edit={DeviceEdit}
+        icon={DevicesIcon}
+        recordRepresentation="code"
+      />
+      <Resource
+        name="plans"
+        list={PlanList}
+        create={PlanCreate}
+        edit={PlanEdit}
+        icon={PlansIcon}
+        recordRepresentation="name"
+      />
+      <Resource name="records" list={RecordList} icon={RecordsIcon} />
+      <Resource
+        name="users"
+        list={UserList}
+        create={UserCreate}
+        edit={UserEdit}
+        icon={UsersIcon}
+        recordRepresentation="username"
+      />
+      <Resource name="items" recordRepresentation="name" />
+    </Admin>
+  );
+}

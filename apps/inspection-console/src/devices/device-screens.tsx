@@ -1,0 +1,172 @@
+import { Box } from '@mui/material';
+import { useMemo } from 'react';
+import {
+  ArrayInput,
+  Create,
+  CreateButton,
+  Datagrid,
+  DeleteWithConfirmButton,
+  Edit,
+  EditButton,
+  ExportButton,
+  FunctionField,
+  List,
+  SaveButton,
+  SearchInput,
+  SelectInput,
+  SimpleForm,
+  SimpleFormIterator,
+  TextField,
+  TextInput,
+  Toolbar,
+  TopToolbar,
+  maxLength,
+  required,
+  useGetList,
+  useRecordContext,
+  useTranslate,
+} from 'react-admin';
+import { type Device } from '../api/resources';
+import { EmptyList } from '../layout/empty-list';
+
+/** The group filter's choices: the groups of the first 100 devices (the API has no groups endpoint). */
+function GroupFilter({ source, alwaysOn }: { source: string; alwaysOn?: boolean }) {
+  const translate = useTranslate();
+  const { data = [] } = useGetList<Device>('devices', { pagination: { page: 1, perPage: 100 } });
+  const choices = useMemo(
+    () =>
+      [...new Set(data.map((device) => device.group).filter(Boolean))]
+        .sort()
+        .map((group) => ({ id: group, name: group })),
+    [data],
+  );
+  return (
+    <SelectInput
+      source={source}
+      alwaysOn={alwaysOn}
+      choices={choices}
+      emptyText={translate('console.devices.all_groups')}
+      sx={{ minWidth: 180 }}
+    />
+  );
+}
+
+const deviceFilters = [
+  <SearchInput key="q" source="q" alwaysOn />,
+  <GroupFilter key="group" source="group" alwaysOn />,
+];
+
+function DeleteDeviceButton() {
+  const device = useRecordContext<Device>();
+  const translate = useTranslate();
+  if (!device) return null;
+  return (
+    <DeleteWithConfirmButton
+      mutationMode="pessimistic"
+      confirmTitle={translate('console.devices.delete_title', { code: device.code })}
+      confirmContent={translate('console.devices.delete_content', {
+        name: device.name,
+        code: device.code,
+        items: device.check_items?.length ?? 0,
+      })}
+    />
+  );
+}
+
+export function DeviceList() {
+  const translate = useTranslate();
+  return (
+    <List
+      filters={deviceFilters}
+      perPage={20}
+      sort={{ field: 'id', order: 'ASC' }}
+      empty={<EmptyList />}
+      actions={
+        <TopToolbar>
+          <CreateButton />
+          <ExportButton />
+        </TopToolbar>
+      }
+    >
+      <Datagrid bulkActionButtons={false} rowClick="edit">
+        <TextField source="code" sortable={false} />
+        <TextField source="name" sortable={false} />
+        <TextField source="group" sortable={false} />
+        <TextField source="location" sortable={false} />
+        <FunctionField<Device>
+          label="resources.devices.fields.check_items"
+          sortable={false}
+          render={(device) =>
+            translate('console.devices.items_count', { smart_count: device.check_items.length })
+          }
+        />
+        <EditButton />
+      </Datagrid>
+    </List>
+  );
+}
+
+/** Two columns of inputs from tablet width up, one on narrow screens. */
+export const formGrid = {
+  display: 'grid',
+  gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' },
+  columnGap: 2,
+  width: '100%',
+  maxWidth: 960,
+} as const;
+
+function DeviceForm() {
+  const translate = useTranslate();
+  return (
+    <SimpleForm
+      toolbar={
+        <Toolbar sx={{ justifyContent: 'space-between' }}>
+          <SaveButton />
+          <DeleteDeviceButton />
+        </Toolbar>
+      }
+    >
+      <Box sx={formGrid}>
+        <TextInput source="code" validate={[required(), maxLength(100)]} />
+        <TextInput source="name" validate={[required(), maxLength(200)]} />
+        <TextInput source="location" validate={maxLength(200)} />
+        <TextInput source="group" validate={maxLength(100)} />
+      </Box>
+      <ArrayInput
+        source="check_items"
+        helperText={translate('console.devices.items_help')}
+        sx={{ maxWidth: 960 }}
+      >
+        <SimpleFormIterator inline disableReordering disableClear>
+          <TextInput
+            source="name"
+            label="resources.devices.fields.check_items.name"
+            validate={[required(), maxLength(200)]}
+          />
+          <TextInput
+            source="expected_value"
+            label="resources.devices.fields.check_items.expected_value"
+            validate={maxLength(200)}
+          />
+          <TextInput source="description" label="resources.devices.fields.check_items.description" />
+        </SimpleFormIterator>
+      </ArrayInput>
+    </SimpleForm>
+  );
+}
+
+export function DeviceCreate() {
+  return (
+    <Create redirect="list">
+      <DeviceForm />
+    </Create>
+  );
+}
+
+export function DeviceEdit() {
+  return (
+    <Edit mutationMode="pessimistic" redirect="list">
+      <DeviceForm />
+    </Edit>
+  );
+}

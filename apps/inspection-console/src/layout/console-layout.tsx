@@ -1,0 +1,80 @@
+import { Box, Button, Card, CardContent, Typography } from '@mui/material';
+import LockIcon from '@mui/icons-material/Lock';
+import { type ReactNode, useEffect } from 'react';
+import {
+  AppBar,
+  Layout,
+  LocalesMenuButton,
+  Loading,
+  TitlePortal,
+  useGetIdentity,
+  useLocaleState,
+  useLogout,
+  usePermissions,
+  useTranslate,
+  UserMenu,
+} from 'react-admin';
+
+/** The "supervisors only" page an inspector sees after signing in. */
+export function SupervisorsOnly() {
+  const translate = useTranslate();
+  const logout = useLogout();
+  const { identity } = useGetIdentity();
+  return (
+    <Box
+      component="main"
+      sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', p: 2, bgcolor: 'grey.100' }}
+    >
+      <Card sx={{ maxWidth: 520 }} data-testid="supervisors-only">
+        <CardContent sx={{ p: 4 }}>
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, mb: 2 }}>
+            <LockIcon color="primary" aria-hidden />
+            <Typography component="h1" variant="h5">
+              {translate('console.supervisors_only.title')}
+            </Typography>
+          </Box>
+          <Typography sx={{ mb: 1.5 }}>
+            {translate('console.supervisors_only.body', { username: identity?.fullName ?? '' })}
+          </Typography>
+          <Typography color="text.secondary" sx={{ mb: 3 }}>
+            {translate('console.supervisors_only.hint')}
+          </Typography>
+          <Button variant="contained" onClick={() => void logout()}>
+            {translate('console.supervisors_only.sign_out')}
+          </Button>
+        </CardContent>
+      </Card>
+    </Box>
+  );
+}
+
+/** react-admin's user menu, named by the signed-in user (its visible text), as WCAG's label-in-name asks. */
+function ConsoleUserMenu() {
+  const { identity } = useGetIdentity();
+  return <UserMenu label={identity?.fullName ? String(identity.fullName) : 'ra.auth.user_menu'} />;
+}
+
+function ConsoleAppBar() {
+  return (
+    <AppBar toolbar={<LocalesMenuButton />} userMenu={<ConsoleUserMenu />}>
+      <TitlePortal variant="h6" component="h1" />
+    </AppBar>
+  );
+}
+
+/** Keeps `<html lang>` in step with the chosen language (screen readers, axe's html-has-lang). */
+function useDocumentLanguage(): void {
+  const [locale] = useLocaleState();
+  useEffect(() => {
+    document.documentElement.lang = locale === 'zh-CN' ? 'zh-CN' : 'en';
+  }, [locale]);
+}
+
+/** react-admin's layout for supervisors; inspectors get the "supervisors only" page instead of every screen. */
+export function ConsoleLayout({ children }: { children: ReactNode }) {
+  useDocumentLanguage();
+  const { permissions, isPending } = usePermissions<string>();
+  if (isPending) return <Loading />;
+  if (permissions !== 'supervisor') return <SupervisorsOnly />;
+  return <Layout appBar={ConsoleAppBar}>{children}</Layout>;
+}

@@ -1,0 +1,108 @@
+import { Chip } from '@mui/material';
+import {
+  BooleanField,
+  BooleanInput,
+  Create,
+  Datagrid,
+  DateField,
+  Edit,
+  EditButton,
+  FunctionField,
+  List,
+  PasswordInput,
+  SaveButton,
+  SearchInput,
+  SelectInput,
+  SimpleForm,
+  TextField,
+  TextInput,
+  Toolbar,
+  minLength,
+  required,
+  useTranslate,
+} from 'react-admin';
+import { type ConsoleUser } from '../api/resources';
+import { EmptyList } from '../layout/empty-list';
+import { ResetPasswordButton } from './reset-password-button';
+
+function useRoleChoices() {
+  const translate = useTranslate();
+  return (['inspector', 'supervisor'] as const).map((id) => ({ id, name: translate(`console.role.${id}`) }));
+}
+
+function RoleChip({ user }: { user: ConsoleUser }) {
+  const translate = useTranslate();
+  return (
+    <Chip
+      size="small"
+      variant={user.role === 'supervisor' ? 'filled' : 'outlined'}
+      color={user.role === 'supervisor' ? 'primary' : 'default'}
+      label={translate(`console.role.${user.role}`)}
+    />
+  );
+}
+
+export function UserList() {
+  const roleChoices = useRoleChoices();
+  const filters = [
+    <SearchInput key="q" source="q" alwaysOn />,
+    <SelectInput key="role" source="role" choices={roleChoices} alwaysOn />,
+  ];
+  return (
+    <List filters={filters} sort={{ field: 'id', order: 'ASC' }} empty={<EmptyList />}>
+      <Datagrid bulkActionButtons={false} rowClick="edit">
+        <TextField source="username" sortable={false} />
+        <FunctionField<ConsoleUser>
+          source="role"
+          sortable={false}
+          render={(user) => <RoleChip user={user} />}
+        />
+        <BooleanField source="is_active" sortable={false} />
+        <DateField source="date_joined" sortable={false} />
+        <DateField source="last_login" showTime sortable={false} emptyText="—" />
+        <EditButton />
+      </Datagrid>
+    </List>
+  );
+}
+
+export function UserCreate() {
+  const translate = useTranslate();
+  return (
+    <Create redirect="list">
+      <SimpleForm defaultValues={{ role: 'inspector' }}>
+        <TextInput source="username" validate={required()} autoComplete="off" />
+        <PasswordInput
+          source="password"
+          validate={[required(), minLength(8)]}
+          autoComplete="new-password"
+          helperText={translate('console.users.password_help')}
+        />
+        <SelectInput source="role" choices={useRoleChoices()} validate={required()} />
+      </SimpleForm>
+    </Create>
+  );
+}
+
+export function UserEdit() {
+  return (
+    <Edit
+      mutationMode="pessimistic"
+      redirect="list"
+      transform={({ role, is_active }: ConsoleUser) => ({ role, is_active })}
+    >
+      <SimpleForm
+        toolbar={
+          <Toolbar sx={{ gap: 2 }}>
+            <SaveButton />
+            <ResetPasswordButton />
+          </Toolbar>
+        }
+      >
+        <TextInput source="username" disabled />
+        <SelectInput source="role" choices={useRoleChoices()} validate={required()} />
+        <BooleanInput source="is_active" />
+      </SimpleForm>
+    </Edit>
+  );
+}

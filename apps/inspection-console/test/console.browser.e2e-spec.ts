@@ -1,0 +1,268 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Page } from 'playwright-core';
+import {
+  type ConsoleStack,
+  REPORTS,
+  SCREENSHOTS,
+  SIZES,
+  type SizeName,
+  SUPERVISOR,
+  chromiumAvailable,
+  seriousAxeViolations,
+  signIn,
+  startConsoleStack,
+} from './support/console-stack';
+
+const INSPECTOR_PASSWORD = 'inspector-password-2';
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+interface ApiDevice {
+  id: number;
+  code: string;
+  check_items: { id: number; name: string; expected_value: string }[];
+}
+
+(chromiumAvailable() ? describe : describe.skip)(
+  'the supervisor console in Chromium, on the real inspection-api',
+  () => {
+    let stack: ConsoleStack;
+    let page: Page;
+    let token: string;
+    let device: ApiDevice;
+    let planId: number;
+    let inspectorId: number;
+
+    const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
+      const response = await fetch(`${stack.api.url}/api/${path}`, {
+        ...init,
+        headers: { Authorization: `Bearer ${token}`, ...(init.headers ?? {}) },
+      });
+      if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+      return (response.status === 204 ? undefined : await response.json()) as T;
+    };
+
+    const shot = (name: string, locale: string, size: SizeName) =>
+      page.screenshot({ path: join(SCREENSHOTS, `${name}.${locale}.${size}.png`), fullPage: true });
+
+    beforeAll(async () => {
+      stack = await startConsoleStack();
+      token = await stack.token();
+      ({ page } = await stack.newPage({ locale: 'en', size: 'desktop' }));
+    }, 90_000);
+
+    afterAll(async () => {
+      await stack?.close();
+    });
+
+    it('signs a supervisor in and shows the empty devices list', async () => {
+      await page.goto(`${stack.consoleUrl}?locale=en#/login`);
+      await page.locator('input[name="username"]').waitFor();
+      await shot('sign-in', 'en', 'desktop');
+      await signIn(page, stack.consoleUrl, 'en', SUPERVISOR.username, SUPERVISOR.password);
+      await page.getByRole('menuitem', { name: 'Devices' }).click();
+      await page.getByText('No devices yet.').waitFor({ timeout: 20_000 });
+    }, 60_000);
+
+    it('creates a device with two check items inline', async () => {
+      await page.getByRole('link', { name: 'Create' }).first().click();
+      await page.getByLabel('Code *').fill('PUMP-T1');
+      await page.getByLabel('Name *').fill('Test pump 1');
+      await page.getByLabel('Location').fill('Hall T');
+      await page.getByLabel('Group').fill('pumps');
+      const add = page.getByRole('button', { name: 'Add' });
+      await add.click();
+      await page.locator('input[name="check_items.0.name"]').fill('Outlet pressure');
+      await page.locator('input[name="check_items.0.expected_value"]').fill('2.5 bar');
+      await add.click();
+      await page.locator('input[name="check_items.1.name"]').fill('Leaks');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('cell', { name: 'PUMP-T1' }).waitFor({ timeout: 15_000 });
+      await expect(page.getByRole('cell', { name: '2 items' }).isVisible()).resolves.toBe(true);
+
+      const devices = await api<{ results: ApiDevice[] }>('devices/?search=PUMP-T1');
+      [device] = devices.results as [ApiDevice];
+      expect(device.check_items.map((item) => [item.name, item.expected_value])).toEqual([
+        ['Outlet pressure', '2.5 bar'],
+        ['Leaks', ''],
+      ]);
+    }, 60_000);
+
+    it('shows the API’s field errors under the inputs (a duplicate code)', async () => {
+      await page.getByRole('link', { name: 'Create' }).first().click();
+      await page.getByLabel('Code *').fill('PUMP-T1');
+      await page.getByLabel('Name *').fill('Another pump');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('device with this code already exists.').waitFor({ timeout: 15_000 });
+      await page.getByRole('menuitem', { name: 'Devices' }).click();
+    }, 60_000);
+
+    it('searches and filters devices by group, server-side', async () => {
+      await api('devices/', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ code: 'FAN-T1', name: 'Test fan', group: 'fans' }),
+      });
+      await page.reload();
+      await page.getByRole('cell', { name: 'FAN-T1' }).waitFor();
+      await page.getByRole('textbox', { name: 'Search' }).fill('fan');
+      await page.getByRole('cell', { name: 'PUMP-T1' }).waitFor({ state: 'detached' });
+      await expect(page.getByRole('cell', { name: 'FAN-T1' }).isVisible()).resolves.toBe(true);
+      await page.getByRole('textbox', { name: 'Search' }).fill('');
+      await page.getByRole('combobox', { name: 'Group' }).click();
+      await page.getByRole('option', { name: 'pumps' }).click();
+      await page.getByRole('cell', { name: 'FAN-T1' }).waitFor({ state: 'detached' });
+      await expect(page.getByRole('cell', { name: 'PUMP-T1' }).isVisible()).resolves.toBe(true);
+    }, 60_000);
+
+    it('creates a plan with the device picker', async () => {
+      await page.getByRole('menuitem', { name: 'Plans' }).click();
+      await page.getByRole('link', { name: 'Create' }).first().click();
+      await page.getByLabel('Name *').fill('Daily pumps');
+      await page.getByRole('combobox', { name: 'Frequency' }).click();
+      await page.getByRole('option', { name: 'Daily' }).click();
+      await page.getByRole('combobox', { name: 'Devices' }).fill('PUMP');
+      await page.getByRole('option', { name: /PUMP-T1/ }).click();
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('cell', { name: 'Daily pumps' }).waitFor({ timeout: 15_000 });
+      const plans = await api<{
+        results: { id: number; name: string; devices: number[]; frequency: string }[];
+      }>('plans/');
+      const plan = plans.results.find((entry) => entry.name === 'Daily pumps');
+      expect(plan).toMatchObject({ frequency: 'daily', devices: [device.id] });
+      planId = plan?.id ?? 0;
+    }, 60_000);
+
+    it('shows the new plan’s checks as due on Today', async () => {
+      await page.getByRole('menuitem', { name: 'Today' }).click();
+      const openChecks = page.getByTestId('open-checks');
+      await openChecks.getByRole('cell', { name: 'Outlet pressure' }).waitFor({ timeout: 15_000 });
+      await expect(openChecks.getByRole('cell', { name: 'Leaks' }).isVisible()).resolves.toBe(true);
+      await expect(page.getByTestId('count-due-value').textContent()).resolves.toBe('2');
+      await expect(page.getByTestId('count-done-value').textContent()).resolves.toBe('0');
+      await expect(page.getByTestId('plan-completion').textContent()).resolves.toContain('0 of 2 done');
+    }, 60_000);
+
+    it('lists a check recorded through the API, with a thumbnail that opens full size', async () => {
+      const form = new FormData();
+      form.append('device', String(device.id));
+      form.append('item', String(device.check_items[0]?.id));
+      form.append('plan', String(planId));
+      form.append('status', 'fail');
+      form.append('value', '0.8 bar');
+      form.append('note', 'pressure drop');
+      form.append('checked_by', 'insp');
+      form.append('photo', new Blob([PNG], { type: 'image/png' }), 'gauge.png');
+      await api('records/', { method: 'POST', body: form });
+
+      await page.getByRole('menuitem', { name: 'Records' }).click();
+      await page.getByRole('cell', { name: 'pressure drop' }).waitFor({ timeout: 15_000 });
+      await page.getByRole('combobox', { name: 'Status' }).click();
+      await page.getByRole('option', { name: 'Failure' }).click();
+      await page.waitForURL(/status/);
+      await page.getByRole('cell', { name: 'pressure drop' }).waitFor();
+      await page.getByRole('button', { name: /Open the photo of record/ }).click();
+      await page.locator('.yarl__slide_image').waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Escape');
+    }, 60_000);
+
+    it('creates an inspector on the Users screen and resets their password', async () => {
+      await page.getByRole('menuitem', { name: 'Users' }).click();
+      await page.getByRole('link', { name: 'Create' }).first().click();
+      await page.getByLabel('Username *').fill('insp');
+      await page.getByLabel('Password *').fill('first-password-1');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('cell', { name: 'insp', exact: true }).waitFor({ timeout: 15_000 });
+      const users = await api<{ results: { id: number; username: string; role: string }[] }>(
+        'users/?search=insp',
+      );
+      const inspector = users.results.find((user) => user.username === 'insp');
+      expect(inspector?.role).toBe('inspector');
+      inspectorId = inspector?.id ?? 0;
+
+      await page.getByRole('cell', { name: 'insp', exact: true }).click();
+      await page.getByRole('button', { name: 'Reset password' }).click();
+      await page.getByLabel('New password *').fill(INSPECTOR_PASSWORD);
+      await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Password changed').waitFor({ timeout: 15_000 });
+      await expect(stack.token('insp', 'first-password-1')).rejects.toThrow(/401/);
+      await expect(stack.token('insp', INSPECTOR_PASSWORD)).resolves.toEqual(expect.any(String));
+    }, 60_000);
+
+    it('shows an inspector who signs in the "supervisors only" page, and nothing else', async () => {
+      const session = await stack.newPage({ locale: 'en', size: 'desktop' });
+      try {
+        await signIn(session.page, stack.consoleUrl, 'en', 'insp', INSPECTOR_PASSWORD);
+        await session.page.getByRole('heading', { name: 'Supervisors only' }).waitFor({ timeout: 15_000 });
+        await expect(
+          session.page.getByText('You are signed in as insp, an inspector.').isVisible(),
+        ).resolves.toBe(true);
+        await expect(session.page.getByRole('menuitem', { name: 'Devices' }).count()).resolves.toBe(0);
+        await session.page.goto(`${stack.consoleUrl}#/users`);
+        await session.page.getByRole('heading', { name: 'Supervisors only' }).waitFor();
+        await session.page.screenshot({
+          path: join(SCREENSHOTS, 'supervisors-only.en.desktop.png'),
+          fullPage: true,
+        });
+        // The API refuses an inspector's writes too.
+        const insp = await stack.token('insp', INSPECTOR_PASSWORD);
+        const refused = await fetch(`${stack.api.url}/api/devices/`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${insp}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ code: 'X-1', name: 'x' }),
+        });
+        expect(refused.status).toBe(403);
+        await session.page.getByRole('button', { name: 'Sign out' }).click();
+        await session.page.locator('input[name="username"]').waitFor();
+      } finally {
+        await session.context.close();
+      }
+    }, 60_000);
+
+    it('has no serious or critical axe-core violations and no browser errors, at both sizes and in both languages', async () => {
+      const screens: [string, string][] = [
+        ['today', '#/'],
+        ['devices', '#/devices'],
+        ['device-edit', `#/devices/${device.id}`],
+        ['device-create', '#/devices/create'],
+        ['plans', '#/plans'],
+        ['plan-edit', `#/plans/${planId}`],
+        ['records', '#/records'],
+        ['users', '#/users'],
+        ['user-edit', `#/users/${inspectorId}`],
+        ['user-create', '#/users/create'],
+      ];
+      const violations: Record<string, unknown> = {};
+      for (const locale of ['en', 'zh-CN'] as const) {
+        for (const size of Object.keys(SIZES) as SizeName[]) {
+          const session = await stack.newPage({ locale, size });
+          page = session.page;
+          await signIn(page, stack.consoleUrl, locale, SUPERVISOR.username, SUPERVISOR.password);
+          await page
+            .locator('[data-testid="today-page"], .RaLayout-content')
+            .first()
+            .waitFor({ timeout: 20_000 });
+          for (const [name, hash] of screens) {
+            await page.goto(`${stack.consoleUrl}?locale=${locale}${hash}`);
+            await page.locator('.RaLayout-content').waitFor();
+            await page.waitForLoadState('networkidle');
+            await shot(name, locale, size);
+            if (size === 'desktop') {
+              const found = await seriousAxeViolations(page);
+              if (found.length) violations[`${name} ${locale}`] = found;
+            }
+          }
+          await session.context.close();
+        }
+      }
+      writeFileSync(join(REPORTS, 'axe-violations.json'), JSON.stringify(violations, null, 2));
+      expect(violations).toEqual({});
+      expect(stack.errors).toEqual([]);
+    }, 240_000);
+  },
+);
