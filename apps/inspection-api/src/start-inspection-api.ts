@@ -13,7 +13,7 @@ import { inspectionKeyRing } from './auth/inspection-key-ring';
 import { bodyParsingMiddleware } from './drf/request-input';
 import { apiHeadersMiddleware } from './drf/routes';
 import { InspectionApiEnvironment } from './config/inspection-api.environment';
-import { consoleStaticRouter } from './console/console-static';
+import { CONSOLE_PATH, consoleStaticRouter } from './console/console-static';
 import { resolveDatabaseUrl } from './database/database-url';
 import { InspectionApiModule } from './inspection-api.module';
 import { UsersService } from './users/users.service';
@@ -64,8 +64,14 @@ export function startInspectionApi(
           keyRing: inspectionKeyRing(environment, logger),
         }),
       configure: async (app, { environment, logger }) => {
-        if (environment.INSPECTION_CONSOLE_DIR)
+        if (environment.INSPECTION_CONSOLE_DIR) {
+          // The console is a page of this origin: its own scripts and styles, inline styles (emotion), data: and
+          // blob: images (photo previews), the API and media on this origin.
+          app.use(
+            pageContentSecurityPolicy({ paths: [`${CONSOLE_PATH}/`], directives: { 'img-src': ['blob:'] } }),
+          );
           app.use(consoleStaticRouter(environment.INSPECTION_CONSOLE_DIR));
+        }
         app.use(apiHeadersMiddleware);
         app.use(authorizationHeaderMiddleware);
         for (const parser of bodyParsingMiddleware({
