@@ -1,6 +1,11 @@
 // Shared Jest preset for every workspace (each package's jest.config.js spreads it).
 // NestJS 12 ships ESM-only packages; Jest on Node 20 cannot require() them, so the
 // swc transform down-levels them (and their ESM-only dependencies) to CommonJS.
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+const { $schema, ...swcOptions } = JSON.parse(readFileSync(join(__dirname, '.swcrc'), 'utf8'));
+
 const esmOnly = [
   '@nestjs',
   'cookie',
@@ -20,18 +25,7 @@ module.exports = {
     '<rootDir>/test/**/*.int-spec.ts',
   ],
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)(?!.*/node_modules/)`],
-  transform: {
-    '^.+\\.(t|j)s$': [
-      '@swc/jest',
-      {
-        jsc: {
-          parser: { syntax: 'typescript', decorators: true },
-          transform: { legacyDecorator: true, decoratorMetadata: true },
-          target: 'es2022',
-        },
-        module: { type: 'commonjs' },
-      },
-    ],
-  },
+  // The same transpile settings as the build (.swcrc), so tests run the code as it ships.
+  transform: { '^.+\\.(t|j)s$': ['@swc/jest', { ...swcOptions, swcrc: false }] },
   testTimeout: 30000,
 };

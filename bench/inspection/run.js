@@ -6,7 +6,7 @@
 'use strict';
 
 const { spawn } = require('node:child_process');
-const { mkdtemp, rm } = require('node:fs/promises');
+const { mkdtemp, readFile, rm } = require('node:fs/promises');
 const { tmpdir } = require('node:os');
 const path = require('node:path');
 const root = path.resolve(__dirname, '..', '..');
@@ -26,6 +26,13 @@ const DEVICES = 1000;
 const ITEMS_PER_DEVICE = 5;
 const PLANS = 10;
 const RECORDS = 10000;
+/** Record counts of the issue-14 runs (due, statistics, export), comma-separated; the first must be RECORDS or more. */
+const ISSUE14_RECORDS = (process.env.BENCH_ISSUE14_RECORDS ?? '10000,100000')
+  .split(',')
+  .filter(Boolean)
+  .map(Number);
+/** Sequential exports per record count. */
+const EXPORTS = Number(process.env.BENCH_EXPORTS ?? 5);
 const PORT = 18_000 + Math.floor(Math.random() * 1000);
 
 const say = (line) => process.stdout.write(`${line}\n`);
@@ -42,13 +49,26 @@ async function seed(url) {
       SELECT 'Plan ' || g, (ARRAY['daily','weekly','monthly'])[1 + g % 3] FROM generate_series(1, ${PLANS}) g`);
     await pool.query(`INSERT INTO check_plan_devices (plan_id, device_id)
       SELECT p.id, d.id FROM check_plans p JOIN devices d ON d.id % ${PLANS} = p.id % ${PLANS}`);
-    await pool.query(`INSERT INTO check_records (status, value, note, checked_by, plan_id, device_id, item_id)
-      SELECT (ARRAY['ok','warn','fail'])[1 + g % 3], (g % 100)::text, 'note ' || g, 'inspector-' || (g % 7),
-        1 + g % ${PLANS}, 1 + g % ${DEVICES}, NULL FROM generate_series(1, ${RECORDS}) g`);
-    await pool.query('ANALYZE');
+    await addRecords(pool, 1, RECORDS);
   } finally {
     await pool.end();
   }
+}
+
+/**
+ * Records first..last: spread over devices, their items and the last 60 days (so the due checks and the statistics
+ * have history to read), one in five with a photo.
+ */
+async function addRecords(pool, first, last) {
+  await pool.query(`INSERT INTO check_records (status, value, note, checked_by, plan_id, device_id, item_id, checked_at, photo)
+      SELECT (ARRAY['ok','warn','fail'])[1 + g % 3], (g % 100)::text, 'note ' || g, 'inspector-' || (g % 7),
+        1 + g % ${PLANS}, 1 + g % ${DEVICES}, NULL, now() - (g % 1440) * interval '1 hour',
+        CASE WHEN g % 5 = 0 THEN 'photos/' || md5(g::text) || '.jpg' END
+      FROM generate_series(${first}, ${last}) g`);
+  await pool.query(`UPDATE check_records r SET item_id = i.id
+      FROM check_items i WHERE r.item_id IS NULL AND r.id BETWEEN ${first} AND ${last}
+        AND i.device_id = r.device_id AND i.name = 'Item ' || (1 + r.id % ${ITEMS_PER_DEVICE})`);
+  await pool.query('ANALYZE');
 }
 
 async function waitForReady(url, child) {
@@ -83,7 +103,7 @@ function report(label, result) {
 }
 
 /** The devices-list statement straight through pg: CONNECTIONS workers sharing a pool of POOL_SIZE. */
-async function directPg(url, connections) {
+async function directPg(url, connections, plain = false) {
   const pool = new Pool({ connectionString: url, max: POOL_SIZE });
   const latencies = [];
   let done = 0;
@@ -91,10 +111,23 @@ async function directPg(url, connections) {
   const worker = async () => {
     while (Date.now() < until) {
       const page = 1 + Math.floor(Math.random() * (DEVICES / 20));
-      const { sql, parameters } = devicePageSql({}, 20, (page - 1) * 20);
       const started = process.hrtime.bigint();
-      const { rows } = await pool.query(sql, parameters);
-      JSON.stringify(rows[0].results);
+      if (plain) {
+        // The plain two-query version: the page with the count, then the page's items (as an ORM would).
+        const { rows } = await pool.query(
+          'SELECT d.*, (SELECT count(*) FROM devices) AS total FROM devices d ORDER BY d.id LIMIT 20 OFFSET $1',
+          [(page - 1) * 20],
+        );
+        const items = await pool.query(
+          'SELECT * FROM check_items WHERE device_id = ANY($1) ORDER BY device_id, id',
+          [rows.map((row) => row.id)],
+        );
+        JSON.stringify({ rows, items: items.rows });
+      } else {
+        const { sql, parameters } = devicePageSql({}, 20, (page - 1) * 20);
+        const { rows } = await pool.query(sql, parameters);
+        JSON.stringify(rows[0].results);
+      }
       latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
       done += 1;
     }
@@ -105,9 +138,73 @@ async function directPg(url, connections) {
   const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(1);
   const rate = done / DURATION;
   say(
-    `${`direct pg, devices page (${connections} workers, pool ${POOL_SIZE})`.padEnd(44)} ${rate.toFixed(0).padStart(7)} q/s     p50 ${at(0.5).padStart(4)} ms   p99 ${at(0.99).padStart(4)} ms`,
+    `${`direct pg, devices page${plain ? ', plain 2 queries' : ''} (${connections} workers)`.padEnd(44)} ${rate.toFixed(0).padStart(7)} q/s     p50 ${at(0.5).padStart(4)} ms   p99 ${at(0.99).padStart(4)} ms`,
   );
   return rate;
+}
+
+/** Resident set size of a process in MiB (/proc, Linux). */
+async function rssMiB(pid) {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/**
+ * The CSV export: BENCH_EXPORTS sequential downloads of every record, read to the end by the client; the API's
+ * resident memory sampled every 20 ms meanwhile. Prints exports/s, p99 and the peak RSS (and the RSS before).
+ */
+async function exportRun(url, headers, pid, records) {
+  const before = await rssMiB(pid);
+  let peak = before;
+  const sampler = setInterval(() => {
+    rssMiB(pid).then(
+      (value) => (peak = Math.max(peak, value)),
+      () => undefined,
+    );
+  }, 20);
+  const durations = [];
+  let bytes = 0;
+  let rows = 0;
+  const started = Date.now();
+  try {
+    for (let run = 0; run < EXPORTS; run += 1) {
+      const t0 = process.hrtime.bigint();
+      const response = await fetch(`${url}/api/records/export.csv`, { headers });
+      if (response.status !== 200) throw new Error(`export: ${response.status}`);
+      const reader = response.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        bytes += value.length;
+        for (const byte of value) if (byte === 10) rows += 1;
+      }
+      durations.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  durations.sort((a, b) => a - b);
+  const p99 = durations[Math.min(durations.length - 1, Math.floor(0.99 * durations.length))];
+  say(
+    `${`GET /api/records/export.csv (${records} records)`.padEnd(44)} ${(EXPORTS / ((Date.now() - started) / 1000)).toFixed(2).padStart(7)} req/s   p99 ${p99.toFixed(0)} ms   ${(bytes / EXPORTS / 1048576).toFixed(1)} MiB, ${Math.round(rows / EXPORTS)} lines each   peak RSS ${peak.toFixed(0)} MiB (before ${before.toFixed(0)} MiB)`,
+  );
+}
+
+/** Issue 14's endpoints at one record count: due checks, their summary, statistics (autocannon) and the export. */
+async function issue14Runs(url, headers, pid, records) {
+  say('');
+  const get = (label, path) =>
+    cannon({ url, connections: CONNECTIONS, requests: [{ method: 'GET', path, headers }] }).then((result) =>
+      report(`${label} (${records} rec)`, result),
+    );
+  await get('GET /api/due/?page_size=50', '/api/due/?page_size=50');
+  await get('GET /api/due/summary/', '/api/due/summary/');
+  await get('GET /api/statistics/records/ (30 days)', '/api/statistics/records/');
+  await get(
+    'GET /api/statistics/records/?interval=week',
+    '/api/statistics/records/?interval=week&date_from=2026-01-01',
+  );
+  await exportRun(url, headers, pid, records);
 }
 
 async function main() {
@@ -256,17 +353,33 @@ async function main() {
         await devicesList(CONNECTIONS),
       );
       const pgRate = await directPg(database.url, CONNECTIONS);
+      const plainRate = await directPg(database.url, CONNECTIONS, true);
       ratios.push(apiRate / pgRate);
       say(
-        `round ${round}: devices list API ${apiRate.toFixed(0)} req/s vs direct pg ${pgRate.toFixed(0)} q/s = ${((100 * apiRate) / pgRate).toFixed(0)}%`,
+        `round ${round}: devices list API ${apiRate.toFixed(0)} req/s vs direct pg ${pgRate.toFixed(0)} q/s = ${((100 * apiRate) / pgRate).toFixed(0)}%; vs plain two queries ${plainRate.toFixed(0)} pages/s = ${((100 * apiRate) / plainRate).toFixed(0)}%`,
       );
     }
     ratios.sort((a, b) => a - b);
     say('');
     say(
-      `devices list: API / direct pg, median of ${ROUNDS} back-to-back rounds = ${(100 * ratios[Math.floor((ratios.length - 1) / 2)]).toFixed(0)}% (rounds: ${ratios.map((r) => `${(100 * r).toFixed(0)}%`).join(', ')}; target ≥ 50%)`,
+      `devices list: API / direct pg, median of ${ROUNDS} back-to-back rounds = ${(100 * ratios[Math.floor((ratios.length - 1) / 2)]).toFixed(0)}% (rounds: ${ratios.map((r) => `${(100 * r).toFixed(0)}%`).join(', ')}; target ≥ 80%)`,
     );
     say(`devices list at 8 connections: p99 ${lowLoad.latency.p99} ms (target < 25 ms)`);
+
+    // Issue 14: due checks, statistics and the CSV export at growing record counts.
+    let seeded = RECORDS;
+    const pool = new Pool({ connectionString: database.url, max: 1 });
+    try {
+      for (const records of ISSUE14_RECORDS) {
+        if (records > seeded) {
+          await addRecords(pool, seeded + 1, records);
+          seeded = records;
+        }
+        await issue14Runs(url, headers, child.pid, seeded);
+      }
+    } finally {
+      await pool.end();
+    }
   } finally {
     for (const cleanup of cleanups) await cleanup().catch((error) => say(`cleanup failed: ${error.message}`));
   }

@@ -2,7 +2,7 @@
 # @fieldops/relay-gateway. Build from the repository root:
 #   docker build -f infra/docker/relay-gateway.Dockerfile -t fieldops/relay-gateway .
 # Stages: prune (turbo prune: only this app and the workspaces it depends on) → build (npm install on the pruned
-# manifests first, so the dependency layer is cached across source changes; tsc; drop dev dependencies) → runtime
+# manifests first, so the dependency layer is cached across source changes; swc; drop dev dependencies) → runtime
 # (node slim, the production node_modules and build output only, non-root user).
 ARG NODE_VERSION=20.20.2
 
@@ -17,7 +17,7 @@ ENV TURBO_TELEMETRY_DISABLED=1
 COPY --from=prune /repo/out/json/ .
 RUN npm install --no-audit --no-fund
 COPY --from=prune /repo/out/full/ .
-COPY tsconfig.base.json ./
+COPY tsconfig.base.json .swcrc ./
 RUN npx turbo run build --filter=@fieldops/relay-gateway \
   && npm prune --omit=dev --no-audit --no-fund \
   && find apps libs -mindepth 2 -maxdepth 2 \( -name src -o -name test -o -name 'tsconfig*.json' -o -name jest.config.js \) \

@@ -132,4 +132,17 @@ describe('docker-compose.yml', () => {
     expect(command.slice(0, 2)).toEqual(['node', 'apps/inspection-api/dist/database/migrate.js']);
     expect(repositoryFileExists('apps/inspection-api/src/database/migrate.ts')).toBe(true);
   });
+
+  it('serves the supervisor console from its own image behind the proxy’s /console/, same origin as /api/', () => {
+    const consoleService = compose.services['inspection-console'];
+    expect(consoleService.build?.dockerfile).toBe('infra/docker/inspection-console.Dockerfile');
+    expect(consoleService.expose).toEqual(['8080']);
+    const nginx = compose.services.nginx;
+    expect(nginx.environment?.INSPECTION_CONSOLE_UPSTREAM).toBe('inspection-console:8080');
+    expect(nginx.depends_on?.['inspection-console']).toBeDefined();
+    // Every upstream variable the template reads is given to the nginx service.
+    const template = readFileSync(join(REPOSITORY_ROOT, 'infra/nginx/fieldops.conf.template'), 'utf8');
+    const variables = new Set([...template.matchAll(/\$\{([A-Z_]+)\}/g)].map((match) => match[1]));
+    expect([...variables].filter((name) => !(name in (nginx.environment ?? {})))).toEqual([]);
+  });
 });

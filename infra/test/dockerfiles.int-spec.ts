@@ -183,3 +183,74 @@ describe('deployments use the per-app images', () => {
     for (const pattern of ['**/node_modules', '**/dist', '.git', '.data']) expect(ignored).toContain(pattern);
   });
 });
+
+describe('infra/docker/inspection-console.Dockerfile (static files behind nginx)', () => {
+  const dockerfile = join(REPOSITORY_ROOT, 'infra/docker/inspection-console.Dockerfile');
+  const stages = stagesOf(dockerfile);
+  const stage = (name: string) => stages.find((candidate) => candidate.name === name)?.lines ?? [];
+
+  it('prunes and builds the console on the .nvmrc Node version, then serves dist/ from non-root nginx on 8080', () => {
+    expect(stages.map(({ name }) => name)).toEqual(['prune', 'build', 'runtime']);
+    const nodeVersion = readFileSync(join(REPOSITORY_ROOT, '.nvmrc'), 'utf8').trim();
+    expect(readFileSync(dockerfile, 'utf8')).toContain(`ARG NODE_VERSION=${nodeVersion}`);
+    expect(stages.slice(0, 2).map(({ base }) => base)).toEqual([
+      'node:${NODE_VERSION}-bookworm-slim',
+      'node:${NODE_VERSION}-bookworm-slim',
+    ]);
+    expect(stage('prune')).toContain(
+      `RUN npx --yes turbo@${rootPackage.devDependencies.turbo} prune @fieldops/inspection-console --docker`,
+    );
+    expect(stage('build').join('\n')).toContain('npx turbo run build --filter=@fieldops/inspection-console');
+    expect(stage('build').join('\n')).not.toMatch(/npm ci\b/);
+    // The runtime is nginx alone: the build output and the server configuration, run as nginx's own user.
+    expect(stages[2]?.base).toBe('nginxinc/nginx-unprivileged:${NGINX_VERSION}-bookworm');
+    const runtime = stage('runtime');
+    expect(runtime).toContain(
+      'COPY --from=build /repo/apps/inspection-console/dist /usr/share/nginx/html/console',
+    );
+    expect(runtime).toContain('COPY infra/nginx/inspection-console.conf /etc/nginx/conf.d/default.conf');
+    expect(repositoryFileExists('infra/nginx/inspection-console.conf')).toBe(true);
+    expect(runtime).toContain('USER nginx');
+    expect(runtime).toContain('EXPOSE 8080');
+    // The console's build writes dist/ (vite.config.mjs) from index.html.
+    expect(readFileSync(join(REPOSITORY_ROOT, 'apps/inspection-console/vite.config.mjs'), 'utf8')).toContain(
+      "outDir: 'dist'",
+    );
+    expect(repositoryFileExists('apps/inspection-console/index.html')).toBe(true);
+  });
+
+  it('serves /console/ on 8080 with /healthz, as the Kubernetes probes and the proxy expect', () => {
+    const configuration = readFileSync(join(REPOSITORY_ROOT, 'infra/nginx/inspection-console.conf'), 'utf8');
+    expect(configuration).toContain('listen 8080;');
+    expect(configuration).toContain('root /usr/share/nginx/html;');
+    expect(configuration).toMatch(/location \/console\/ \{/);
+    expect(configuration).toMatch(/location = \/healthz \{/);
+  });
+
+  it('gets a self-contained tree from turbo prune: the console, its manifests and lockfile', () => {
+    const out = mkdtempSync(join(tmpdir(), 'fieldops-prune-console-'));
+    try {
+      execFileSync(TURBO, ['prune', '@fieldops/inspection-console', '--docker', '--out-dir', out], {
+        cwd: REPOSITORY_ROOT,
+        env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
+        stdio: 'pipe',
+      });
+      const manifest = JSON.parse(readFileSync(join(out, 'json/package.json'), 'utf8')) as {
+        workspaces: string[];
+      };
+      expect(manifest.workspaces).toContain('apps/inspection-console');
+      expect(existsSync(join(out, 'json/package-lock.json'))).toBe(true);
+      for (const file of ['src/main.tsx', 'index.html', 'vite.config.mjs'])
+        expect(existsSync(join(out, 'full/apps/inspection-console', file))).toBe(true);
+      const lock = JSON.parse(readFileSync(join(out, 'json/package-lock.json'), 'utf8')) as {
+        packages: Record<string, unknown>;
+      };
+      for (const dependency of ['react-admin', 'vite', 'recharts'])
+        expect(Object.keys(lock.packages).some((path) => path.endsWith(`node_modules/${dependency}`))).toBe(
+          true,
+        );
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

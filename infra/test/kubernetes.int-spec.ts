@@ -138,6 +138,28 @@ describe('Kubernetes manifests', () => {
     }
   });
 
+  it('serves the supervisor console from its image on 8080 behind the Ingress’s /console/, non-root', () => {
+    const deployment = byKind('Deployment').find((object) => object.metadata.name === 'inspection-console');
+    const [container] = podContainers(deployment as KubernetesObject);
+    expect(container.image).toBe('fieldops/inspection-console');
+    expect(container.ports).toEqual([{ name: 'http', containerPort: 8080 }]);
+    expect(container.readinessProbe?.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    expect(container.livenessProbe?.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    expect(
+      (deployment?.spec as { template: { spec: { securityContext: { runAsNonRoot: boolean } } } }).template
+        .spec.securityContext.runAsNonRoot,
+    ).toBe(true);
+    const paths = byKind('Ingress').flatMap((ingress) =>
+      (
+        ingress.spec as {
+          rules: Array<{ http: { paths: Array<{ path: string; backend: { service: { name: string } } }> } }>;
+        }
+      ).rules.flatMap((rule) => rule.http.paths),
+    );
+    expect(paths.find((path) => path.path === '/console/')?.backend.service.name).toBe('inspection-console');
+    expect(paths.find((path) => path.path === '/api/')?.backend.service.name).toBe('inspection-api');
+  });
+
   it('runs migrations as a Job with the command the image has', () => {
     const [job] = byKind('Job');
     const [container] = podContainers(job);

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,8 @@ import { type RunningService } from '@fieldops/platform';
 import { startRelayGateway } from '@fieldops/relay-gateway';
 import { freePort, NGINX_BINARY, renderNginxConfiguration } from '../src';
 import { REPOSITORY_ROOT } from './deployment-files';
+
+const CONSOLE_DIST = join(REPOSITORY_ROOT, 'apps', 'inspection-console', 'dist');
 
 async function waitForPort(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -36,6 +38,8 @@ async function waitForPort(url: string, timeoutMs: number): Promise<void> {
     let database: Awaited<ReturnType<typeof createScratchDatabase>>;
     let nginx: ReturnType<typeof spawn> | undefined;
     let base = '';
+    let consolePort = 0;
+    let htmlRoot = '';
 
     beforeAll(async () => {
       database = await createScratchDatabase(process.env.DATABASE_URL ?? '', 'nginx_e2e');
@@ -46,6 +50,9 @@ async function waitForPort(url: string, timeoutMs: number): Promise<void> {
         INSPECTION_API_PORT: '0',
         RELAY_GATEWAY_PORT: '0',
         CONNECTOR_GATEWAY_PORT: '0',
+        // The relay derives its bots' serviceUrl from CONNECTOR_GATEWAY_PORT, which is 0 (any free port) here;
+        // no bot is reached in this test, so any valid URL does.
+        RELAY_BOT_SERVICE_URL: 'http://127.0.0.1:8020/',
         // Both gateways read the bots from the platform configuration (relay-gateway requires it).
         PLATFORM_CONFIG: join(REPOSITORY_ROOT, 'infra', 'config', 'platform.example.yaml'),
       };
@@ -53,6 +60,14 @@ async function waitForPort(url: string, timeoutMs: number): Promise<void> {
       services.relay = await startRelayGateway({ environment, bus });
       services.connector = await startConnectorGateway({ environment, bus });
       const port = await freePort();
+      // The inspection-console image's server on its own port, its document root holding console/ → the build.
+      consolePort = await freePort();
+      // Outside the private prefix: nginx's workers (nobody, when the test runs as root) must read it.
+      htmlRoot = mkdtempSync(join(tmpdir(), 'fieldops-console-html-'));
+      chmodSync(htmlRoot, 0o755);
+      if (!existsSync(join(CONSOLE_DIST, 'index.html')))
+        throw new Error(`${CONSOLE_DIST} has no index.html: npm run build -w @fieldops/inspection-console`);
+      symlinkSync(CONSOLE_DIST, join(htmlRoot, 'console'));
       // The real template, rendered as the nginx image would, into a throw-away prefix (pid, logs, temp paths).
       const configuration = renderNginxConfiguration({
         repositoryRoot: REPOSITORY_ROOT,
@@ -61,6 +76,8 @@ async function waitForPort(url: string, timeoutMs: number): Promise<void> {
         inspectionApi: [`127.0.0.1:${services.inspection.port}`],
         relayGateway: [`127.0.0.1:${services.relay.port}`],
         connectorGateway: [`127.0.0.1:${services.connector.port}`],
+        inspectionConsole: [`127.0.0.1:${consolePort}`],
+        consoleStatic: { listenPort: consolePort, htmlRoot },
       });
       execFileSync(NGINX_BINARY ?? 'nginx', ['-t', '-q', '-p', prefix, '-c', configuration]);
       nginx = spawn(NGINX_BINARY ?? 'nginx', ['-p', prefix, '-c', configuration], { stdio: 'ignore' });
@@ -74,6 +91,7 @@ async function waitForPort(url: string, timeoutMs: number): Promise<void> {
       await bus.close();
       await database?.drop();
       rmSync(prefix, { recursive: true, force: true });
+      if (htmlRoot) rmSync(htmlRoot, { recursive: true, force: true });
     });
 
     function upstreamOf(requestId: string): string | undefined {
@@ -133,6 +151,28 @@ async function waitForPort(url: string, timeoutMs: number): Promise<void> {
       const answer = await get('/v3/conversations/abc/activities', 'nginx-test-connector');
       expect(answer.body).toMatchObject({ error: { code: expect.any(String) } });
       expect(upstreamOf('nginx-test-connector')).toBe(`127.0.0.1:${services.connector.port}`);
+    });
+
+    it('serves the supervisor console’s built files at /console/ through the image’s nginx server', async () => {
+      const redirect = await fetch(`${base}/console`, { redirect: 'manual' });
+      expect(redirect.status).toBe(301);
+      expect(new URL(redirect.headers.get('location') ?? '', base).href).toBe(`${base}/console/`);
+      const page = await fetch(`${base}/console/`, { headers: { 'x-request-id': 'nginx-test-console' } });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(page.headers.get('cache-control')).toBe('no-cache');
+      expect(page.headers.get('content-security-policy')).toContain("connect-src 'self'");
+      const html = await page.text();
+      expect(html).toContain('<div id="root"></div>');
+      expect(upstreamOf('nginx-test-console')).toBe(`127.0.0.1:${consolePort}`);
+      // The hashed script the page loads: served as JavaScript (an ES module needs it), cached for a year.
+      const script = /src="\.\/(assets\/[^"]+\.js)"/.exec(html)?.[1];
+      expect(script).toBeDefined();
+      const asset = await fetch(`${base}/console/${script}`);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('content-type')).toMatch(/javascript/);
+      expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect((await fetch(`${base}/console/assets/missing.js`)).status).toBe(404);
     });
 
     it('keeps health and metrics endpoints off the public side', async () => {

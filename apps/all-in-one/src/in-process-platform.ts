@@ -61,6 +61,10 @@ export async function startInProcessPlatform(
       environment.CONVERSATION_RETENTION_SECONDS === undefined
         ? undefined
         : Number(environment.CONVERSATION_RETENTION_SECONDS),
+    maxUploadBytes:
+      environment.STORE_MAX_UPLOAD_BYTES === undefined
+        ? undefined
+        : Number(environment.STORE_MAX_UPLOAD_BYTES),
   });
   const services: RunningService[] = [];
   const close = async (): Promise<void> => {

@@ -58,6 +58,7 @@ export class ConnectorGatewayModule {
           redisUrl: environment.REDIS_URL,
           keyPrefix: environment.STORE_KEY_PREFIX,
           retentionSeconds: environment.CONVERSATION_RETENTION_SECONDS,
+          maxUploadBytes: environment.STORE_MAX_UPLOAD_BYTES,
         }),
         ConfigurationModule.forRoot(environment),
         SigningKeysModule.forRoot(environment, logger),

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Page } from 'playwright-core';
 import {
@@ -146,6 +146,9 @@ interface ApiDevice {
       await expect(page.getByTestId('count-due-value').textContent()).resolves.toBe('2');
       await expect(page.getByTestId('count-done-value').textContent()).resolves.toBe('0');
       await expect(page.getByTestId('plan-completion').textContent()).resolves.toContain('0 of 2 done');
+      // Nothing recorded yet: the 30-day chart is empty.
+      await expect(page.getByTestId('trend-chart').getAttribute('data-total')).resolves.toBe('0');
+      await shot('today-before', 'en', 'desktop');
     }, 60_000);
 
     it('lists a check recorded through the API, with a thumbnail that opens full size', async () => {
@@ -159,6 +162,39 @@ interface ApiDevice {
       form.append('checked_by', 'insp');
       form.append('photo', new Blob([PNG], { type: 'image/png' }), 'gauge.png');
       await api('records/', { method: 'POST', body: form });
+      // A second check (ok, by someone else) that the records filter below must leave out.
+      await api('records/', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          device: device.id,
+          item: device.check_items[1]?.id,
+          plan: planId,
+          status: 'ok',
+          checked_by: 'wang',
+        }),
+      });
+
+      // Today follows: both checks are done, the chart has today's ok and fail stacked, and the failure is among
+      // the latest findings with its photo.
+      await page.reload();
+      await page
+        .getByTestId('latest-findings')
+        .getByText('0.8 bar · pressure drop')
+        .waitFor({ timeout: 15_000 });
+      await expect(page.getByTestId('count-due-value').textContent()).resolves.toBe('0');
+      await expect(page.getByTestId('count-done-value').textContent()).resolves.toBe('2');
+      await expect(page.getByTestId('plan-completion').textContent()).resolves.toContain('2 of 2 done');
+      const chart = page.getByTestId('trend-chart');
+      await expect(chart.getAttribute('data-total')).resolves.toBe('2');
+      await expect(chart.locator('.recharts-bar-rectangle').count()).resolves.toBe(2);
+      await expect(
+        page
+          .getByTestId('latest-findings')
+          .getByRole('button', { name: /Open the photo/ })
+          .count(),
+      ).resolves.toBe(1);
+      await shot('today-after', 'en', 'desktop');
 
       await page.getByRole('menuitem', { name: 'Records' }).click();
       await page.getByRole('cell', { name: 'pressure drop' }).waitFor({ timeout: 15_000 });
@@ -168,7 +204,36 @@ interface ApiDevice {
       await page.getByRole('cell', { name: 'pressure drop' }).waitFor();
       await page.getByRole('button', { name: /Open the photo of record/ }).click();
       await page.locator('.yarl__slide_image').waitFor({ timeout: 10_000 });
+      await shot('records-lightbox', 'en', 'desktop');
       await page.keyboard.press('Escape');
+      await page.locator('.yarl__slide_image').waitFor({ state: 'detached' });
+      await expect(page.getByRole('cell', { name: 'wang' }).count()).resolves.toBe(0);
+    }, 60_000);
+
+    it('exports the filtered records as CSV, every matching row with absolute photo URLs', async () => {
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export CSV' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe('records.csv');
+      const path = await download.path();
+      const lines = readFileSync(path, 'utf8').trim().split(/\r?\n/);
+      expect(lines[0]).toBe(
+        'id,checked_at,device_code,device_name,item,plan,status,value,note,checked_by,photo,attachment',
+      );
+      expect(lines).toHaveLength(2);
+      const cells = (lines[1] ?? '').split(',');
+      expect(cells.slice(2, 10)).toEqual([
+        'PUMP-T1',
+        'Test pump 1',
+        'Outlet pressure',
+        'Daily pumps',
+        'fail',
+        '0.8 bar',
+        'pressure drop',
+        'insp',
+      ]);
+      expect(cells[10]).toMatch(new RegExp(`^${stack.api.url}/media/photos/[0-9a-f]{32}\\.png$`));
     }, 60_000);
 
     it('creates an inspector on the Users screen and resets their password', async () => {
@@ -251,6 +316,7 @@ interface ApiDevice {
             await page.goto(`${stack.consoleUrl}?locale=${locale}${hash}`);
             await page.locator('.RaLayout-content').waitFor();
             await page.waitForLoadState('networkidle');
+            await page.waitForTimeout(300);
             await shot(name, locale, size);
             if (size === 'desktop') {
               const found = await seriousAxeViolations(page);

@@ -8,6 +8,7 @@ import {
 } from '@fieldops/conversation-store';
 import { type Logger, PlatformModule } from '@fieldops/platform';
 import { type PlatformConfig } from '@fieldops/platform-config';
+import { RateLimitStore, RateLimitStoreModule } from '@fieldops/rate-limits';
 import { ActivitiesController } from './activities/activities.controller';
 import { ActivitiesService } from './activities/activities.service';
 import { RelayGatewayEnvironment } from './config/relay-gateway.environment';
@@ -29,6 +30,7 @@ import { StreamService } from './stream/stream.service';
 import { TokensController } from './tokens/tokens.controller';
 import { TokensService } from './tokens/tokens.service';
 import { UploadsController } from './uploads/uploads.controller';
+import { UploadQuota } from './uploads/upload-quota.service';
 import { UploadsService } from './uploads/uploads.service';
 
 export interface RelayGatewayModuleOptions {
@@ -69,6 +71,15 @@ export class RelayGatewayModule {
           redisUrl: environment.REDIS_URL,
           keyPrefix: environment.STORE_KEY_PREFIX,
           retentionSeconds: environment.CONVERSATION_RETENTION_SECONDS,
+          maxUploadBytes: environment.STORE_MAX_UPLOAD_BYTES,
+        }),
+        // Quotas and limits counted across instances: in Redis when the conversation state is, else in memory.
+        RateLimitStoreModule.forRoot({
+          useFactory: () =>
+            new RateLimitStore(
+              environment.REDIS_URL ? { kind: 'redis', redisUrl: environment.REDIS_URL } : { kind: 'memory' },
+              `${environment.STORE_KEY_PREFIX}rate:`,
+            ),
         }),
       ],
       controllers: [
@@ -102,6 +113,7 @@ export class RelayGatewayModule {
         TokensService,
         ActivitiesService,
         StreamService,
+        UploadQuota,
         UploadsService,
       ],
     };

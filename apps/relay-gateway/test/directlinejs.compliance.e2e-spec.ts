@@ -1,7 +1,7 @@
-import { ConversationLog, StreamService } from '../src';
+import { StreamService } from '../src';
 import { TokenIssuer } from '../src/direct-line/token-issuer';
 import { ConnectionStatus, fetchAjax, RecordingClient } from './support/directline-client';
-import { auth, type Fixture, SECRET, startFixture, TEST_BOT, waitFor } from './support/relay-harness';
+import { auth, botSays, type Fixture, SECRET, startFixture, waitFor } from './support/relay-harness';
 
 interface TokenBody {
   conversationId: string;
@@ -69,16 +69,7 @@ describe('the stock botframework-directlinejs client', () => {
       await first.post({ type: 'message', from: { id: 'x' }, text: 'one' });
       await waitFor(() => first.activities.length >= 2, 'first exchange');
       first.end();
-      const log = fixture.relay.app.get(ConversationLog);
-      await log.appendFromBot(
-        conversationId,
-        {
-          type: 'message',
-          from: { id: 'test-bot' },
-          text: 'while away',
-        },
-        TEST_BOT,
-      );
+      await botSays(fixture.relay, conversationId, 'while away');
 
       const resumed = connect({ token, conversationId, watermark: '1', webSocket });
       await waitFor(() => resumed.activities.length >= 1, 'the missed activity');
@@ -93,27 +84,10 @@ describe('the stock botframework-directlinejs client', () => {
     await client.post({ type: 'message', from: { id: 'x' }, text: 'before' });
     await waitFor(() => client.activities.length >= 2, 'first exchange');
 
-    const log = fixture.relay.app.get(ConversationLog);
     expect(fixture.relay.app.get(StreamService).closeConversationStreams(conversationId)).toBe(1);
-    await log.appendFromBot(
-      conversationId,
-      {
-        type: 'message',
-        from: { id: 'test-bot' },
-        text: 'in the gap',
-      },
-      TEST_BOT,
-    );
+    await botSays(fixture.relay, conversationId, 'in the gap');
     await waitFor(() => client.activities.length >= 3, 'the gap activity after the reconnect', 15_000);
-    await log.appendFromBot(
-      conversationId,
-      {
-        type: 'message',
-        from: { id: 'test-bot' },
-        text: 'live again',
-      },
-      TEST_BOT,
-    );
+    await botSays(fixture.relay, conversationId, 'live again');
     await waitFor(() => client.activities.length >= 4, 'a live activity after the reconnect');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(client.texts()).toEqual(['before', 'echo: before', 'in the gap', 'live again']);

@@ -1,6 +1,61 @@
 import { type Activity } from '@fieldops/contracts';
 import { capturingLogger, slowHeaders, trickleRequest } from '@fieldops/platform';
-import { auth, type Fixture, SECRET, startFixture, startRelay, waitFor } from './support/relay-harness';
+import { CONVERSATION_STORE, InProcessConversationStore } from '@fieldops/conversation-store';
+import {
+  auth,
+  type Fixture,
+  type RelayGateway,
+  SECRET,
+  startFixture,
+  startRelay,
+  waitFor,
+} from './support/relay-harness';
+
+interface Started {
+  conversationId: string;
+  token: string;
+}
+
+async function startConversation(base: string, credential = SECRET): Promise<Started> {
+  const response = await fetch(`${base}/conversations`, { method: 'POST', headers: auth(credential) });
+  return (await response.json()) as Started;
+}
+
+/** A multipart upload of `files` (name → bytes) as DirectLineJS sends it. */
+async function uploadFiles(
+  base: string,
+  conversationId: string,
+  credential: string,
+  files: Array<[string, Buffer | string]>,
+): Promise<Response> {
+  const form = new FormData();
+  form.append(
+    'activity',
+    new Blob([JSON.stringify({ type: 'message', from: { id: 'u1' }, text: 'files' })], {
+      type: 'application/vnd.microsoft.activity',
+    }),
+    'blob',
+  );
+  for (const [name, data] of files) form.append('file', new Blob([data], { type: 'text/plain' }), name);
+  return fetch(`${base}/conversations/${conversationId}/upload?userId=u1`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${credential}` },
+    body: form,
+  });
+}
+
+async function errorOf(
+  response: Response,
+): Promise<{ status: number; code: string; retryAfter: string | null }> {
+  const body = (await response.json()) as { error: { code: string } };
+  return { status: response.status, code: body.error.code, retryAfter: response.headers.get('retry-after') };
+}
+
+function inProcessStore(relay: RelayGateway): InProcessConversationStore {
+  const store = relay.app.get<unknown>(CONVERSATION_STORE);
+  if (!(store instanceof InProcessConversationStore)) throw new Error('expected the in-process store');
+  return store;
+}
 
 /** Probes of the outside security review (issue 15), replayed against relay-gateway so none can come back. */
 describe('relay-gateway security', () => {
@@ -11,10 +66,7 @@ describe('relay-gateway security', () => {
   });
   afterAll(() => fixture.close());
 
-  async function start(): Promise<{ conversationId: string; token: string }> {
-    const response = await fetch(`${fixture.base}/conversations`, { method: 'POST', headers: auth(SECRET) });
-    return (await response.json()) as { conversationId: string; token: string };
-  }
+  const start = (): Promise<Started> => startConversation(fixture.base);
 
   /** Uploads one file as a single-file body and resolves the contentUrl the bot received. */
   async function uploadedUrl(contentType: string, name: string, content: string | Buffer): Promise<string> {
@@ -76,6 +128,141 @@ describe('relay-gateway security', () => {
       expect(download.headers.get('content-disposition')).toMatch(/^attachment/);
     });
   });
+
+  describe('finding 2: uploads cannot fill the memory', () => {
+    let quota: Fixture;
+    beforeAll(async () => {
+      quota = await startFixture({
+        REDIS_URL: undefined, // the in-process store, whose held bytes the probes read
+        RELAY_MAX_UPLOAD_FILES: '4',
+        RELAY_UPLOAD_FILES_PER_CONVERSATION: '3',
+        RELAY_UPLOAD_BYTES_PER_CONVERSATION: '3000',
+        RELAY_UPLOAD_FILES_PER_TOKEN: '5',
+        RELAY_UPLOAD_BYTES_PER_TOKEN: '100000',
+        RELAY_RATE_LIMIT_PER_CONVERSATION: '4',
+      });
+    });
+    afterAll(() => quota.close());
+
+    it('1,000 file parts in one request are refused with 413 and nothing is stored', async () => {
+      const { conversationId, token } = await startConversation(quota.base);
+      const before = inProcessStore(quota.relay).storedUploadBytes;
+      const files = Array.from({ length: 1000 }, (_, index): [string, string] => [`f${index}.txt`, 'x']);
+      expect(await errorOf(await uploadFiles(quota.base, conversationId, token, files))).toMatchObject({
+        status: 413,
+        code: 'MessageSizeTooBig',
+      });
+      expect(inProcessStore(quota.relay).storedUploadBytes).toBe(before);
+    });
+
+    it('files per conversation per window: over the quota is 429 TooManyRequests with Retry-After', async () => {
+      const { conversationId, token } = await startConversation(quota.base);
+      for (let upload = 0; upload < 3; upload += 1)
+        expect((await uploadFiles(quota.base, conversationId, token, [['a.txt', 'a']])).status).toBe(200);
+      const refused = await errorOf(await uploadFiles(quota.base, conversationId, token, [['a.txt', 'a']]));
+      expect(refused).toMatchObject({ status: 429, code: 'TooManyRequests' });
+      expect(Number(refused.retryAfter)).toBeGreaterThan(3000);
+    });
+
+    it('bytes per conversation per window: 429 when used up, 413 for one upload larger than the quota', async () => {
+      const { conversationId, token } = await startConversation(quota.base);
+      expect(
+        await errorOf(await uploadFiles(quota.base, conversationId, token, [['big.txt', 'x'.repeat(3001)]])),
+      ).toMatchObject({ status: 413, code: 'MessageSizeTooBig' });
+      expect(
+        (await uploadFiles(quota.base, conversationId, token, [['a.txt', 'x'.repeat(2000)]])).status,
+      ).toBe(200);
+      const before = inProcessStore(quota.relay).storedUploadBytes;
+      expect(
+        await errorOf(await uploadFiles(quota.base, conversationId, token, [['b.txt', 'x'.repeat(2000)]])),
+      ).toMatchObject({ status: 429, code: 'TooManyRequests' });
+      expect(inProcessStore(quota.relay).storedUploadBytes).toBe(before);
+    });
+
+    it('files per token (a secret spans conversations): 429 once its quota is used up', async () => {
+      const conversations = await Promise.all([1, 2, 3].map(() => startConversation(quota.base)));
+      const outcomes: number[] = [];
+      for (const { conversationId } of conversations)
+        for (let upload = 0; upload < 2; upload += 1)
+          outcomes.push((await uploadFiles(quota.base, conversationId, SECRET, [['a.txt', 'a']])).status);
+      expect(outcomes).toEqual([200, 200, 200, 200, 200, 429]);
+    });
+
+    it('no stored bytes for a send that is refused after the files were read', async () => {
+      const { conversationId, token } = await startConversation(quota.base);
+      for (let send = 0; send < 4; send += 1) {
+        const sent = await fetch(`${quota.base}/conversations/${conversationId}/activities`, {
+          method: 'POST',
+          headers: auth(token),
+          body: JSON.stringify({ type: 'message', from: { id: 'u1' }, text: `m${send}` }),
+        });
+        expect(sent.status).toBe(200);
+      }
+      const before = inProcessStore(quota.relay).storedUploadBytes;
+      expect(
+        await errorOf(await uploadFiles(quota.base, conversationId, token, [['a.txt', 'x'.repeat(500)]])),
+      ).toMatchObject({ status: 429, code: 'TooManyRequests' });
+      expect(inProcessStore(quota.relay).storedUploadBytes).toBe(before);
+    });
+  });
+
+  describe('finding 2: the in-process store holds at most STORE_MAX_UPLOAD_BYTES of uploads', () => {
+    let capped: Fixture;
+    beforeAll(async () => {
+      capped = await startFixture({ REDIS_URL: undefined, STORE_MAX_UPLOAD_BYTES: '1048576' });
+    });
+    afterAll(() => capped.close());
+
+    it('drops the oldest uploads first and refuses one larger than the whole capacity', async () => {
+      const store = inProcessStore(capped.relay);
+      const chunk = Buffer.alloc(400_000, 'x').toString();
+      const first = await startConversation(capped.base);
+      for (let upload = 0; upload < 4; upload += 1) {
+        const { conversationId, token } = upload === 0 ? first : await startConversation(capped.base);
+        expect((await uploadFiles(capped.base, conversationId, token, [['a.txt', chunk]])).status).toBe(200);
+        expect(store.storedUploadBytes).toBeLessThanOrEqual(1_048_576);
+      }
+      const oldest = capped.bot
+        .messages(first.conversationId)
+        .find((activity) => activity.type === 'message');
+      expect((await fetch(oldest!.attachments![0].contentUrl!)).status).toBe(404);
+      const { conversationId, token } = await startConversation(capped.base);
+      const tooBig = await uploadFiles(capped.base, conversationId, token, [
+        ['big.txt', 'x'.repeat(1_100_000)],
+      ]);
+      expect(await errorOf(tooBig)).toMatchObject({ status: 413, code: 'MessageSizeTooBig' });
+    });
+  });
+
+  (process.env.REDIS_URL ? describe : describe.skip)(
+    'finding 2: quotas are shared by every relay instance on Redis (set REDIS_URL to run)',
+    () => {
+      let first: Fixture;
+      let second: RelayGateway;
+      beforeAll(async () => {
+        const quotas = { RELAY_UPLOAD_FILES_PER_CONVERSATION: '2' };
+        first = await startFixture(quotas);
+        second = await startRelay(first.configPath, quotas);
+      });
+      afterAll(async () => {
+        await second.close();
+        await first.close();
+      });
+
+      it('counts uploads through both instances together', async () => {
+        const { conversationId, token } = await startConversation(first.base);
+        const otherBase = `${second.url}/v3/directline`;
+        expect((await uploadFiles(first.base, conversationId, token, [['a.txt', 'a']])).status).toBe(200);
+        expect((await uploadFiles(otherBase, conversationId, token, [['a.txt', 'a']])).status).toBe(200);
+        expect(
+          await errorOf(await uploadFiles(first.base, conversationId, token, [['a.txt', 'a']])),
+        ).toMatchObject({
+          status: 429,
+          code: 'TooManyRequests',
+        });
+      });
+    },
+  );
 });
 
 describe('security review: relay-gateway', () => {

@@ -28,7 +28,15 @@ export interface NginxConfigurationOptions {
   inspectionApi: string[];
   relayGateway: string[];
   connectorGateway: string[];
+  /** `host:port` of the supervisor console's static files (default: inspection-api's, which serves them when
+   * INSPECTION_CONSOLE_DIR is set). */
+  inspectionConsole?: string[];
   pinnedRelayEntrances?: PinnedRelayEntrance[];
+  /**
+   * Also run the inspection-console image's server (infra/nginx/inspection-console.conf) on `listenPort`, its
+   * document root `htmlRoot` holding `console/` (the console's built files) as the image's /usr/share/nginx/html does.
+   */
+  consoleStatic?: { listenPort: number; htmlRoot: string };
 }
 
 /** The `server` lines of an upstream, substituted for the template's `${…_UPSTREAM}` (one line per instance). */
@@ -78,9 +86,21 @@ export function renderNginxConfiguration(options: NginxConfigurationOptions): st
     .replaceAll('${INSPECTION_API_UPSTREAM}', upstreamServers(options.inspectionApi))
     .replaceAll('${RELAY_GATEWAY_UPSTREAM}', upstreamServers(options.relayGateway))
     .replaceAll('${CONNECTOR_GATEWAY_UPSTREAM}', upstreamServers(options.connectorGateway))
+    .replaceAll(
+      '${INSPECTION_CONSOLE_UPSTREAM}',
+      upstreamServers(options.inspectionConsole ?? options.inspectionApi),
+    )
     .replaceAll('${LISTEN_PORT}', String(options.listenPort))
     .replaceAll('/dev/stdout', join(prefix, 'access.log'));
   writeFileSync(join(prefix, 'fieldops.conf'), site);
+  const consoleStatic = options.consoleStatic
+    ? readFileSync(join(options.repositoryRoot, 'infra/nginx/inspection-console.conf'), 'utf8')
+        .replace('listen 8080;', `listen ${options.consoleStatic.listenPort};`)
+        .replace('root /usr/share/nginx/html;', `root ${options.consoleStatic.htmlRoot};`)
+        // The image's main configuration includes nginx's MIME types (ES modules need text/javascript).
+        .replace('server {', 'include /etc/nginx/mime.types;\nserver {')
+    : '';
+  writeFileSync(join(prefix, 'inspection-console.conf'), consoleStatic);
   const pinned = (options.pinnedRelayEntrances ?? []).map(pinnedEntrance).join('\n');
   writeFileSync(
     join(prefix, 'pinned.conf'),
@@ -98,6 +118,7 @@ http {
   uwsgi_temp_path ${prefix}/uwsgi; scgi_temp_path ${prefix}/scgi;
   include ${prefix}/fieldops.conf;
   include ${prefix}/pinned.conf;
+  include ${prefix}/inspection-console.conf;
 }
 `;
   const path = join(prefix, 'nginx.conf');

@@ -2,6 +2,7 @@ import { Expose } from 'class-transformer';
 import { IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
 import { DEFAULT_CHANNEL_PREFIX } from '@fieldops/bus';
 import { CommonEnvironment, ToInteger } from '@fieldops/platform';
+import { DEFAULT_MAX_UPLOAD_BYTES } from './in-process-conversation-store';
 import { DEFAULT_STORE_KEY_PREFIX } from './redis-conversation-store';
 
 /**
@@ -23,4 +24,10 @@ export class ConversationStateEnvironment extends CommonEnvironment {
 
   /** How long conversations, their activities and uploads are kept after the last write. */
   @Expose() @ToInteger() @IsInt() @Min(60) @Max(2_592_000) CONVERSATION_RETENTION_SECONDS: number = 86_400;
+
+  /**
+   * In-process store only (no REDIS_URL): the most bytes of uploaded files kept in memory; the oldest uploads are
+   * dropped first to make room, and a single file larger than this is refused (413). With Redis, size Redis itself.
+   */
+  @Expose() @ToInteger() @IsInt() @Min(1_048_576) STORE_MAX_UPLOAD_BYTES: number = DEFAULT_MAX_UPLOAD_BYTES;
 }

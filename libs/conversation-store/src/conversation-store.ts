@@ -84,6 +84,9 @@ export interface ConversationStore {
     attachmentId: string,
   ): Promise<{ attachment: StoredAttachment; data: Buffer } | undefined>;
 
+  /** Removes an attachment (e.g. of a send that was refused after its files were stored); no-op when absent. */
+  deleteAttachment(conversationId: string, attachmentId: string): Promise<void>;
+
   /** Resolves when the store can serve; rejects saying why (readiness probes). */
   checkReady(): Promise<void>;
 
@@ -103,6 +106,17 @@ export function stampActivity(
   activity: Activity,
 ): Activity {
   return { ...activity, id: activityIdFor(conversationId, seq), timestamp: isoTimestampFromMicros(micros) };
+}
+
+/** An attachment larger than the in-process store's whole upload capacity (`STORE_MAX_UPLOAD_BYTES`). */
+export class UploadCapacityError extends Error {
+  constructor(
+    readonly size: number,
+    readonly capacity: number,
+  ) {
+    super(`an upload of ${size} bytes exceeds the store's upload capacity of ${capacity} bytes`);
+    this.name = 'UploadCapacityError';
+  }
 }
 
 export class UnknownConversationError extends Error {

@@ -7,6 +7,8 @@ export interface CreateConversationStoreOptions {
   redisUrl?: string;
   keyPrefix?: string;
   retentionSeconds?: number;
+  /** The in-process store's cap on uploaded bytes (see InProcessConversationStoreOptions). */
+  maxUploadBytes?: number;
 }
 
 export function createConversationStore(options: CreateConversationStoreOptions = {}): ConversationStore {
@@ -18,5 +20,8 @@ export function createConversationStore(options: CreateConversationStoreOptions 
       retentionSeconds: options.retentionSeconds,
     });
   }
-  return new InProcessConversationStore({ retentionSeconds: options.retentionSeconds });
+  return new InProcessConversationStore({
+    retentionSeconds: options.retentionSeconds,
+    maxUploadBytes: options.maxUploadBytes,
+  });
 }

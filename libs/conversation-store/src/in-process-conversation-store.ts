@@ -10,6 +10,7 @@ import {
   type StoredActivity,
   type StoredAttachment,
   UnknownConversationError,
+  UploadCapacityError,
 } from './conversation-store';
 
 interface ConversationState {
@@ -21,8 +22,16 @@ interface ConversationState {
   expiresAt: number;
 }
 
+/** Default of `maxUploadBytes`: 256 MiB of uploaded files in one process. */
+export const DEFAULT_MAX_UPLOAD_BYTES = 268_435_456;
+
 export interface InProcessConversationStoreOptions {
   retentionSeconds?: number;
+  /**
+   * The most bytes of uploaded files the process keeps. A new upload that does not fit drops the oldest uploads
+   * (of any conversation) until it fits; one larger than the whole capacity is refused (UploadCapacityError).
+   */
+  maxUploadBytes?: number;
   /** Test seam for retention. */
   now?: () => number;
 }
@@ -31,17 +40,28 @@ function clone<T>(value: T): T {
   return structuredClone(value);
 }
 
-/** Single-process store (development, tests, the all-in-one launcher); expired conversations are swept lazily. */
+/**
+ * Single-process store (development, tests, the all-in-one launcher); expired conversations are swept lazily.
+ * Uploaded bytes are capped (`maxUploadBytes`): the oldest uploads go first, so memory stays bounded.
+ */
 export class InProcessConversationStore implements ConversationStore {
   readonly kind = 'in-process' as const;
   readonly retentionSeconds: number;
+  readonly maxUploadBytes: number;
   private readonly conversations = new Map<string, ConversationState>();
+  /** Every stored upload, oldest first: `conversationId` → attachment ids, with their sizes. */
+  private readonly uploads = new Map<
+    string,
+    { conversationId: string; attachmentId: string; size: number }
+  >();
+  private uploadBytes = 0;
   private readonly now: () => number;
   private readonly sweeper: NodeJS.Timeout;
   private closed = false;
 
   constructor(options: InProcessConversationStoreOptions = {}) {
     this.retentionSeconds = options.retentionSeconds ?? DEFAULT_RETENTION_SECONDS;
+    this.maxUploadBytes = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
     this.now = options.now ?? Date.now;
     this.sweeper = setInterval(() => this.sweep(), 60_000);
     this.sweeper.unref();
@@ -135,6 +155,12 @@ export class InProcessConversationStore implements ConversationStore {
   ): Promise<StoredAttachment> {
     return this.run(() => {
       const state = this.required(conversationId);
+      if (data.length > this.maxUploadBytes) throw new UploadCapacityError(data.length, this.maxUploadBytes);
+      for (const [key, oldest] of this.uploads) {
+        if (this.uploadBytes + data.length <= this.maxUploadBytes) break;
+        this.conversations.get(oldest.conversationId)?.attachments.delete(oldest.attachmentId);
+        this.forgetUpload(key);
+      }
       const attachment: StoredAttachment = {
         ...metadata,
         attachmentId: randomUUID(),
@@ -143,9 +169,27 @@ export class InProcessConversationStore implements ConversationStore {
         createdAt: this.now(),
       };
       state.attachments.set(attachment.attachmentId, { attachment, data: Buffer.from(data) });
+      this.uploads.set(uploadKey(conversationId, attachment.attachmentId), {
+        conversationId,
+        attachmentId: attachment.attachmentId,
+        size: data.length,
+      });
+      this.uploadBytes += data.length;
       this.touch(state);
       return clone(attachment);
     });
+  }
+
+  deleteAttachment(conversationId: string, attachmentId: string): Promise<void> {
+    return this.run(() => {
+      this.conversations.get(conversationId)?.attachments.delete(attachmentId);
+      this.forgetUpload(uploadKey(conversationId, attachmentId));
+    });
+  }
+
+  /** Bytes of uploaded files held now (for tests and metrics). */
+  get storedUploadBytes(): number {
+    return this.uploadBytes;
   }
 
   getAttachment(
@@ -166,6 +210,8 @@ export class InProcessConversationStore implements ConversationStore {
     this.closed = true;
     clearInterval(this.sweeper);
     this.conversations.clear();
+    this.uploads.clear();
+    this.uploadBytes = 0;
     return Promise.resolve();
   }
 
@@ -182,9 +228,18 @@ export class InProcessConversationStore implements ConversationStore {
     const state = this.conversations.get(conversationId);
     if (state && state.expiresAt <= this.now()) {
       this.conversations.delete(conversationId);
+      for (const attachmentId of state.attachments.keys())
+        this.forgetUpload(uploadKey(conversationId, attachmentId));
       return undefined;
     }
     return state;
+  }
+
+  private forgetUpload(key: string): void {
+    const upload = this.uploads.get(key);
+    if (!upload) return;
+    this.uploads.delete(key);
+    this.uploadBytes -= upload.size;
   }
 
   private required(conversationId: string): ConversationState {
@@ -204,4 +259,8 @@ export class InProcessConversationStore implements ConversationStore {
   private sweep(): void {
     for (const conversationId of this.conversations.keys()) this.live(conversationId);
   }
+}
+
+function uploadKey(conversationId: string, attachmentId: string): string {
+  return `${conversationId}\n${attachmentId}`;
 }

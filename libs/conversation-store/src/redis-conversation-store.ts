@@ -46,7 +46,10 @@ redis.call('EXPIRE', KEYS[2], ARGV[2])
 return {seq, stamp}
 `;
 
-/** HSETNX of a milestone field on an existing conversation; -1 when the conversation does not exist. */
+/**
+ * The conversation's hash with its record's fields (ARGV[2..], field/value pairs) and the retention (ARGV[1]) as its
+ * time to live, unless it exists: 1 created, 0 already there (left unchanged, its time to live included).
+ */
 const CREATE_SCRIPT = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], unpack(ARGV, 2))
@@ -54,6 +57,10 @@ redis.call('EXPIRE', KEYS[1], ARGV[1])
 return 1
 `;
 
+/**
+ * HSETNX of a milestone field (ARGV[1]) on an existing conversation, whose retention (ARGV[2]) starts again: 1 for the
+ * one caller that set it, 0 for every other, -1 when the conversation does not exist.
+ */
 const CLAIM_SCRIPT = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 local claimed = redis.call('HSETNX', KEYS[1], ARGV[1], '1')
@@ -61,6 +68,10 @@ redis.call('EXPIRE', KEYS[1], ARGV[2])
 return claimed
 `;
 
+/**
+ * The user of an existing conversation unless one is set: userId (ARGV[1]) by HSETNX, and userName (ARGV[2], '' for
+ * none) only together with it; the retention (ARGV[3]) starts again. -1 when the conversation does not exist.
+ */
 const SET_USER_SCRIPT = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 if redis.call('HSETNX', KEYS[1], 'userId', ARGV[1]) == 1 and ARGV[2] ~= '' then
@@ -233,6 +244,11 @@ export class RedisConversationStore implements ConversationStore {
     ]);
     if (meta === null || data === null) return undefined;
     return { attachment: JSON.parse(meta) as StoredAttachment, data };
+  }
+
+  async deleteAttachment(conversationId: string, attachmentId: string): Promise<void> {
+    const key = this.attachmentKey(conversationId, attachmentId);
+    await this.redis.del(`${key}:meta`, `${key}:data`);
   }
 
   async checkReady(): Promise<void> {

@@ -124,6 +124,45 @@ export function describeConversationStoreContract(
       expect(new Set(timestamps).size).toBe(60);
     });
 
+    it('sets a user name only together with the user, and keeps the record free of its counters', async () => {
+      const record = newConversation();
+      await store.create(record);
+      await store.append(record.conversationId, { type: 'message' });
+      await store.claimMilestone(record.conversationId, 'started');
+      expect(await peer.get(record.conversationId)).toEqual(record);
+      expect(await store.setUserIfUnset(record.conversationId, { userId: 'u1' })).toEqual({
+        ...record,
+        userId: 'u1',
+      });
+      expect(await peer.setUserIfUnset(record.conversationId, { userId: 'u2', userName: 'Two' })).toEqual({
+        ...record,
+        userId: 'u1',
+      });
+      expect(await peer.get(record.conversationId)).toEqual({ ...record, userId: 'u1' });
+    });
+
+    it('round-trips any JSON an activity holds, byte for byte', async () => {
+      const { conversationId } = newConversation();
+      await store.create(newConversation({ conversationId }));
+      const activity = {
+        type: 'message',
+        timestamp: '2001-01-01T00:00:00Z',
+        text: 'quotes " \\ backslash, 中文, emoji 🛠️, separators \u2028\u2029, nul \u0000, "},"a":{',
+        value: { empty: '', zero: 0, negative: -1.5, big: 1e21, yes: true, no: false, nothing: null },
+        entities: [{ type: 'e', list: [[], {}, [null]] }],
+      };
+      const appended = await store.append(conversationId, activity);
+      const [read] = await peer.read(conversationId);
+      expect(read).toEqual(appended);
+      const { timestamp: _timestamp, ...rest } = activity;
+      expect(read.activity).toEqual({
+        ...rest,
+        id: `${conversationId}|0000000`,
+        timestamp: read.activity.timestamp,
+      });
+      expect(read.activity.timestamp).not.toBe(activity.timestamp);
+    });
+
     it('refuses to append to an unknown conversation', async () => {
       await expect(store.append(`c-${randomUUID()}`, { type: 'message' })).rejects.toBeInstanceOf(
         UnknownConversationError,
@@ -147,6 +186,9 @@ export function describeConversationStoreContract(
       await expect(
         store.putAttachment(`c-${randomUUID()}`, { contentType: 'text/plain' }, Buffer.from('x')),
       ).rejects.toBeInstanceOf(UnknownConversationError);
+      await peer.deleteAttachment(conversationId, attachment.attachmentId);
+      expect(await store.getAttachment(conversationId, attachment.attachmentId)).toBeUndefined();
+      await store.deleteAttachment(conversationId, attachment.attachmentId);
     });
 
     it('reports ready, and closes idempotently', async () => {

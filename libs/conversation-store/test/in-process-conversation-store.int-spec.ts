@@ -1,4 +1,4 @@
-import { InProcessConversationStore } from '../src';
+import { InProcessConversationStore, isoTimestampFromMicros, UploadCapacityError } from '../src';
 import { describeConversationStoreContract } from './conversation-store.contract';
 
 describeConversationStoreContract('InProcessConversationStore', () => {
@@ -21,6 +21,89 @@ describe('InProcessConversationStore retention', () => {
       expect(await store.get('c1')).toBeUndefined();
       expect(await store.read('c1')).toEqual([]);
       expect(await store.getAttachment('c1', attachment.attachmentId)).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('InProcessConversationStore append', () => {
+  it('keeps timestamps strictly increasing when the clock stands still or steps back', async () => {
+    let now = 1_700_000_000_000;
+    const store = new InProcessConversationStore({ now: () => now });
+    try {
+      await store.create({ conversationId: 'c1', botId: 'b', createdAt: now });
+      const first = await store.append('c1', { type: 'message' });
+      const second = await store.append('c1', { type: 'message' });
+      now -= 5_000;
+      const third = await store.append('c1', { type: 'message' });
+      now += 10_000;
+      const fourth = await store.append('c1', { type: 'message' });
+      expect([first, second, third, fourth].map((entry) => entry.activity.timestamp)).toEqual([
+        isoTimestampFromMicros(1_700_000_000_000_000),
+        isoTimestampFromMicros(1_700_000_000_000_001),
+        isoTimestampFromMicros(1_700_000_000_000_002),
+        isoTimestampFromMicros(1_700_000_005_000_000),
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps its own copy: changing what was appended or read changes nothing stored', async () => {
+    const store = new InProcessConversationStore();
+    try {
+      await store.create({ conversationId: 'c1', botId: 'b', createdAt: Date.now() });
+      const activity = { type: 'message', channelData: { n: 1 } };
+      const appended = await store.append('c1', activity);
+      activity.channelData.n = 2;
+      (appended.activity.channelData as { n: number }).n = 3;
+      const [read] = await store.read('c1');
+      (read.activity.channelData as { n: number }).n = 4;
+      expect((await store.read('c1'))[0].activity.channelData).toEqual({ n: 1 });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('InProcessConversationStore upload capacity', () => {
+  it('drops the oldest uploads to make room, refuses one larger than the capacity, never holds more', async () => {
+    const store = new InProcessConversationStore({ maxUploadBytes: 1000 });
+    try {
+      await store.create({ conversationId: 'old', botId: 'b', createdAt: 1 });
+      await store.create({ conversationId: 'new', botId: 'b', createdAt: 2 });
+      const first = await store.putAttachment('old', { contentType: 'a/b' }, Buffer.alloc(400));
+      const second = await store.putAttachment('old', { contentType: 'a/b' }, Buffer.alloc(400));
+      expect(store.storedUploadBytes).toBe(800);
+      const third = await store.putAttachment('new', { contentType: 'a/b' }, Buffer.alloc(400));
+      expect(store.storedUploadBytes).toBe(800);
+      expect(await store.getAttachment('old', first.attachmentId)).toBeUndefined();
+      expect(await store.getAttachment('old', second.attachmentId)).toBeDefined();
+      expect(await store.getAttachment('new', third.attachmentId)).toBeDefined();
+      await expect(
+        store.putAttachment('new', { contentType: 'a/b' }, Buffer.alloc(1001)),
+      ).rejects.toBeInstanceOf(UploadCapacityError);
+      await store.deleteAttachment('new', third.attachmentId);
+      expect(store.storedUploadBytes).toBe(400);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('releases the bytes of expired conversations', async () => {
+    let now = 1_000_000;
+    const store = new InProcessConversationStore({
+      retentionSeconds: 10,
+      maxUploadBytes: 1000,
+      now: () => now,
+    });
+    try {
+      await store.create({ conversationId: 'c1', botId: 'b', createdAt: now });
+      await store.putAttachment('c1', { contentType: 'a/b' }, Buffer.alloc(700));
+      now += 11_000;
+      expect(await store.get('c1')).toBeUndefined();
+      expect(store.storedUploadBytes).toBe(0);
     } finally {
       await store.close();
     }

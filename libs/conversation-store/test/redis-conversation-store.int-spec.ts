@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { RedisConversationStore } from '../src';
+import { isoTimestampFromMicros, RedisConversationStore, UnknownConversationError } from '../src';
 import { describeConversationStoreContract } from './conversation-store.contract';
 
 const redisUrl = process.env['REDIS_URL'];
@@ -55,6 +55,108 @@ describeWithRedis(
             expect(ttl).toBeGreaterThan(100);
             expect(ttl).toBeLessThanOrEqual(120);
           }
+        } finally {
+          await store.close();
+        }
+      });
+
+      /** A store on its own prefix, a conversation in it, and the keys its scripts write. */
+      async function conversationIn(store: RedisConversationStore, prefix: string) {
+        const conversationId = `c-${randomUUID()}`;
+        const record = { conversationId, botId: 'b', createdAt: Date.now() };
+        await store.create(record);
+        const meta = `${prefix}conversation:${conversationId}`;
+        return { conversationId, record, meta, log: `${meta}:log` };
+      }
+
+      it('append: the log entry holds seq, Redis time and the activity without id or timestamp', async () => {
+        const store = new RedisConversationStore({ redisUrl: url, keyPrefix });
+        try {
+          const { conversationId, meta, log } = await conversationIn(store, keyPrefix);
+          const before = Date.now() * 1000;
+          const first = await store.append(conversationId, {
+            type: 'message',
+            id: 'x',
+            timestamp: 'y',
+            text: 'a',
+          });
+          await store.append(conversationId, { type: 'typing' });
+          const raw = (await admin.lrange(log, 0, -1)).map(
+            (entry) => JSON.parse(entry) as { s: number; t: number; a: unknown },
+          );
+          expect(raw.map((entry) => [entry.s, entry.a])).toEqual([
+            [0, { type: 'message', text: 'a' }],
+            [1, { type: 'typing' }],
+          ]);
+          expect(raw[0].t).toBeGreaterThanOrEqual(before - 1_000_000);
+          expect(raw[1].t).toBeGreaterThan(raw[0].t);
+          expect(await admin.hmget(meta, 'seq', 'lastMicros')).toEqual(['2', String(raw[1].t)]);
+          expect(first.activity.timestamp).toBe(isoTimestampFromMicros(raw[0].t));
+        } finally {
+          await store.close();
+        }
+      });
+
+      it('append: a timestamp stays above the last one when the Redis clock is behind it', async () => {
+        const store = new RedisConversationStore({ redisUrl: url, keyPrefix });
+        try {
+          const { conversationId, meta } = await conversationIn(store, keyPrefix);
+          const ahead = (Date.now() + 3_600_000) * 1000;
+          await admin.hset(meta, 'lastMicros', String(ahead));
+          const first = await store.append(conversationId, { type: 'message' });
+          const second = await store.append(conversationId, { type: 'message' });
+          expect(first.activity.timestamp).toBe(isoTimestampFromMicros(ahead + 1));
+          expect(second.activity.timestamp).toBe(isoTimestampFromMicros(ahead + 2));
+        } finally {
+          await store.close();
+        }
+      });
+
+      it('append, claim and set-user start the retention again; create leaves an existing conversation alone', async () => {
+        const store = new RedisConversationStore({ redisUrl: url, keyPrefix, retentionSeconds: 120 });
+        try {
+          const { conversationId, record, meta, log } = await conversationIn(store, keyPrefix);
+          await store.append(conversationId, { type: 'message' });
+          const shorten = () => Promise.all([admin.expire(meta, 10), admin.expire(log, 10)]);
+
+          await shorten();
+          await store.append(conversationId, { type: 'message' });
+          expect(await admin.ttl(meta)).toBeGreaterThan(100);
+          expect(await admin.ttl(log)).toBeGreaterThan(100);
+
+          await shorten();
+          await store.claimMilestone(conversationId, 'started');
+          expect(await admin.ttl(meta)).toBeGreaterThan(100);
+
+          await shorten();
+          await store.setUserIfUnset(conversationId, { userId: 'u' });
+          expect(await admin.ttl(meta)).toBeGreaterThan(100);
+
+          await shorten();
+          expect(await store.create({ ...record, botId: 'other' })).toBe(false);
+          expect(await admin.ttl(meta)).toBeLessThanOrEqual(10);
+          expect((await store.get(conversationId))?.botId).toBe('b');
+        } finally {
+          await store.close();
+        }
+      });
+
+      it('an expired conversation refuses appends and claims and has no user to set', async () => {
+        const store = new RedisConversationStore({ redisUrl: url, keyPrefix });
+        try {
+          const { conversationId, meta, log } = await conversationIn(store, keyPrefix);
+          await store.append(conversationId, { type: 'message' });
+          await admin.del(meta);
+          await expect(store.append(conversationId, { type: 'message' })).rejects.toBeInstanceOf(
+            UnknownConversationError,
+          );
+          await expect(store.claimMilestone(conversationId, 'started')).rejects.toBeInstanceOf(
+            UnknownConversationError,
+          );
+          expect(await store.setUserIfUnset(conversationId, { userId: 'u' })).toBeUndefined();
+          expect(await store.lastSeq(conversationId)).toBeUndefined();
+          expect(await admin.llen(log)).toBe(1);
+          expect(await admin.exists(meta)).toBe(0);
         } finally {
           await store.close();
         }

@@ -1,1 +1,2 @@
 export * from './rate-limit-store';
+export * from './rate-limit-store.module';

@@ -1,9 +1,8 @@
 import { Controller, Get, Header, Req } from '@nestjs/common';
 import { type Request } from 'express';
 import { KeyRing } from '@fieldops/auth';
-import { Public } from '@fieldops/platform';
+import { Public, publicBaseUrl } from '@fieldops/platform';
 import { ConnectorGatewayEnvironment } from '../config/connector-gateway.environment';
-import { publicBaseUrl } from '../config/public-base-url';
 import { publishedJwks, type PublishedJwk } from '../openid/jwks';
 
 /** What botbuilder's `ToBotFromChannelOpenIdMetadataUrl` document holds (it reads only `jwks_uri`). */
@@ -31,7 +30,7 @@ export class BotOpenIdController {
   @Get('openidconfiguration')
   @Header('Cache-Control', 'public, max-age=3600')
   configuration(@Req() request: Request): BotOpenIdMetadata {
-    const base = publicBaseUrl(this.environment, request);
+    const base = publicBaseUrl(request, this.environment.CONNECTOR_PUBLIC_URL);
     return {
       issuer: this.environment.CONNECTOR_BOT_TOKEN_ISSUER,
       authorization_endpoint: `${base}/v1/authorize-unsupported`,

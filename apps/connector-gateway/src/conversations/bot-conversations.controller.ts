@@ -1,12 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
 import { type Request, type Response } from 'express';
 import { badArgument, type ChannelAccount } from '@fieldops/contracts';
-import { sendUntrustedFile } from '@fieldops/platform';
+import { publicBaseUrl, sendUntrustedFile } from '@fieldops/platform';
 import { AnonymousBotsAllowed } from '../bot-auth/anonymous-bots.decorator';
 import { type BotPrincipal } from '../bot-auth/bot-access-token-verifier';
 import { CallingBot } from '../bot-auth/calling-bot.decorator';
 import { ConnectorGatewayEnvironment } from '../config/connector-gateway.environment';
-import { publicBaseUrl } from '../config/public-base-url';
 import { type AttachmentInfo, BotAttachmentsService } from './bot-attachments.service';
 import { BotConversationsService } from './bot-conversations.service';
 
@@ -44,7 +43,7 @@ export class BotConversationsController {
     return {
       id: record.conversationId,
       ...(initial && { activityId: initial.activity.id }),
-      serviceUrl: `${publicBaseUrl(this.environment, request)}/`,
+      serviceUrl: `${publicBaseUrl(request, this.environment.CONNECTOR_PUBLIC_URL)}/`,
     };
   }
 

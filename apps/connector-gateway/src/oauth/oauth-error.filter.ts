@@ -1,8 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Inject } from '@nestjs/common';
 import { type Request, type Response } from 'express';
-import { LOGGER, type Logger } from '@fieldops/platform';
+import { LOGGER, type Logger, publicBaseUrl } from '@fieldops/platform';
 import { ConnectorGatewayEnvironment } from '../config/connector-gateway.environment';
-import { publicBaseUrl } from '../config/public-base-url';
 import { OAuthError } from './oauth-error';
 import { correlationIdOf } from './request-correlation';
 
@@ -17,7 +16,10 @@ export class OAuthErrorFilter implements ExceptionFilter<OAuthError> {
   catch(exception: OAuthError, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<Request>();
     const response = host.switchToHttp().getResponse<Response>();
-    const body = exception.toBody(publicBaseUrl(this.environment, request), correlationIdOf(request));
+    const body = exception.toBody(
+      publicBaseUrl(request, this.environment.CONNECTOR_PUBLIC_URL),
+      correlationIdOf(request),
+    );
     this.logger.info(
       {
         error: body.error,

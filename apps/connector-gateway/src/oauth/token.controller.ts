@@ -1,8 +1,8 @@
 import { Controller, HttpCode, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { type Request, type Response } from 'express';
-import { Public } from '@fieldops/platform';
+import { Public, publicBaseUrl } from '@fieldops/platform';
 import { ConnectorGatewayEnvironment } from '../config/connector-gateway.environment';
-import { publicBaseUrl, tokenEndpointUrl } from '../config/public-base-url';
+import { tokenEndpointUrl } from './token-endpoint-url';
 import { AccessTokenService, audienceOfScope } from './access-token.service';
 import { ClientAuthenticator } from './client-authenticator.service';
 import { type TokenRequestForm, type TokenResponse } from './dto/token.dto';
@@ -61,7 +61,7 @@ export class TokenController {
     const clientId = form.client_id;
     if (clientId === undefined) throw OAuthError.missingParameter('client_id');
     if (form.scope === undefined) throw OAuthError.missingParameter('scope');
-    const endpoint = tokenEndpointUrl(publicBaseUrl(this.environment, request), tenant);
+    const endpoint = tokenEndpointUrl(publicBaseUrl(request, this.environment.CONNECTOR_PUBLIC_URL), tenant);
     const client = await this.authenticator.authenticate({ ...form, client_id: clientId }, endpoint);
     const audience = this.audienceFor(form.scope);
     const issued = this.tokens.issue({ appId: client.bot.appId, audience, tenant, method: client.method });

@@ -1,9 +1,9 @@
 import { Controller, Get, Header, NotFoundException, Param, Req } from '@nestjs/common';
 import { type Request } from 'express';
 import { KeyRing } from '@fieldops/auth';
-import { Public } from '@fieldops/platform';
+import { Public, publicBaseUrl } from '@fieldops/platform';
 import { ConnectorGatewayEnvironment } from '../config/connector-gateway.environment';
-import { publicBaseUrl, tokenEndpointUrl } from '../config/public-base-url';
+import { tokenEndpointUrl } from '../oauth/token-endpoint-url';
 import { type OpenIdConfiguration } from './dto/openid-configuration.dto';
 import { publishedJwks, type PublishedJwk } from './jwks';
 
@@ -24,7 +24,7 @@ export class OpenIdController {
   @Header('Cache-Control', 'public, max-age=3600')
   configuration(@Param('tenant') tenant: string, @Req() request: Request): OpenIdConfiguration {
     this.assertTenant(tenant);
-    const base = publicBaseUrl(this.environment, request);
+    const base = publicBaseUrl(request, this.environment.CONNECTOR_PUBLIC_URL);
     const authority = `${base}/${encodeURIComponent(tenant)}`;
     return {
       token_endpoint: tokenEndpointUrl(base, tenant),

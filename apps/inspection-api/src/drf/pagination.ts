@@ -1,4 +1,5 @@
 import { type Request } from 'express';
+import { publicBaseUrl } from '@fieldops/platform';
 import { invalidPage } from './exceptions';
 import { RawJson } from './json-renderer';
 import { quotePlus } from './python-text';
@@ -21,9 +22,9 @@ export function queryValue(query: Map<string, string[]>, name: string): string |
   return values?.[values.length - 1]?.replace(/\0/g, '');
 }
 
-/** scheme://host of the request; X-Forwarded-Proto / -Host count only from trusted proxies (trust proxy). */
+/** scheme://host as the client sees it (platform's publicBaseUrl: no configured URL, so the request's). */
 export function requestOrigin(request: Request): string {
-  return `${request.protocol}://${request.host || 'localhost'}`;
+  return publicBaseUrl(request);
 }
 
 export interface PageSettings {

@@ -72,7 +72,7 @@ interface DueRow {
  * period has a record. `$1` the end of the date, `$2..$7` the current and previous period starts of daily, weekly
  * and monthly plans.
  */
-function dueSql(window: DueWindow, filters: DueFilters) {
+export function dueSql(window: DueWindow, filters: DueFilters) {
   const parameters = new SqlParameters();
   const asOf = parameters.add(window.asOf);
   const starts = (['daily', 'weekly', 'monthly'] as const).map((frequency) => ({
@@ -85,26 +85,30 @@ function dueSql(window: DueWindow, filters: DueFilters) {
   const conditions = ['p."active"'];
   if (filters.plan !== undefined) conditions.push(`p."id" = ${parameters.add(filters.plan)}`);
   if (filters.group !== undefined) conditions.push(`d."group" = ${parameters.add(filters.group)}`);
-  const recordsOf = (
-    extra: string,
-  ) => `(SELECT r."id", r."status", r."checked_at", r."checked_by" FROM "check_records" r
-        WHERE r."item_id" = i."id" ${extra}
-        UNION ALL
-        SELECT r."id", r."status", r."checked_at", r."checked_by" FROM "check_records" r
-        WHERE i."id" IS NULL AND r."device_id" = d."id" ${extra})`;
+  // The item's records (by its (item_id, checked_at) index), or the device's for a device without items.
+  const lastOf = (column: string, owner: string, when: string) =>
+    `LEFT JOIN LATERAL (SELECT r."id", r."status", r."checked_at", r."checked_by" FROM "check_records" r
+      WHERE ${when} AND r."${column}" = ${owner} AND r."checked_at" < ${asOf}
+      ORDER BY r."checked_at" DESC LIMIT 1) "last_${column}" ON TRUE`;
+  const previous = (column: string, owner: string) =>
+    `EXISTS (SELECT 1 FROM "check_records" r WHERE r."${column}" = ${owner}
+      AND r."checked_at" >= ${previousStart} AND r."checked_at" < ${periodStart})`;
+  const last = (field: string) => `COALESCE("last_item_id"."${field}", "last_device_id"."${field}")`;
   const sql = `SELECT p."id" AS "plan_id", p."name" AS "plan_name", p."frequency",
       d."id" AS "device_id", d."code" AS "device_code", d."name" AS "device_name", d."group" AS "device_group",
       d."location" AS "device_location", d."created_at" AS "device_created_at",
       i."id" AS "item_id", i."name" AS "item_name",
-      last."id" AS "record_id", last."status" AS "record_status", last."checked_at" AS "record_checked_at",
-      ${isoTimestamp('last."checked_at"')} AS "record_checked_at_text", last."checked_by" AS "record_checked_by",
-      EXISTS (SELECT 1 FROM ${recordsOf(`AND r."checked_at" >= ${previousStart} AND r."checked_at" < ${periodStart}`)} x) AS "previous_done"
+      ${last('id')} AS "record_id", ${last('status')} AS "record_status",
+      ${last('checked_at')} AS "record_checked_at", ${isoTimestamp(last('checked_at'))} AS "record_checked_at_text",
+      ${last('checked_by')} AS "record_checked_by",
+      CASE WHEN i."id" IS NULL THEN ${previous('device_id', 'd."id"')} ELSE ${previous('item_id', 'i."id"')} END
+        AS "previous_done"
     FROM "check_plans" p
     JOIN "check_plan_devices" pd ON pd."plan_id" = p."id"
     JOIN "devices" d ON d."id" = pd."device_id"
     LEFT JOIN "check_items" i ON i."device_id" = d."id"
-    LEFT JOIN LATERAL (SELECT * FROM ${recordsOf(`AND r."checked_at" < ${asOf}`)} x
-      ORDER BY x."checked_at" DESC, x."id" DESC LIMIT 1) last ON TRUE
+    ${lastOf('item_id', 'i."id"', 'i."id" IS NOT NULL')}
+    ${lastOf('device_id', 'd."id"', 'i."id" IS NULL')}
     WHERE ${conditions.join(' AND ')}
     ORDER BY p."id", d."id", i."id" NULLS FIRST`;
   return { sql, parameters: parameters.values };

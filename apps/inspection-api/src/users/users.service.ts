@@ -102,8 +102,11 @@ export class UsersService {
     return Boolean(result.affected);
   }
 
-  /** Creates the first user (a supervisor) from the environment unless a user of that name exists. */
-  async ensureUser(username: string, password: string): Promise<void> {
+  /**
+   * Creates a user unless one of that name exists (an existing user is left as it is): the first user from the
+   * environment and the launcher's demo accounts. A supervisor unless another role is given.
+   */
+  async ensureUser(username: string, password: string, role: Role = 'supervisor'): Promise<void> {
     const exists = await this.dataSource.getRepository(UserEntity).existsBy({ username });
     if (exists) return;
     await this.dataSource
@@ -114,11 +117,11 @@ export class UsersService {
         username,
         password: await hashPassword(password),
         dateJoined: new Date(),
-        role: 'supervisor',
+        role,
       })
       .orIgnore()
       .execute();
-    this.logger.info({ username }, 'created the initial user');
+    this.logger.info({ username, role }, 'created a user');
   }
 
   /** The active user with these credentials, or undefined (same work either way); records the login time. */

@@ -1,3 +1,5 @@
+import { CHECKED_BY_MAX_LENGTH } from '../inspection-api/inspection-api.types';
+
 export interface ChatPageSettings {
   /** Locale when neither `?locale=` nor the browser names one. */
   defaultLocale: string;
@@ -48,7 +50,7 @@ export function renderChatPage(settings: ChatPageSettings): string {
 <main>
   <form id="start" hidden>
     <label for="name">Your name (recorded as the inspector)</label>
-    <input id="name" name="name" autocomplete="name" maxlength="150" required>
+    <input id="name" name="name" autocomplete="name" maxlength="${CHECKED_BY_MAX_LENGTH}" required>
     <button type="submit">Start chat</button>
   </form>
   <div id="webchat" role="main" hidden></div>

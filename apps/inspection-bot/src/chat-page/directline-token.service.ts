@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { HttpException, Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { InspectionBotEnvironment } from '../config/inspection-bot.environment';
+import { CHECKED_BY_MAX_LENGTH } from '../inspection-api/inspection-api.types';
 import { ConversationLocales } from './conversation-locales';
 import { type DirectLineTokenResponse } from './dto/directline-token.dto';
 
-const NAME_MAX = 150;
 const DEFAULT_NAME = 'Inspector';
 
-/** The inspector's name as typed: trimmed, inner whitespace collapsed, at most 150 characters (`checked_by`). */
+/** The inspector's name as typed: trimmed, inner whitespace collapsed, at most `checked_by`'s length. */
 export function inspectorName(value: unknown): string {
-  const name = typeof value === 'string' ? value.trim().replace(/\s+/g, ' ').slice(0, NAME_MAX) : '';
+  const name =
+    typeof value === 'string' ? value.trim().replace(/\s+/g, ' ').slice(0, CHECKED_BY_MAX_LENGTH) : '';
   return name || DEFAULT_NAME;
 }
 

@@ -10,7 +10,12 @@ import {
 } from 'botbuilder';
 import { type Logger } from '@fieldops/platform';
 import { InspectionApiRefusal, InspectionApiUnavailable } from '../inspection-api/inspection-api.errors';
-import { type CheckRecord, type Device, type InspectionApi } from '../inspection-api/inspection-api.types';
+import {
+  CHECKED_BY_MAX_LENGTH,
+  type CheckRecord,
+  type Device,
+  type InspectionApi,
+} from '../inspection-api/inspection-api.types';
 import { type BotLanguage, languageOfLocale, type Localizer } from '../phrases/localizer';
 import { type PhraseKey, type PhraseParameters } from '../phrases/phrase-catalogue';
 import { deviceHeroCard, itemAdaptiveCard } from './cards';
@@ -41,8 +46,6 @@ export interface InspectionBotOptions {
   /** The clock of "today" (tests). */
   now?: () => Date;
 }
-
-const CHECKED_BY_MAX = 150;
 
 /**
  * The inspection conversation: a welcome on join; "devices" or a search term → a carousel of device cards;
@@ -221,7 +224,7 @@ export class InspectionBot extends ActivityHandler {
 
   private inspectorOf(context: TurnContext): string {
     const from = context.activity.from;
-    return (from.name?.trim() || from.id).slice(0, CHECKED_BY_MAX);
+    return (from.name?.trim() || from.id).slice(0, CHECKED_BY_MAX_LENGTH);
   }
 
   private async record(context: TurnContext, answer: RecordAnswer): Promise<void> {

@@ -50,6 +50,12 @@ export interface Page<T> {
   results: T[];
 }
 
+/**
+ * inspection-api's `checked_by` max_length (its DRF field and VARCHAR(150) column): the inspector's name the bot
+ * records is cut to it, and the chat page's name field holds no more.
+ */
+export const CHECKED_BY_MAX_LENGTH = 150;
+
 export interface NewCheckRecord {
   device: number;
   item: number;

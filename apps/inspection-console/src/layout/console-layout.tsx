@@ -11,6 +11,7 @@ import {
   useLocaleState,
   useLogout,
   usePermissions,
+  useSidebarState,
   useTranslate,
   UserMenu,
 } from 'react-admin';
@@ -70,9 +71,18 @@ function useDocumentLanguage(): void {
   }, [locale]);
 }
 
+/** On tablets (narrower than 1024 px) the menu starts folded to its icons, leaving the width to the tables. */
+function useFoldedMenuOnTablets(): void {
+  const [, setOpen] = useSidebarState();
+  useEffect(() => {
+    if (window.matchMedia('(min-width: 600px) and (max-width: 1023px)').matches) setOpen(false);
+  }, [setOpen]);
+}
+
 /** react-admin's layout for supervisors; inspectors get the "supervisors only" page instead of every screen. */
 export function ConsoleLayout({ children }: { children: ReactNode }) {
   useDocumentLanguage();
+  useFoldedMenuOnTablets();
   const { permissions, isPending } = usePermissions<string>();
   if (isPending) return <Loading />;
   if (permissions !== 'supervisor') return <SupervisorsOnly />;

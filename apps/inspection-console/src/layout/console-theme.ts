@@ -19,4 +19,15 @@ export const consoleTheme: RaThemeOptions = {
     error: { main: '#b3261e' },
   },
   sidebar: { width: 200, closedWidth: 56 },
+  components: {
+    ...defaultTheme.components,
+    // Wide tables scroll inside their card rather than widening the page (768 px tablets).
+    RaLayout: { styleOverrides: { root: { minWidth: 0, '& .RaLayout-content': { minWidth: 0 } } } },
+    RaList: {
+      styleOverrides: {
+        root: { minWidth: 0, '& .RaList-main': { minWidth: 0 }, '& .RaList-content': { overflowX: 'auto' } },
+      },
+    },
+    RaDatagrid: { styleOverrides: { root: { '& .RaDatagrid-headerCell': { whiteSpace: 'nowrap' } } } },
+  },
 };

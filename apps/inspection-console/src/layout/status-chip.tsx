@@ -10,7 +10,7 @@ export function StatusChip({ status }: { status: CheckStatus | DueStatus }) {
     <Chip
       size="small"
       label={translate(`console.status.${status}`)}
-      sx={{ bgcolor: statusColours[status], color: '#fff', fontWeight: 600, minWidth: 72 }}
+      sx={{ bgcolor: statusColours[status], color: '#fff', fontWeight: 600, minWidth: 64 }}
     />
   );
 }

@@ -32,7 +32,6 @@ export function PhotoThumbnail({
           alt={translate('console.records.photo_of', { id: recordId })}
           width={size}
           height={size}
-          loading="lazy"
           style={{ objectFit: 'cover', display: 'block' }}
         />
       </ButtonBase>

@@ -1,3 +1,4 @@
+import { type Theme, useMediaQuery } from '@mui/material';
 import {
   AutocompleteInput,
   Datagrid,
@@ -54,6 +55,8 @@ function useRecordFilters() {
 
 /** Check records, newest last as the API orders them, filterable by every field the API filters on. */
 export function RecordList() {
+  // The plan column only where there is room for it (it stays a filter, and is in the CSV export).
+  const wide = useMediaQuery<Theme>((theme) => theme.breakpoints.up('lg'));
   return (
     <List
       filters={useRecordFilters()}
@@ -88,15 +91,17 @@ export function RecordList() {
           sortable={false}
           render={(record) => <StatusChip status={record.status} />}
         />
-        <TextField source="value" sortable={false} />
-        <TextField source="note" sortable={false} />
-        <TextField source="checked_by" sortable={false} />
-        <ReferenceField source="plan" reference="plans" sortable={false} link="edit" emptyText="—" />
         <FunctionField<CheckRecord>
           source="photo"
           sortable={false}
           render={(record) => <PhotoThumbnail recordId={record.id} url={record.photo} />}
         />
+        <TextField source="value" sortable={false} />
+        <TextField source="note" sortable={false} />
+        <TextField source="checked_by" sortable={false} />
+        {wide && (
+          <ReferenceField source="plan" reference="plans" sortable={false} link="edit" emptyText="—" />
+        )}
       </Datagrid>
     </List>
   );

@@ -28,7 +28,7 @@ import { TrendChart } from './trend-chart';
 
 function Section({ title, action, children }: { title: string; action?: ReactNode; children: ReactNode }) {
   return (
-    <Card component="section" aria-label={title} sx={{ height: '100%' }}>
+    <Card component="section" aria-label={title}>
       <CardContent>
         <Box sx={{ display: 'flex', alignItems: 'baseline', justifyContent: 'space-between', mb: 1 }}>
           <Typography component="h2" variant="h6">
@@ -102,6 +102,7 @@ export function TodayPage() {
         sx={{
           display: 'grid',
           gap: 2,
+          alignItems: 'start',
           gridTemplateColumns: { xs: '1fr', lg: 'minmax(0, 1fr) minmax(0, 1fr)' },
         }}
       >

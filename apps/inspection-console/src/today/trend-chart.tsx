@@ -38,7 +38,7 @@ export function TrendChart({ statistics }: { statistics: RecordStatistics }) {
             <XAxis dataKey="label" tick={{ fontSize: 12 }} interval="preserveStartEnd" minTickGap={16} />
             <YAxis allowDecimals={false} tick={{ fontSize: 12 }} />
             <Tooltip />
-            <Legend />
+            <Legend itemSorter={(item) => STATUSES.indexOf(item.dataKey as (typeof STATUSES)[number])} />
             {STATUSES.map((status) => (
               <Bar
                 key={status}

@@ -96,6 +96,24 @@ export class RelayGatewayEnvironment extends ConversationStateEnvironment implem
   /** Largest upload request (bytes); larger: 413 MessageSizeTooBig. */
   @Expose() @ToInteger() @IsInt() @Min(1024) @Max(104_857_600) RELAY_MAX_UPLOAD_BYTES: number = 4_194_304;
 
+  /** Most files in one upload request; more: 413 MessageSizeTooBig. */
+  @Expose() @ToInteger() @IsInt() @Min(1) @Max(1000) RELAY_MAX_UPLOAD_FILES: number = 10;
+
+  /** The window of the upload quotas below, in seconds. */
+  @Expose() @ToInteger() @IsInt() @Min(1) @Max(86_400) RELAY_UPLOAD_QUOTA_WINDOW_SECONDS: number = 3600;
+
+  /** Bytes of files one conversation may upload per window; over: 429 TooManyRequests (413 for one larger upload); 0 disables. */
+  @Expose() @ToInteger() @IsInt() @Min(0) RELAY_UPLOAD_BYTES_PER_CONVERSATION: number = 20_971_520;
+
+  /** Files one conversation may upload per window; 0 disables. */
+  @Expose() @ToInteger() @IsInt() @Min(0) RELAY_UPLOAD_FILES_PER_CONVERSATION: number = 50;
+
+  /** Bytes of files one token or secret (a secret spans its bot's conversations) may upload per window; 0 disables. */
+  @Expose() @ToInteger() @IsInt() @Min(0) RELAY_UPLOAD_BYTES_PER_TOKEN: number = 104_857_600;
+
+  /** Files one token or secret may upload per window; 0 disables. */
+  @Expose() @ToInteger() @IsInt() @Min(0) RELAY_UPLOAD_FILES_PER_TOKEN: number = 250;
+
   /** Interval of the empty keep-alive frames on WebSocket streams. */
   @Expose() @ToInteger() @IsInt() @Min(1000) @Max(600_000) RELAY_STREAM_KEEPALIVE_MS: number = 15_000;
 

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { type Request, type Response } from 'express';
+import { publicBaseUrl } from '@fieldops/platform';
 import { ActivitiesService } from '../activities/activities.service';
 import { validateClientActivity } from '../activities/activity-validation';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
@@ -12,7 +13,6 @@ import {
   DirectLineCredential,
   ExemptFromEnhancedAuth,
 } from '../direct-line/direct-line-auth.guard';
-import { publicBaseUrl } from '../direct-line/public-url';
 import { TokenIssuer } from '../direct-line/token-issuer';
 import { TokensService } from '../tokens/tokens.service';
 import { UploadsService } from '../uploads/uploads.service';

@@ -1,11 +1,11 @@
 import { type Request } from 'express';
+import { publicBaseUrl } from '@fieldops/platform';
 import { attachmentPath, streamPath, v3PrefixOf } from './v3-paths';
 
-/** This gateway's base URL as the client sees it: the configured one, or the request's (trusted X-Forwarded-*). */
-export function publicBaseUrl(request: Request, configured: string | undefined): string {
-  if (configured) return configured.replace(/\/+$/, '');
-  return `${request.protocol}://${request.host}`;
-}
+/*
+ * The relay's public URLs, on the base URL of platform's one rule (RELAY_PUBLIC_URL, else the request's protocol and
+ * host with trusted X-Forwarded-*).
+ */
 
 /** The streamUrl handed to a client: `ws`/`wss` on the public host, on the v3 prefix the request came in on. */
 export function streamUrlFor(

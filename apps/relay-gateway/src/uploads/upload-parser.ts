@@ -17,6 +17,10 @@ function tooBig(maxBytes: number): BotFrameworkError {
   return messageSizeTooBig(`The upload exceeds the limit of ${maxBytes} bytes`);
 }
 
+function tooManyFiles(maxFiles: number): BotFrameworkError {
+  return messageSizeTooBig(`The upload has more than ${maxFiles} files`);
+}
+
 /** Reads the filename of a `Content-Disposition` header (`filename*=` or `filename=`). */
 export function filenameOf(disposition: string | undefined): string | undefined {
   if (!disposition) return undefined;
@@ -31,9 +35,14 @@ const ACTIVITY_TYPES = ['application/vnd.microsoft.activity', 'application/vnd.m
 /**
  * An upload body: a single file (its Content-Type and Content-Disposition) or multipart/form-data, where the part
  * named `activity` or typed `application/vnd.microsoft.activity` holds the activity (stock clients give it a filename,
- * so it arrives as a file part) and every other part is an attachment. At most `maxBytes` in all, else 413.
+ * so it arrives as a file part) and every other part is an attachment. At most `maxBytes` in all and `maxFiles`
+ * attachments, else 413.
  */
-export async function parseUpload(request: Request, maxBytes: number): Promise<ParsedUpload> {
+export async function parseUpload(
+  request: Request,
+  maxBytes: number,
+  maxFiles: number,
+): Promise<ParsedUpload> {
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > maxBytes) {
     request.resume();
@@ -65,7 +74,8 @@ export async function parseUpload(request: Request, maxBytes: number): Promise<P
     };
     let parser: ReturnType<typeof busboy>;
     try {
-      parser = busboy({ headers: request.headers, limits: { fileSize: maxBytes, parts: 64 } });
+      // The activity part and a few text fields besides the files; beyond that the request is refused, not cut.
+      parser = busboy({ headers: request.headers, limits: { fileSize: maxBytes, parts: maxFiles + 4 } });
     } catch {
       reject(badSyntax('Malformed multipart body'));
       return;
@@ -83,6 +93,10 @@ export async function parseUpload(request: Request, maxBytes: number): Promise<P
         } catch {
           fail(badSyntax('The activity part is not valid JSON'));
         }
+        return;
+      }
+      if (parsed.files.length >= maxFiles) {
+        fail(tooManyFiles(maxFiles));
         return;
       }
       parsed.files.push({ contentType: mimeType, name: filename ?? 'blob', data });
@@ -108,6 +122,7 @@ export async function parseUpload(request: Request, maxBytes: number): Promise<P
       if (total > maxBytes) fail(tooBig(maxBytes));
       else collectPart(name, info.mimeType, undefined, Buffer.from(value));
     });
+    parser.on('partsLimit', () => fail(tooManyFiles(maxFiles)));
     parser.on('error', () => fail(badSyntax('Malformed multipart body')));
     parser.on('close', () => {
       void Promise.all(pending).then(() => {

@@ -1,7 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Request } from 'express';
-import { type Activity, type Attachment, badArgument, missingProperty } from '@fieldops/contracts';
-import { CONVERSATION_STORE, type ConversationStore } from '@fieldops/conversation-store';
+import {
+  type Activity,
+  type Attachment,
+  badArgument,
+  messageSizeTooBig,
+  missingProperty,
+} from '@fieldops/contracts';
+import {
+  CONVERSATION_STORE,
+  type ConversationStore,
+  type StoredAttachment,
+  UploadCapacityError,
+} from '@fieldops/conversation-store';
+import { ErrorEnvelopeException } from '@fieldops/platform';
 import { ActivitiesService } from '../activities/activities.service';
 import { validateClientActivity } from '../activities/activity-validation';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
@@ -10,6 +22,7 @@ import { type Credential } from '../direct-line/credentials';
 import { attachmentUrlFor } from '../direct-line/public-url';
 import { TokenIssuer } from '../direct-line/token-issuer';
 import { parseUpload } from './upload-parser';
+import { UploadQuota } from './upload-quota.service';
 
 @Injectable()
 export class UploadsService {
@@ -18,10 +31,14 @@ export class UploadsService {
     private readonly activities: ActivitiesService,
     private readonly issuer: TokenIssuer,
     private readonly environment: RelayGatewayEnvironment,
+    private readonly quota: UploadQuota,
   ) {}
 
   /**
-   * Stores each file, attaches it (with a signed download URL) to the activity, then sends it like any activity.
+   * Checks the upload whole — size, file count, the activity, the upload quotas — then stores each file, attaches
+   * it (with a signed download URL) to the activity and sends it like any activity. Nothing is stored for an upload
+   * that fails a check, and the files are removed again when the send is refused before the activity reaches the
+   * log (a bot failure, 502/504, keeps them: the activity is in the conversation then).
    * `activityOfPart` reads the activity part in another shape (Direct Line 1.1 sends a Message there).
    */
   async upload(
@@ -40,19 +57,64 @@ export class UploadsService {
       request.resume();
       throw conversationNotFound();
     }
-    const parsed = await parseUpload(request, this.environment.RELAY_MAX_UPLOAD_BYTES);
+    try {
+      await this.quota.assertOpen(credential, conversationId);
+    } catch (error) {
+      request.resume();
+      throw error;
+    }
+    const parsed = await parseUpload(
+      request,
+      this.environment.RELAY_MAX_UPLOAD_BYTES,
+      this.environment.RELAY_MAX_UPLOAD_FILES,
+    );
     const base: Activity = parsed.activity ? activityOfPart(parsed.activity) : { type: 'message' };
     const activity = validateClientActivity(
       { ...base, type: base.type ?? 'message', from: { ...(base.from ?? {}), id: userId } },
       this.environment.RELAY_MAX_ACTIVITY_BYTES,
     );
+    await this.quota.take(credential, conversationId, {
+      bytes: parsed.files.reduce((sum, file) => sum + file.data.length, 0),
+      files: parsed.files.length,
+    });
+    const storedFiles: StoredAttachment[] = [];
+    try {
+      return await this.attachAndSend(
+        credential,
+        conversationId,
+        request,
+        activity,
+        parsed.files,
+        storedFiles,
+      );
+    } catch (error) {
+      const logged = error instanceof ErrorEnvelopeException && error.code === 'BotError';
+      if (!logged)
+        await Promise.all(
+          storedFiles.map((stored) => this.store.deleteAttachment(conversationId, stored.attachmentId)),
+        ).catch(() => undefined); // they expire with the conversation anyway
+      if (error instanceof UploadCapacityError)
+        throw messageSizeTooBig(`The upload exceeds this relay's upload capacity of ${error.capacity} bytes`);
+      throw error;
+    }
+  }
+
+  private async attachAndSend(
+    credential: Credential,
+    conversationId: string,
+    request: Request,
+    activity: Activity,
+    files: Array<{ contentType: string; name: string; data: Buffer }>,
+    storedFiles: StoredAttachment[],
+  ): Promise<{ id: string }> {
     const attachments: Attachment[] = [];
-    for (const file of parsed.files) {
+    for (const file of files) {
       const stored = await this.store.putAttachment(
         conversationId,
         { contentType: file.contentType, name: file.name },
         file.data,
       );
+      storedFiles.push(stored);
       const token = this.issuer.issue(
         {
           bot: credential.bot.id,

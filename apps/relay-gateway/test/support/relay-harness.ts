@@ -27,6 +27,11 @@ export interface BotBehaviour {
   reply?: boolean;
 }
 
+/** The test bot says `text` in the conversation without being asked: appended to its log, streams woken. */
+export async function botSays(relay: RelayGateway, conversationId: string, text: string): Promise<void> {
+  await relay.app.get(ConversationLog).appendFromBot(conversationId, { type: 'message', text }, TEST_BOT);
+}
+
 /** A plain HTTP server playing the bot: records what it receives and replies through the relay's ConversationLog. */
 export class TestBot {
   readonly received: Activity[] = [];
