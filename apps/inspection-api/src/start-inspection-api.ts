@@ -12,6 +12,7 @@ import { authorizationHeaderMiddleware } from './auth/authorization-header';
 import { inspectionKeyRing } from './auth/inspection-key-ring';
 import { bodyParsingMiddleware } from './drf/request-input';
 import { apiHeadersMiddleware } from './drf/routes';
+import { allowedHostsMiddleware } from './hosts/allowed-hosts';
 import { InspectionApiEnvironment } from './config/inspection-api.environment';
 import { CONSOLE_PATH, consoleStaticRouter } from './console/console-static';
 import { resolveDatabaseUrl } from './database/database-url';
@@ -56,6 +57,7 @@ export function startInspectionApi(
       service: 'inspection-api',
       environmentSchema: InspectionApiEnvironment,
       port: (environment) => environment.INSPECTION_API_PORT,
+      publicUrl: (environment) => environment.INSPECTION_PUBLIC_URL,
       module: async ({ environment, logger, onClosed }) =>
         InspectionApiModule.forRoot({
           environment,
@@ -64,6 +66,9 @@ export function startInspectionApi(
           keyRing: inspectionKeyRing(environment, logger),
         }),
       configure: async (app, { environment, logger }) => {
+        app.use(
+          allowedHostsMiddleware(environment.INSPECTION_ALLOWED_HOSTS, environment.INSPECTION_PUBLIC_URL),
+        );
         if (environment.INSPECTION_CONSOLE_DIR) {
           // The console is a page of this origin: its own scripts and styles, inline styles (emotion), data: and
           // blob: images (photo previews), the API and media on this origin.

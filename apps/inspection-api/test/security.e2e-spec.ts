@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { slowHeaders, trickleRequest } from '@fieldops/platform';
 import { chromium } from 'playwright-core';
 import { ADMIN, type ApiResponse, TestApi } from './support/test-api';
@@ -26,6 +27,25 @@ function expectThrottled(response: ApiResponse): void {
   expect(wait).toBeGreaterThan(500);
   expect(wait).toBeLessThanOrEqual(600);
   expect(response.text).toBe(`{"detail":"Request was throttled. Expected available in ${wait} seconds."}`);
+}
+
+/** A GET with a Host header of our choosing (fetch() will not send one). */
+function getWithHost(
+  url: string,
+  host: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    httpRequest(url, { headers: { ...headers, host } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.once('end', () =>
+        resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+      );
+    })
+      .once('error', reject)
+      .end();
+  });
 }
 
 /** Probes of the outside security review (issue 15), replayed against inspection-api so none can come back. */
@@ -150,6 +170,63 @@ describe('inspection-api security', () => {
       } finally {
         await second.close();
         await first.close();
+      }
+    });
+  });
+
+  describe('finding 8: the Host header is checked (Django ALLOWED_HOSTS)', () => {
+    const INVALID = '{"detail":"Invalid HTTP_HOST header."}';
+    const withToken = async (): Promise<Record<string, string>> => ({
+      authorization: `Bearer ${await api.token()}`,
+    });
+
+    it('a malformed or disallowed Host is a 400, never copied into links', async () => {
+      await api.createDevice();
+      await api.createDevice();
+      const headers = await withToken();
+      for (const host of ['a"b<c>', 'evil.example.com', 'evil.example.com:8000', 'localhost.evil.com']) {
+        const answer = await getWithHost(`${api.url}/api/devices/?page_size=1`, host, headers);
+        expect(answer.status).toBe(400);
+        expect(answer.text).toBe(INVALID);
+      }
+    });
+
+    it('a disallowed X-Forwarded-Host from a trusted proxy is a 400 as well', async () => {
+      const response = await api.get('/api/devices/?page_size=1', {
+        headers: { 'x-forwarded-host': 'evil.example.com' },
+      });
+      expect(response.status).toBe(400);
+    });
+
+    it('local names are allowed by default, with any port; /healthz answers whatever the Host (probes)', async () => {
+      const headers = await withToken();
+      for (const host of ['localhost', 'api.localhost:8000', '127.0.0.1:9', '[::1]:8000', 'LOCALHOST.']) {
+        const answer = await getWithHost(`${api.url}/api/devices/?page_size=1`, host, headers);
+        expect(answer.status).toBe(200);
+        expect((JSON.parse(answer.text) as { next: string }).next).toMatch(/^http:\/\/[^/]+\/api\/devices\//);
+      }
+      expect((await getWithHost(`${api.url}/healthz`, '10.1.2.3:8000')).status).toBe(200);
+    });
+
+    it('a configured public URL wins for links, and its host is allowed', async () => {
+      const configured = await TestApi.start('inspection_public_url', {
+        INSPECTION_PUBLIC_URL: 'https://api.fieldops.example',
+        INSPECTION_ALLOWED_HOSTS: '127.0.0.1',
+      });
+      try {
+        await configured.createDevice();
+        await configured.createDevice();
+        const headers = { authorization: `Bearer ${await configured.token()}` };
+        for (const host of ['api.fieldops.example', '127.0.0.1']) {
+          const answer = await getWithHost(`${configured.url}/api/devices/?page_size=1`, host, headers);
+          expect(answer.status).toBe(200);
+          expect((JSON.parse(answer.text) as { next: string }).next).toBe(
+            'https://api.fieldops.example/api/devices/?page=2&page_size=1',
+          );
+        }
+        expect((await getWithHost(`${configured.url}/api/devices/`, 'localhost', headers)).status).toBe(400);
+      } finally {
+        await configured.close();
       }
     });
   });

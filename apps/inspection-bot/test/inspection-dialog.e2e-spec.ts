@@ -315,7 +315,10 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
 
   describe('today', () => {
     it('lists the devices of active plans not yet checked in their current period', async () => {
-      // PUMP-001 was checked today (daily plan); CMP-002 and FE-010 (monthly) were not.
+      // PUMP-001 was checked today (daily plan; its last item now too: inspection-api's due rules want each check
+      // item of the device); CMP-002 and FE-010 (monthly) were not.
+      for (const item of pump.check_items.slice(2))
+        await client.createRecord({ device: pump.id, item: item.id, status: 'ok', checked_by: 'test' });
       const replies = await new BotHarness(client).turn({ text: 'today' });
       expect(replies[0]?.type).toBe('typing');
       expect((replies[1]?.text ?? '').split('\n')).toEqual([
@@ -337,8 +340,8 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
 
       const harness = new BotHarness(client);
       const compressor = (await client.findDeviceByCode('CMP-002')) as Device;
-      await harness.say('', recordAnswer(compressor.id, compressor.check_items[0]?.id ?? 0, 'ok'));
-      await harness.say('', recordAnswer(extinguisher.id, extinguisher.check_items[0]?.id ?? 0, 'ok'));
+      for (const device of [compressor, extinguisher])
+        for (const item of device.check_items) await harness.say('', recordAnswer(device.id, item.id, 'ok'));
       expect(textsOf(await harness.say('today'))).toEqual([
         'Nothing is due: every device in an active plan has been checked in its current period.',
       ]);

@@ -1,6 +1,13 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { type ActivityEnvelope } from '@fieldops/contracts';
-import { Redis, type RedisOptions } from 'ioredis';
+import {
+  closeRedisClient,
+  createRedisClient,
+  hashTag,
+  isClusterClient,
+  redactRedisUrl,
+  type RedisClient,
+} from '@fieldops/redis-connection';
 import { type ActivityBus, type ActivityEnvelopeHandler, type BusSubscription } from './activity-bus';
 import { type ActivityBusLogger } from './activity-bus-logger';
 import {
@@ -15,16 +22,18 @@ import {
   type HandlerRegistration,
   logHandlerError,
 } from './handler-dispatch';
-import { redactRedisUrl } from './redis-url';
 import { withTimeout } from './with-timeout';
 
 /** Channel name prefix used when none is configured; the conversation id is appended. */
 export const DEFAULT_CHANNEL_PREFIX = 'fieldops:conversation:';
 
 export interface RedisActivityBusOptions {
-  /** e.g. `redis://:password@redis:6379/0`. */
+  /** e.g. `redis://:password@redis:6379/0`, `redis+cluster://a:7000,b:7000` or `redis+sentinel://s:26379/name`. */
   redisUrl: string;
-  /** Prepended to the conversation id to form the channel name. Default {@link DEFAULT_CHANNEL_PREFIX}. */
+  /**
+   * Prepended to the conversation id to form the channel name. Default {@link DEFAULT_CHANNEL_PREFIX}. On a Redis
+   * Cluster the id is hash-tagged (`<prefix>{<id>}`), so the shard channel lives on the shard of the conversation's keys.
+   */
   channelPrefix?: string;
   /** Connection problems (deduplicated per outage), dropped messages and handler errors go here. */
   logger?: ActivityBusLogger;
@@ -52,7 +61,8 @@ type RedisConnectionRole = 'publisher' | 'subscriber';
 
 /**
  * Multi-instance bus over Redis pub/sub: one channel per conversation, one publisher and one subscriber
- * connection per bus. Channel subscriptions are reference-counted across handlers. ioredis reconnects with
+ * connection per bus. On a Redis Cluster it uses sharded pub/sub (SPUBLISH/SSUBSCRIBE, Redis 7): a message travels
+ * only to the shard owning the conversation, and ioredis keeps one subscriber connection per primary. Channel subscriptions are reference-counted across handlers. ioredis reconnects with
  * capped backoff and re-subscribes every channel afterwards; envelopes published while the subscriber is
  * disconnected are lost, which is acceptable for a wake-up signal.
  */
@@ -61,8 +71,10 @@ export class RedisActivityBus implements ActivityBus {
   /** Prefix in use, e.g. for tests that watch the raw channel. */
   readonly channelPrefix: string;
 
-  private readonly publisher: Redis;
-  private readonly subscriber: Redis;
+  /** Whether the bus is on a Redis Cluster and so uses sharded pub/sub. */
+  readonly sharded: boolean;
+  private readonly publisher: RedisClient;
+  private readonly subscriber: RedisClient;
   private readonly connectionReporters: Record<RedisConnectionRole, ConnectionErrorReporter>;
   private readonly channels = new Map<string, ChannelState>();
   private readonly target: string;
@@ -98,23 +110,29 @@ export class RedisActivityBus implements ActivityBus {
 
     const connectionName = options.connectionName ?? 'fieldops-bus';
     // Publishes issued in the same tick go out in one write (the subscriber connection only subscribes).
-    this.publisher = new Redis(options.redisUrl, {
-      ...connectionOptions(`${connectionName}-publisher`),
+    this.publisher = createRedisClient(options.redisUrl, {
+      connectionName: `${connectionName}-publisher`,
       enableAutoPipelining: true,
     });
-    this.subscriber = new Redis(options.redisUrl, {
-      ...connectionOptions(`${connectionName}-subscriber`),
-      autoResubscribe: true,
+    this.subscriber = createRedisClient(options.redisUrl, {
+      connectionName: `${connectionName}-subscriber`,
+      shardedSubscribers: true,
     });
+    this.sharded = isClusterClient(this.subscriber);
     this.watchConnection(this.publisher, this.connectionReporters.publisher);
     this.watchConnection(this.subscriber, this.connectionReporters.subscriber);
-    this.subscriber.on('message', (channelName: string, message: string) =>
-      this.deliver(channelName, message),
-    );
-    this.subscriber.on('ready', () => {
-      if (this.subscriberWasReady) void this.resubscribeAndNotify();
-      this.subscriberWasReady = true;
-    });
+    const deliver = (channelName: string, message: string) => this.deliver(channelName, message);
+    if (this.sharded) {
+      this.subscriber.on('smessage', deliver);
+      // ioredis re-subscribes the shard channels after a failover or resharding moved them to another node.
+      this.subscriber.on('subscribersReady', () => void this.resubscribeAndNotify());
+    } else {
+      this.subscriber.on('message', deliver);
+      this.subscriber.on('ready', () => {
+        if (this.subscriberWasReady) void this.resubscribeAndNotify();
+        this.subscriberWasReady = true;
+      });
+    }
   }
 
   onResubscribed(listener: () => void): () => void {
@@ -131,7 +149,12 @@ export class RedisActivityBus implements ActivityBus {
       .filter(([, channel]) => channel.redisSubscribed)
       .map(([channelName]) => channelName);
     try {
-      if (channelNames.length > 0) await this.subscriber.subscribe(...channelNames);
+      if (this.sharded) {
+        // One SSUBSCRIBE per channel: the channels of one call must share a slot.
+        await Promise.all(channelNames.map((channelName) => this.subscriber.ssubscribe(channelName)));
+      } else if (channelNames.length > 0) {
+        await this.subscriber.subscribe(...channelNames);
+      }
     } catch (error) {
       // Cut off again: the next 'ready' tries once more.
       this.logger?.warn({ err: error }, 'Redis activity bus could not re-subscribe after reconnecting');
@@ -150,7 +173,9 @@ export class RedisActivityBus implements ActivityBus {
   async publish(envelope: ActivityEnvelope): Promise<void> {
     this.assertOpen();
     const message = encodeActivityEnvelope(envelope);
-    await this.publisher.publish(this.channelFor(envelope.conversationId), message);
+    const channelName = this.channelFor(envelope.conversationId);
+    if (this.sharded) await this.publisher.spublish(channelName, message);
+    else await this.publisher.publish(channelName, message);
   }
 
   async subscribe(conversationId: string, handler: ActivityEnvelopeHandler): Promise<BusSubscription> {
@@ -162,7 +187,8 @@ export class RedisActivityBus implements ActivityBus {
     await this.serialize(channelName, channel, async () => {
       this.assertOpen();
       if (!channel.redisSubscribed) {
-        await this.subscriber.subscribe(channelName);
+        if (this.sharded) await this.subscriber.ssubscribe(channelName);
+        else await this.subscriber.subscribe(channelName);
         channel.redisSubscribed = true;
       }
       registration.active = true;
@@ -189,8 +215,8 @@ export class RedisActivityBus implements ActivityBus {
     }
     this.channels.clear();
     await Promise.all([
-      quitOrDisconnect(this.publisher, this.closeTimeoutMs),
-      quitOrDisconnect(this.subscriber, this.closeTimeoutMs),
+      closeRedisClient(this.publisher, this.closeTimeoutMs),
+      closeRedisClient(this.subscriber, this.closeTimeoutMs),
     ]);
   }
 
@@ -206,7 +232,8 @@ export class RedisActivityBus implements ActivityBus {
     return this.serialize(channelName, channel, async () => {
       if (this.closed || !channel.redisSubscribed || channel.registrations.size > 0) return;
       try {
-        await this.subscriber.unsubscribe(channelName);
+        if (this.sharded) await this.subscriber.sunsubscribe(channelName);
+        else await this.subscriber.unsubscribe(channelName);
         channel.redisSubscribed = false;
       } catch (error) {
         // The handler is already detached; the idle channel stays subscribed until a later unsubscribe succeeds.
@@ -301,7 +328,7 @@ export class RedisActivityBus implements ActivityBus {
     );
   }
 
-  private watchConnection(client: Redis, reporter: ConnectionErrorReporter): void {
+  private watchConnection(client: RedisClient, reporter: ConnectionErrorReporter): void {
     client.on('error', (error: Error) => reporter.recordError(error));
     client.on('reconnecting', (retryDelayMs: number) => {
       if (!this.closed) reporter.recordDisconnect(retryDelayMs);
@@ -310,40 +337,12 @@ export class RedisActivityBus implements ActivityBus {
   }
 
   private channelFor(conversationId: string): string {
-    return `${this.channelPrefix}${conversationId}`;
+    return this.sharded
+      ? `${this.channelPrefix}${hashTag(conversationId)}`
+      : `${this.channelPrefix}${conversationId}`;
   }
 
   private assertOpen(): void {
     if (this.closed) throw new Error('Redis activity bus is closed');
-  }
-}
-
-/** Settings shared by both connections: retry forever with capped backoff, fail queued commands after a few retries. */
-function connectionOptions(connectionName: string): RedisOptions {
-  const options: RedisOptions & { disconnectTimeout: number } = {
-    connectionName,
-    connectTimeout: 5_000,
-    enableReadyCheck: true,
-    maxRetriesPerRequest: 3,
-    retryStrategy: (attempt: number) => Math.min(100 * attempt, 2_000),
-    // Read by ioredis 5 but missing from its types: how long disconnect() waits for the socket's 'close' before
-    // destroying it. The 2 s default also runs when the socket is already gone (disconnect while reconnecting)
-    // and then keeps the process alive that long after close().
-    disconnectTimeout: 500,
-  };
-  return options;
-}
-
-/** QUIT politely when connected; otherwise (or when QUIT does not answer in time) drop the socket. */
-async function quitOrDisconnect(client: Redis, timeoutMs: number): Promise<void> {
-  if (client.status === 'end') return;
-  if (client.status !== 'ready') {
-    client.disconnect();
-    return;
-  }
-  try {
-    await withTimeout(client.quit(), timeoutMs, () => new Error('QUIT timed out'));
-  } catch {
-    client.disconnect();
   }
 }

@@ -1,9 +1,10 @@
 import { Expose } from 'class-transformer';
-import { IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { DEFAULT_CHANNEL_PREFIX } from '@fieldops/bus';
 import { CommonEnvironment, ToInteger } from '@fieldops/platform';
 import { DEFAULT_MAX_UPLOAD_BYTES } from './in-process-conversation-store';
 import { DEFAULT_STORE_KEY_PREFIX } from './redis-conversation-store';
+import { IsRedisUrl } from '@fieldops/redis-connection';
 
 /**
  * The settings of the conversation state both gateways share — the conversation store and the activity bus —
@@ -13,7 +14,7 @@ export class ConversationStateEnvironment extends CommonEnvironment {
   /** Redis for the activity bus and the conversation store shared by every relay and connector instance; unset: in-process. */
   @Expose()
   @IsOptional()
-  @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false, require_protocol: true })
+  @IsRedisUrl()
   REDIS_URL?: string;
 
   /** Prefix of the bus's Redis channels, so several platforms can share one Redis. */

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Activity } from '@fieldops/contracts';
-import { Redis, type RedisOptions } from 'ioredis';
+import {
+  closeRedisClient,
+  createRedisClient,
+  hashTag,
+  isClusterClient,
+  type RedisClient,
+} from '@fieldops/redis-connection';
 import {
   type AttachmentMetadata,
   type ConversationMilestone,
@@ -17,6 +23,7 @@ import {
 export const DEFAULT_STORE_KEY_PREFIX = 'fieldops:store:';
 
 export interface RedisConversationStoreOptions {
+  /** A single server, a Redis Cluster or a Sentinel-managed primary (see `parseRedisUrl`). */
   redisUrl: string;
   /** Prepended to every key, so several platforms (or test runs) can share one Redis. */
   keyPrefix?: string;
@@ -88,11 +95,18 @@ interface StoreCommands {
   fieldopsSetUser(meta: string, userId: string, userName: string, ttl: number): Promise<number>;
 }
 
-/** Multi-instance store on Redis: a hash per conversation (record, counter), a list for its log, keys per blob. */
+/**
+ * Multi-instance store on Redis: a hash per conversation (record, counter), a list for its log, keys per blob. On a
+ * Redis Cluster every key of a conversation carries its hash tag (`<prefix>conversation:{<id>}`, `…:{<id>}:log`,
+ * `…:{<id>}:attachment:<aid>:meta|data`), so the scripts and transactions over them run on the one shard that owns
+ * the conversation; on one server the keys are untagged (`<prefix>conversation:<id>…`), as they always were.
+ */
 export class RedisConversationStore implements ConversationStore {
   readonly kind = 'redis' as const;
   readonly retentionSeconds: number;
-  private readonly redis: Redis & StoreCommands;
+  private readonly redis: RedisClient & StoreCommands;
+  /** On a Redis Cluster, keys carry the conversation's hash tag. */
+  private readonly clustered: boolean;
   private readonly prefix: string;
   private closing: Promise<void> | undefined;
   private readonly readyTimeoutMs: number;
@@ -101,25 +115,19 @@ export class RedisConversationStore implements ConversationStore {
     this.retentionSeconds = options.retentionSeconds ?? DEFAULT_RETENTION_SECONDS;
     this.prefix = options.keyPrefix ?? DEFAULT_STORE_KEY_PREFIX;
     this.readyTimeoutMs = options.readyTimeoutMs ?? 2_000;
-    const redisOptions: RedisOptions & { disconnectTimeout: number } = {
+    // Commands issued in the same tick (appends, reads, expiries of many requests) go out in one write: on a loaded
+    // relay that is one syscall instead of one per command.
+    const redis = createRedisClient(options.redisUrl, {
       connectionName: options.connectionName ?? 'fieldops-conversation-store',
-      connectTimeout: 5_000,
-      // Commands issued in the same tick (appends, reads, expiries of many requests) go out in one write: on
-      // a loaded relay that is one syscall instead of one per command.
       enableAutoPipelining: true,
-      maxRetriesPerRequest: 3,
-      retryStrategy: (attempt: number) => Math.min(100 * attempt, 2_000),
-      // Read by ioredis 5 but missing from its types: how long disconnect() waits for the socket's 'close'. Its 2 s
-      // default also runs when the socket is already gone (closing while reconnecting) and keeps the process alive.
-      disconnectTimeout: 500,
-    };
-    const redis = new Redis(options.redisUrl, redisOptions);
+    });
+    this.clustered = isClusterClient(redis);
     redis.on('error', () => undefined); // surfaced through failing commands and checkReady()
     redis.defineCommand('fieldopsAppend', { numberOfKeys: 2, lua: APPEND_SCRIPT });
     redis.defineCommand('fieldopsCreate', { numberOfKeys: 1, lua: CREATE_SCRIPT });
     redis.defineCommand('fieldopsClaim', { numberOfKeys: 1, lua: CLAIM_SCRIPT });
     redis.defineCommand('fieldopsSetUser', { numberOfKeys: 1, lua: SET_USER_SCRIPT });
-    this.redis = redis as Redis & StoreCommands;
+    this.redis = redis as RedisClient & StoreCommands;
   }
 
   async create(record: ConversationRecord): Promise<boolean> {
@@ -266,26 +274,24 @@ export class RedisConversationStore implements ConversationStore {
   }
 
   close(): Promise<void> {
-    this.closing ??= (async () => {
-      try {
-        if (this.redis.status === 'ready') await this.redis.quit();
-        else this.redis.disconnect();
-      } catch {
-        this.redis.disconnect();
-      }
-    })();
+    this.closing ??= closeRedisClient(this.redis);
     return this.closing;
   }
 
+  /** The conversation part of its keys: hash-tagged on a cluster, so all of them live on one shard. */
+  private conversationPart(conversationId: string): string {
+    return this.clustered ? hashTag(conversationId) : conversationId;
+  }
+
   private metaKey(conversationId: string): string {
-    return `${this.prefix}conversation:${conversationId}`;
+    return `${this.prefix}conversation:${this.conversationPart(conversationId)}`;
   }
 
   private logKey(conversationId: string): string {
-    return `${this.prefix}conversation:${conversationId}:log`;
+    return `${this.prefix}conversation:${this.conversationPart(conversationId)}:log`;
   }
 
   private attachmentKey(conversationId: string, attachmentId: string): string {
-    return `${this.prefix}conversation:${conversationId}:attachment:${attachmentId}`;
+    return `${this.prefix}conversation:${this.conversationPart(conversationId)}:attachment:${attachmentId}`;
   }
 }

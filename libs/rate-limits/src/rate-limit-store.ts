@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { closeRedisClient, createRedisClient, type RedisClient } from '@fieldops/redis-connection';
 import {
   type RateLimiterAbstract,
   RateLimiterMemory,
@@ -77,7 +77,7 @@ function stateOf(result: RateLimiterRes, rule: RateLimitRule): RateLimitState {
  * instance of the app counts together; in memory the counts are this process's.
  */
 export class RateLimitStore {
-  private readonly redis: Redis | undefined;
+  private readonly redis: RedisClient | undefined;
   /** One limiter per rule, so limits of the same rule share their counters (in memory too). */
   private readonly limiters = new Map<string, RateLimiterAbstract>();
 
@@ -87,12 +87,10 @@ export class RateLimitStore {
     private readonly keyPrefix = 'fieldops:rate:',
   ) {
     if (backend.kind === 'redis') {
-      this.redis = new Redis(backend.redisUrl, {
+      // A single server, a Redis Cluster (each counter is one key, so any shard) or a Sentinel-managed primary.
+      this.redis = createRedisClient(backend.redisUrl, {
         connectionName: 'fieldops-rate-limits',
-        connectTimeout: 5_000,
         enableAutoPipelining: true,
-        maxRetriesPerRequest: 3,
-        retryStrategy: (attempt: number) => Math.min(100 * attempt, 2_000),
       });
       this.redis.on('error', () => undefined); // surfaced through failing commands
     }
@@ -174,13 +172,7 @@ export class RateLimitStore {
 
   /** Closes the store's own Redis connection (a PostgreSQL store borrows the app's pool). Idempotent. */
   async close(): Promise<void> {
-    if (!this.redis || this.redis.status === 'end') return;
-    try {
-      if (this.redis.status === 'ready') await this.redis.quit();
-      else this.redis.disconnect();
-    } catch {
-      this.redis.disconnect();
-    }
+    if (this.redis) await closeRedisClient(this.redis);
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { closeRedisClient, createRedisClient, type RedisClient } from '@fieldops/redis-connection';
 
 /** Which of a resource's two keys: 0 = Key1, 1 = Key2. */
 export type KeyIndex = 0 | 1;
@@ -50,11 +50,12 @@ export class InProcessResourceKeyStore implements ResourceKeyStore {
 
 /** Every instance reads the same Redis hash (`{prefix}ai-resource-keys`), so a regeneration applies everywhere at once. */
 export class RedisResourceKeyStore implements ResourceKeyStore {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly hash: string;
 
   constructor(redisUrl: string, keyPrefix: string) {
-    this.redis = new Redis(redisUrl, { connectionName: 'connector-gateway:ai-keys', lazyConnect: false });
+    // One hash, single-key commands: it works on a Redis Cluster as on one server.
+    this.redis = createRedisClient(redisUrl, { connectionName: 'connector-gateway:ai-keys' });
     this.hash = `${keyPrefix}ai-resource-keys`;
   }
 
@@ -71,6 +72,6 @@ export class RedisResourceKeyStore implements ResourceKeyStore {
   }
 
   async close(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    await closeRedisClient(this.redis);
   }
 }

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { Expose } from 'class-transformer';
+import { Expose, Transform } from 'class-transformer';
 import {
+  ArrayNotEmpty,
   IsBoolean,
   IsInt,
   IsOptional,
@@ -9,11 +10,13 @@ import {
   IsUrl,
   IsTimeZone,
   Max,
+  Matches,
   MaxLength,
   Min,
   MinLength,
 } from 'class-validator';
 import { CommonEnvironment, ToBoolean, ToInteger } from '@fieldops/platform';
+import { IsRedisUrl } from '@fieldops/redis-connection';
 
 /** The monorepo's root (the package.json that declares workspaces); falls back to the working directory. */
 function repositoryRoot(start: string): string {
@@ -91,7 +94,7 @@ export class InspectionApiEnvironment extends CommonEnvironment {
   /** Redis shared by every replica for the login throttle; unset: the throttle's counters live in PostgreSQL. */
   @Expose()
   @IsOptional()
-  @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false, require_protocol: true })
+  @IsRedisUrl()
   REDIS_URL?: string;
 
   /** Prefix of the login throttle's Redis keys (several platforms can share one Redis). */
@@ -116,4 +119,33 @@ export class InspectionApiEnvironment extends CommonEnvironment {
    * Unset: no console here (compose and Kubernetes serve it from nginx).
    */
   @Expose() @IsOptional() @IsString() @MinLength(1) INSPECTION_CONSOLE_DIR?: string;
+
+  /**
+   * Django's ALLOWED_HOSTS, comma-separated: host names the API answers for (`.example.com` = the domain and its
+   * subdomains, `*` = any). Others get 400. Default: what Django allows in DEBUG mode, local names only.
+   */
+  @Expose()
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((host) => host.trim())
+          .filter((host) => host !== '')
+      : value,
+  )
+  @IsString({ each: true })
+  @ArrayNotEmpty()
+  INSPECTION_ALLOWED_HOSTS: string[] = ['.localhost', '127.0.0.1', '[::1]'];
+
+  /**
+   * Public base URL of the API (scheme and host clients use); when set, pagination links and media URLs are built
+   * from it instead of the request, and its host is allowed. Unset: the request's, honouring trusted X-Forwarded-*.
+   */
+  @Expose()
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  @Matches(/^[^?#]*[^/?#]$/, {
+    message: 'INSPECTION_PUBLIC_URL must have no trailing slash, query or fragment',
+  })
+  INSPECTION_PUBLIC_URL?: string;
 }

@@ -40,7 +40,11 @@ export interface DeviceFilters {
 
 const DUPLICATE_CODE: FieldErrors = { code: ['device with this code already exists.'] };
 
-/** The page statement: count and the page's representations in one round trip. */
+/**
+ * The page statement: count and the page's representations in one round trip. The page size is part of the text
+ * (an integer, at most INSPECTION_MAX_PAGE_SIZE values): with `LIMIT $n` PostgreSQL's generic plan assumes 100 rows,
+ * costs more than a custom one and the prepared statement would be re-planned on every execution.
+ */
 export function devicePageSql(filters: DeviceFilters, limit: number, offset: number) {
   const parameters = new SqlParameters();
   const conditions: string[] = [];
@@ -51,7 +55,7 @@ export function devicePageSql(filters: DeviceFilters, limit: number, offset: num
   }
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
   const sql = `SELECT (SELECT count(*) FROM "devices" d ${where})::int AS "count",
-    COALESCE((SELECT '[' || string_agg(${DEVICE_TEXT}, ',' ORDER BY d."id") || ']' FROM (SELECT * FROM "devices" d ${where} ORDER BY d."id" LIMIT ${parameters.add(limit)} OFFSET ${parameters.add(offset)}) d), '[]') AS "results"`;
+    COALESCE((SELECT '[' || string_agg(${DEVICE_TEXT}, ',' ORDER BY d."id") || ']' FROM (SELECT * FROM "devices" d ${where} ORDER BY d."id" LIMIT ${Math.trunc(limit)} OFFSET ${parameters.add(offset)}) d), '[]') AS "results"`;
   return { sql, parameters: parameters.values };
 }
 

@@ -1,5 +1,6 @@
 import { type Request } from 'express';
 import { publicBaseUrl } from '@fieldops/platform';
+import { checkedOrigin } from '../hosts/allowed-hosts';
 import { invalidPage } from './exceptions';
 import { RawJson } from './json-renderer';
 import { quotePlus } from './python-text';
@@ -22,9 +23,12 @@ export function queryValue(query: Map<string, string[]>, name: string): string |
   return values?.[values.length - 1]?.replace(/\0/g, '');
 }
 
-/** scheme://host as the client sees it (platform's publicBaseUrl: no configured URL, so the request's). */
+/**
+ * scheme://host of absolute URLs: INSPECTION_PUBLIC_URL when configured, otherwise the request's checked host
+ * (allowedHostsMiddleware); platform's publicBaseUrl for a request that did not pass through it.
+ */
 export function requestOrigin(request: Request): string {
-  return publicBaseUrl(request);
+  return checkedOrigin(request) ?? publicBaseUrl(request);
 }
 
 export interface PageSettings {

@@ -49,6 +49,8 @@ export class TestApi {
       INSPECTION_ADMIN_USERNAME: ADMIN.username,
       INSPECTION_ADMIN_PASSWORD: ADMIN.password,
       INSPECTION_MEDIA_ROOT: mediaRoot,
+      // Django's local defaults plus the example domain tests send as a trusted proxy's X-Forwarded-Host.
+      INSPECTION_ALLOWED_HOSTS: '.localhost,127.0.0.1,[::1],.example.test',
       ...extra,
     };
     const api = await startInspectionApi({ environment });

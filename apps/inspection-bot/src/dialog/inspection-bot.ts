@@ -11,6 +11,7 @@ import {
 import { type Logger } from '@fieldops/platform';
 import { InspectionApiRefusal, InspectionApiUnavailable } from '../inspection-api/inspection-api.errors';
 import {
+  type DueCheck,
   CHECKED_BY_MAX_LENGTH,
   type CheckRecord,
   type Device,
@@ -19,7 +20,7 @@ import {
 import { type BotLanguage, languageOfLocale, type Localizer } from '../phrases/localizer';
 import { type PhraseKey, type PhraseParameters } from '../phrases/phrase-catalogue';
 import { deviceHeroCard, itemAdaptiveCard } from './cards';
-import { activePlanOf, scheduledChecks } from './due-checks';
+import { activePlanOf } from './record-plan';
 import { downloadAttachment, PhotoDownloadError } from './photo-download';
 import { parseUserCommand, type RecordAnswer } from './user-command';
 
@@ -291,18 +292,19 @@ export class InspectionBot extends ActivityHandler {
     await this.reply(context, 'photoAttached', { item: last.item, device: last.device });
   }
 
+  /** `today`: the devices with checks due or overdue, as inspection-api's due rules decide (one definition). */
   private async showDueChecks(context: TurnContext): Promise<void> {
     await this.typing(context);
-    const plans = await this.api.listActivePlans();
-    if (plans.length === 0) {
+    const { hasPlans, open } = await this.api.dueChecks(this.now());
+    if (!hasPlans) {
       await this.reply(context, 'todayNoPlans');
       return;
     }
-    const due = [];
-    for (const scheduled of scheduledChecks(plans, this.now())) {
-      const done = await this.api.countRecords({ device: scheduled.device, checkedAfter: scheduled.since });
-      if (done === 0) due.push(scheduled);
-    }
+    // One line per device with an open check, under the plan of its first open check.
+    const due: Array<{ device: number; plan: DueCheck['plan'] }> = [];
+    for (const check of open)
+      if (!due.some((entry) => entry.device === check.device.id))
+        due.push({ device: check.device.id, plan: check.plan });
     if (due.length === 0) {
       await this.reply(context, 'todayNothingDue');
       return;

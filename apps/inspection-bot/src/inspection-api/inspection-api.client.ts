@@ -5,6 +5,8 @@ import {
   type CheckPlan,
   type CheckRecord,
   type Device,
+  type DueCheck,
+  type DueToday,
   type InspectionApi,
   type NewCheckItem,
   type NewCheckPlan,
@@ -91,6 +93,30 @@ export class InspectionApiClient implements InspectionApi {
       plans.push(...result.results);
       if (!result.next) return plans;
     }
+  }
+
+  async dueChecks(at: Date): Promise<DueToday> {
+    // The API's time zone decides what "the day" is: ask it, then name the day of `at` there.
+    const summary = await this.json<{ time_zone: string; plans: unknown[] }>('GET', 'due/summary/');
+    const date = calendarDate(at, summary.time_zone);
+    const open: DueCheck[] = [];
+    for (const status of ['overdue', 'due']) {
+      for (let page = 1; ; page += 1) {
+        const query = new URLSearchParams({
+          date,
+          status,
+          page_size: String(MAX_PAGE_SIZE),
+          page: String(page),
+        });
+        const result = await this.json<Page<DueCheck>>('GET', `due/?${query.toString()}`);
+        open.push(...result.results);
+        if (!result.next) break;
+      }
+    }
+    open.sort(
+      (a, b) => a.plan.id - b.plan.id || a.device.id - b.device.id || (a.item?.id ?? 0) - (b.item?.id ?? 0),
+    );
+    return { hasPlans: summary.plans.length > 0, open };
   }
 
   async countRecords({ device, checkedAfter }: { device: number; checkedAfter?: Date }): Promise<number> {
@@ -247,4 +273,14 @@ export class InspectionApiClient implements InspectionApi {
     }
     return new InspectionApiRefusal(response.status, plainReasons(response.status, body));
   }
+}
+
+/** `YYYY-MM-DD` of an instant in an IANA time zone. */
+function calendarDate(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(at);
 }

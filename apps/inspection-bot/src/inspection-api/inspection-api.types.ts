@@ -93,6 +93,25 @@ export interface NewCheckPlan {
   active?: boolean;
 }
 
+/** A check of an active plan as `GET /api/due/` lists it (inspection-api owns the rules: its README, "Due checks"). */
+export interface DueCheck {
+  plan: { id: number; name: string; frequency: PlanFrequency };
+  device: { id: number; code: string; name: string; group: string; location: string };
+  item: { id: number; name: string } | null;
+  status: 'due' | 'overdue' | 'done';
+  period_start: string;
+  period_end: string;
+  last_record: { id: number; status: CheckStatus; checked_at: string; checked_by: string } | null;
+}
+
+/** What is not done yet on a day, as inspection-api decides it. */
+export interface DueToday {
+  /** Whether any active plan has devices at all. */
+  hasPlans: boolean;
+  /** The checks due or overdue, by plan, device and item. */
+  open: DueCheck[];
+}
+
 /**
  * What the bot needs from inspection-api (the port its dialog depends on). `InspectionApiClient` is the HTTP
  * implementation; unit tests of pure dialog logic may use a fake.
@@ -105,6 +124,8 @@ export interface InspectionApi {
   getDevice(id: number): Promise<Device>;
   /** Every active plan (all pages). */
   listActivePlans(): Promise<CheckPlan[]>;
+  /** The checks due or overdue on the day of `at` in inspection-api's time zone (all pages). */
+  dueChecks(at: Date): Promise<DueToday>;
   /** Records of a device checked at or after `checkedAfter`, newest last. */
   countRecords(filter: { device: number; checkedAfter?: Date }): Promise<number>;
   /** The device's last `count` records, newest first. */

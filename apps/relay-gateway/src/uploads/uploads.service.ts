@@ -4,6 +4,7 @@ import {
   type Activity,
   type Attachment,
   badArgument,
+  isBotError,
   messageSizeTooBig,
   missingProperty,
 } from '@fieldops/contracts';
@@ -13,7 +14,6 @@ import {
   type StoredAttachment,
   UploadCapacityError,
 } from '@fieldops/conversation-store';
-import { ErrorEnvelopeException } from '@fieldops/platform';
 import { ActivitiesService } from '../activities/activities.service';
 import { validateClientActivity } from '../activities/activity-validation';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
@@ -88,7 +88,7 @@ export class UploadsService {
         storedFiles,
       );
     } catch (error) {
-      const logged = error instanceof ErrorEnvelopeException && error.code === 'BotError';
+      const logged = isBotError(error);
       if (!logged)
         await Promise.all(
           storedFiles.map((stored) => this.store.deleteAttachment(conversationId, stored.attachmentId)),

@@ -7,6 +7,7 @@ import {
   botError,
   type BotFrameworkError,
   forbidden,
+  isBotError,
   isBotFrameworkErrorCode,
   messageSizeTooBig,
   missingProperty,
@@ -84,6 +85,12 @@ describe('Bot Framework error catalogue', () => {
       extra: { httpStatusCode: 500 },
     });
     expect(botError(504, 'Failed to send activity: bot timed out').extra).toEqual({ httpStatusCode: 504 });
+  });
+
+  it('tells a failed delivery from other errors', () => {
+    expect(isBotError(botError(504, 'Failed to send activity: bot timed out'))).toBe(true);
+    expect(isBotError(badArgument('Invalid watermark'))).toBe(false);
+    expect(isBotError(new Error('BotError'))).toBe(false);
   });
 
   it('knows its own codes and nothing else', () => {

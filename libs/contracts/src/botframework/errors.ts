@@ -150,3 +150,8 @@ export function botError(
 ): BotFrameworkError {
   return new BotFrameworkError(status, 'BotError', message, { httpStatusCode });
 }
+
+/** Whether an error is a failed delivery to the bot (`botError`): the activity was logged before the delivery. */
+export function isBotError(error: unknown): error is ErrorEnvelopeException {
+  return error instanceof ErrorEnvelopeException && error.code === 'BotError';
+}

@@ -1,0 +1,3 @@
+export * from './create-redis-client';
+export * from './is-redis-url';
+export * from './redis-url';
