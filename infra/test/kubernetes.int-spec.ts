@@ -26,6 +26,12 @@ interface Container {
   livenessProbe?: { httpGet?: { path: string; port: string } };
 }
 
+interface PodSpec {
+  volumes?: Array<{ name: string }>;
+  initContainers?: Array<{ volumeMounts?: Array<{ name: string; mountPath?: string }> }>;
+  containers: Array<{ volumeMounts?: Array<{ name: string; mountPath?: string }> }>;
+}
+
 interface KubernetesObject extends YamlObject {
   apiVersion: string;
   kind: string;
@@ -158,6 +164,41 @@ describe('Kubernetes manifests', () => {
     );
     expect(paths.find((path) => path.path === '/console/')?.backend.service.name).toBe('inspection-console');
     expect(paths.find((path) => path.path === '/api/')?.backend.service.name).toBe('inspection-api');
+  });
+
+  it('mounts only declared volumes, and every mount has a path (no env entry misplaced among them)', () => {
+    for (const { object } of objects) {
+      const spec = object.spec as
+        | { template?: { spec?: PodSpec }; volumeClaimTemplates?: Array<{ metadata: { name: string } }> }
+        | undefined;
+      const pod = spec?.template?.spec;
+      if (!pod) continue;
+      // A StatefulSet's claim templates are volumes of its pods too.
+      const volumes = new Set([
+        ...(pod.volumes ?? []).map((volume) => volume.name),
+        ...(spec.volumeClaimTemplates ?? []).map((claim) => claim.metadata.name),
+      ]);
+      for (const container of [...(pod.initContainers ?? []), ...pod.containers]) {
+        for (const mount of container.volumeMounts ?? []) {
+          expect({ object: object.metadata.name, mount }).toEqual({
+            object: object.metadata.name,
+            mount: expect.objectContaining({
+              name: expect.any(String),
+              mountPath: expect.any(String),
+            }) as unknown,
+          });
+          expect({
+            object: object.metadata.name,
+            volume: mount.name,
+            declared: volumes.has(mount.name),
+          }).toEqual({
+            object: object.metadata.name,
+            volume: mount.name,
+            declared: true,
+          });
+        }
+      }
+    }
   });
 
   it('runs migrations as a Job with the command the image has', () => {

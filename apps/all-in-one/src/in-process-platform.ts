@@ -7,6 +7,7 @@ import { freePort, type Logger, type RunningService } from '@fieldops/platform';
 import { startRelayGateway } from '@fieldops/relay-gateway';
 import { launcherWiresDelivery, withInternalKey, withPlatformConfigDefault } from './all-in-one.environment';
 import { PLATFORM_APPS, type PlatformApp } from './app-selection';
+import { InProcessConnectorDelivery } from './in-process-delivery';
 import { consoleSupervisorAccount, type SupervisorAccount, withConsoleDirectory } from './console-launch';
 import {
   botSettingsFromPlatformConfig,
@@ -88,7 +89,9 @@ export async function startInProcessPlatform(
       if (inspectionApi.environment.INSPECTION_CONSOLE_DIR) {
         // The demo supervisor (created once; an existing account is left as it is).
         const supervisor = consoleSupervisorAccount(environment);
-        await inspectionApi.app.get(UsersService).ensureUser(supervisor.username, supervisor.password);
+        await inspectionApi.app
+          .get(UsersService)
+          .ensureUser(supervisor.username, supervisor.password, 'supervisor');
         supervisorConsole = { url: `${inspectionApi.url}/console/`, supervisor };
       } else {
         logger.warn(
@@ -107,15 +110,25 @@ export async function startInProcessPlatform(
       // Without a connector in this process, the relay delivers to (and bots reply to) CONNECTOR_GATEWAY_PORT's.
       const connectorUrl =
         connector?.url ?? `http://127.0.0.1:${environment.CONNECTOR_GATEWAY_PORT ?? '8020'}`;
+      // With the connector beside it, the relay hands activities to it directly (no HTTP hop); without, over HTTP.
+      const inProcessDelivery =
+        connector && launcherWiresDelivery(environment)
+          ? new InProcessConnectorDelivery(connector)
+          : undefined;
       const relayEnvironment = {
         ...environment,
-        ...(launcherWiresDelivery(environment) && { RELAY_CONNECTOR_URL: connectorUrl }),
+        ...(launcherWiresDelivery(environment) && !connector && { RELAY_CONNECTOR_URL: connectorUrl }),
         // Bots reply to the serviceUrl: the connector's actual address unless one is configured.
         ...(connector &&
           !environment.RELAY_BOT_SERVICE_URL &&
           !environment.CONNECTOR_PUBLIC_URL && { RELAY_BOT_SERVICE_URL: `${connector.url}/` }),
       };
-      relay = await startRelayGateway({ environment: relayEnvironment, bus, store });
+      relay = await startRelayGateway({
+        environment: relayEnvironment,
+        bus,
+        store,
+        botDelivery: inProcessDelivery,
+      });
       services.push(relay);
     }
     const botSettings = apps.has('inspection-bot') ? botSettingsFromPlatformConfig(environment) : undefined;

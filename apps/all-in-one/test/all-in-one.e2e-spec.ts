@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { selectApps, startInProcessPlatform, startSeparateProcesses } from '../src';
+import { loadPlatformConfig } from '@fieldops/platform-config';
+import { EXAMPLE_PLATFORM_CONFIG, selectApps, startInProcessPlatform, startSeparateProcesses } from '../src';
 
 const logger = createLogger({ service: 'all-in-one-test', level: 'silent' });
 const BOT_PASSWORD = 'service-account-password-for-all-in-one-tests';
@@ -70,6 +71,34 @@ describe('all-in-one launcher', () => {
       };
       expect(relayReady.checks.botServiceUrl?.status).toBe('up');
       expect(platform.database).toBe('PostgreSQL from DATABASE_URL');
+      // A conversation started with the example channel's secret reaches the bot through the in-process delivery
+      // (no HTTP hop to the connector), and the bot's answer comes back through the connector.
+      const secret = loadPlatformConfig(EXAMPLE_PLATFORM_CONFIG, { environment: process.env }).bots[0]
+        ?.directLine?.secrets[0];
+      const relayUrl = platform.services[2]?.url ?? '';
+      const started = await fetch(`${relayUrl}/v3/directline/conversations`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret ?? ''}` },
+      });
+      expect(started.status).toBe(201);
+      const { conversationId, token } = (await started.json()) as { conversationId: string; token: string };
+      const sent = await fetch(`${relayUrl}/v3/directline/conversations/${conversationId}/activities`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'message', from: { id: 'dl_all-in-one-test' }, text: 'help' }),
+      });
+      expect(sent.status).toBe(200);
+      let fromBot: unknown[] = [];
+      for (let attempt = 0; attempt < 100 && fromBot.length === 0; attempt += 1) {
+        const page = (await (
+          await fetch(`${relayUrl}/v3/directline/conversations/${conversationId}/activities`, {
+            headers: { authorization: `Bearer ${token}` },
+          })
+        ).json()) as { activities: Array<{ from: { id: string } }> };
+        fromBot = page.activities.filter((activity) => activity.from.id === 'inspection-bot');
+        if (fromBot.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(fromBot.length).toBeGreaterThan(0);
       const bot = platform.services[3];
       expect(platform.chatPageUrl).toBe(bot?.url);
       expect(await (await fetch(`${bot?.url}/`)).text()).toContain('webchat.js');
@@ -105,7 +134,7 @@ describe('all-in-one launcher', () => {
       await platform.close();
     }
     await expect(fetch(`${platform.services[0]?.url ?? 'http://127.0.0.1:1'}/healthz`)).rejects.toThrow();
-  });
+  }, 120_000);
 
   it('runs a subset of the apps without starting PostgreSQL when inspection-api is not among them', async () => {
     const dataDirectory = join(await mkdtemp(join(tmpdir(), 'all-in-one-subset-')), 'postgres');

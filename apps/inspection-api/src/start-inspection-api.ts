@@ -34,11 +34,11 @@ function configureOpenApi(app: NestExpressApplication): void {
     .build();
   const document = SwaggerModule.createDocument(app, config);
   // Only the API's operations (not /healthz, /readyz, /metrics); the spec's paths end with a slash (both forms
-  // are served).
+  // are served), a file's (`/api/records/export.csv`) does not.
   document.paths = Object.fromEntries(
     Object.entries(document.paths)
       .filter(([path]) => path.startsWith('/api/'))
-      .map(([path, item]) => [path.endsWith('/') ? path : `${path}/`, item]),
+      .map(([path, item]) => [path.endsWith('/') || /\.\w+$/.test(path) ? path : `${path}/`, item]),
   );
   // Swagger UI is a page: its own scripts and styles, inline styles, data: icons, "Try it out" on this origin.
   app.use(pageContentSecurityPolicy({ paths: ['/api/docs', '/api/docs/'] }));

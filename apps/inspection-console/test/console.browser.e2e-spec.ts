@@ -75,7 +75,7 @@ interface ApiDevice {
       await page.getByLabel('Name *').fill('Test pump 1');
       await page.getByLabel('Location').fill('Hall T');
       await page.getByLabel('Group').fill('pumps');
-      const add = page.getByRole('button', { name: 'Add' });
+      const add = page.getByRole('button', { name: 'Add a check item' });
       await add.click();
       await page.locator('input[name="check_items.0.name"]').fill('Outlet pressure');
       await page.locator('input[name="check_items.0.expected_value"]').fill('2.5 bar');
@@ -120,9 +120,29 @@ interface ApiDevice {
       await expect(page.getByRole('cell', { name: 'PUMP-T1' }).isVisible()).resolves.toBe(true);
     }, 60_000);
 
+    it('deletes a device after a confirmation that says what goes with it', async () => {
+      // The list without the group filter of the test before.
+      await page.goto(`${stack.consoleUrl}?locale=en#/devices?filter=%7B%7D`);
+      await page.getByRole('cell', { name: 'FAN-T1' }).click();
+      await page.getByRole('button', { name: 'Delete' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByText('Delete FAN-T1?').waitFor();
+      await expect(dialog.textContent()).resolves.toContain(
+        'also deletes its 0 check items and every check record made on it, with their photos and attachments, and removes it from the plans that cover it',
+      );
+      await page.waitForTimeout(400); // the dialog's fade-in
+      await shot('device-delete', 'en', 'desktop');
+      await dialog.getByRole('button', { name: 'Confirm' }).click();
+      await page.getByRole('cell', { name: 'PUMP-T1' }).waitFor({ timeout: 15_000 });
+      await expect(page.getByRole('cell', { name: 'FAN-T1' }).count()).resolves.toBe(0);
+      await expect(api<{ count: number }>('devices/?search=FAN-T1')).resolves.toMatchObject({ count: 0 });
+    }, 60_000);
+
     it('creates a plan with the device picker', async () => {
       await page.getByRole('menuitem', { name: 'Plans' }).click();
+      await page.waitForURL(/#\/plans$/);
       await page.getByRole('link', { name: 'Create' }).first().click();
+      await page.waitForURL(/#\/plans\/create$/);
       await page.getByLabel('Name *').fill('Daily pumps');
       await page.getByRole('combobox', { name: 'Frequency' }).click();
       await page.getByRole('option', { name: 'Daily' }).click();
@@ -238,7 +258,9 @@ interface ApiDevice {
 
     it('creates an inspector on the Users screen and resets their password', async () => {
       await page.getByRole('menuitem', { name: 'Users' }).click();
+      await page.waitForURL(/#\/users$/);
       await page.getByRole('link', { name: 'Create' }).first().click();
+      await page.waitForURL(/#\/users\/create$/);
       await page.getByLabel('Username *').fill('insp');
       await page.getByLabel('Password *').fill('first-password-1');
       await page.getByRole('button', { name: 'Save' }).click();
@@ -257,6 +279,21 @@ interface ApiDevice {
       await page.getByText('Password changed').waitFor({ timeout: 15_000 });
       await expect(stack.token('insp', 'first-password-1')).rejects.toThrow(/401/);
       await expect(stack.token('insp', INSPECTOR_PASSWORD)).resolves.toEqual(expect.any(String));
+    }, 60_000);
+
+    it('changes a user’s role on the Users screen', async () => {
+      const lead = await api<{ id: number; role: string }>('users/', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: 'lead', password: 'lead-password-1', role: 'inspector' }),
+      });
+      expect(lead.role).toBe('inspector');
+      await page.goto(`${stack.consoleUrl}?locale=en#/users/${lead.id}`);
+      await page.getByRole('combobox', { name: 'Role' }).click();
+      await page.getByRole('option', { name: 'Supervisor' }).click();
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('cell', { name: 'lead', exact: true }).waitFor({ timeout: 15_000 });
+      await expect(api<{ role: string }>(`users/${lead.id}/`)).resolves.toMatchObject({ role: 'supervisor' });
     }, 60_000);
 
     it('shows an inspector who signs in the "supervisors only" page, and nothing else', async () => {

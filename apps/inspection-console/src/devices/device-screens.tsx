@@ -1,4 +1,5 @@
-import { Box } from '@mui/material';
+import AddIcon from '@mui/icons-material/AddCircleOutline';
+import { Box, Button } from '@mui/material';
 import { useMemo } from 'react';
 import {
   ArrayInput,
@@ -24,6 +25,7 @@ import {
   required,
   useGetList,
   useRecordContext,
+  useSimpleFormIterator,
   useTranslate,
 } from 'react-admin';
 import { type Device } from '../api/resources';
@@ -106,6 +108,17 @@ export function DeviceList() {
   );
 }
 
+/** The check-item list's add button, with its words (react-admin's default is a bare + icon). */
+function AddCheckItemButton() {
+  const { add } = useSimpleFormIterator();
+  const translate = useTranslate();
+  return (
+    <Button size="small" startIcon={<AddIcon />} onClick={() => add()}>
+      {translate('console.devices.add_item')}
+    </Button>
+  );
+}
+
 /** Two columns of inputs from tablet width up, one on narrow screens. */
 export const formGrid = {
   display: 'grid',
@@ -137,7 +150,7 @@ function DeviceForm() {
         helperText={translate('console.devices.items_help')}
         sx={{ maxWidth: 960 }}
       >
-        <SimpleFormIterator inline disableReordering disableClear>
+        <SimpleFormIterator inline disableReordering disableClear addButton={<AddCheckItemButton />}>
           <TextInput
             source="name"
             label="resources.devices.fields.check_items.name"

@@ -169,7 +169,7 @@ export const raChinese: TranslationMessages = {
       offline: '无网络连接，无法获取数据。',
     },
     page: {
-      create: '新建 %{name}',
+      create: '新建%{name}',
       dashboard: '概览',
       edit: '%{name} %{recordRepresentation}',
       empty: '还没有%{name}',

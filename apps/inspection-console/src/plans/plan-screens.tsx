@@ -2,6 +2,8 @@ import { Box, Card, CardContent, List as MuiList, ListItem, ListItemText, Typogr
 import { useQuery } from '@tanstack/react-query';
 import {
   AutocompleteArrayInput,
+  CreateButton,
+  TopToolbar,
   BooleanField,
   BooleanInput,
   Create,
@@ -60,7 +62,16 @@ const planFilters = [<NullableBooleanInput key="active" source="active" alwaysOn
 export function PlanList() {
   const translate = useTranslate();
   return (
-    <List filters={planFilters} sort={{ field: 'id', order: 'ASC' }} empty={<EmptyList />}>
+    <List
+      filters={planFilters}
+      sort={{ field: 'id', order: 'ASC' }}
+      empty={<EmptyList />}
+      actions={
+        <TopToolbar>
+          <CreateButton />
+        </TopToolbar>
+      }
+    >
       <Datagrid bulkActionButtons={false} rowClick="edit">
         <TextField source="name" sortable={false} />
         <FunctionField<CheckPlan>
@@ -84,7 +95,7 @@ export function PlanList() {
 function PlanForm() {
   const translate = useTranslate();
   return (
-    <SimpleForm>
+    <SimpleForm sx={{ maxWidth: 720 }}>
       <TextInput source="name" validate={[required(), maxLength(200)]} />
       <SelectInput source="frequency" choices={useFrequencyChoices()} validate={required()} />
       <BooleanInput source="active" defaultValue={true} />

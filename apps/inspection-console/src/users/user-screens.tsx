@@ -1,6 +1,8 @@
 import { Chip } from '@mui/material';
 import {
   BooleanField,
+  CreateButton,
+  TopToolbar,
   BooleanInput,
   Create,
   Datagrid,
@@ -49,7 +51,16 @@ export function UserList() {
     <SelectInput key="role" source="role" choices={roleChoices} alwaysOn />,
   ];
   return (
-    <List filters={filters} sort={{ field: 'id', order: 'ASC' }} empty={<EmptyList />}>
+    <List
+      filters={filters}
+      sort={{ field: 'id', order: 'ASC' }}
+      empty={<EmptyList />}
+      actions={
+        <TopToolbar>
+          <CreateButton />
+        </TopToolbar>
+      }
+    >
       <Datagrid bulkActionButtons={false} rowClick="edit">
         <TextField source="username" sortable={false} />
         <FunctionField<ConsoleUser>
@@ -70,7 +81,7 @@ export function UserCreate() {
   const translate = useTranslate();
   return (
     <Create redirect="list">
-      <SimpleForm defaultValues={{ role: 'inspector' }}>
+      <SimpleForm defaultValues={{ role: 'inspector' }} sx={{ maxWidth: 600 }}>
         <TextInput source="username" validate={required()} autoComplete="off" />
         <PasswordInput
           source="password"
@@ -92,6 +103,7 @@ export function UserEdit() {
       transform={({ role, is_active }: ConsoleUser) => ({ role, is_active })}
     >
       <SimpleForm
+        sx={{ maxWidth: 600 }}
         toolbar={
           <Toolbar sx={{ gap: 2 }}>
             <SaveButton />

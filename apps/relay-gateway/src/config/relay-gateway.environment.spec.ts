@@ -15,6 +15,7 @@ describe('RelayGatewayEnvironment', () => {
 
   it("follows connector-gateway's port and public URL", () => {
     expect(load({ CONNECTOR_GATEWAY_PORT: '9020' }).RELAY_BOT_SERVICE_URL).toBe('http://localhost:9020/');
+    expect(load({ CONNECTOR_GATEWAY_PORT: '0' }).RELAY_BOT_SERVICE_URL).toBe('http://localhost:8020/');
     expect(
       load({ CONNECTOR_GATEWAY_PORT: '9020', CONNECTOR_PUBLIC_URL: 'https://bots.example.com' })
         .RELAY_BOT_SERVICE_URL,

@@ -21,7 +21,12 @@ export function defaultBotServiceUrl(connector: {
 }): string {
   const publicUrl = connector.CONNECTOR_PUBLIC_URL;
   if (publicUrl) return publicUrl.endsWith('/') ? publicUrl : `${publicUrl}/`;
-  return `http://localhost:${connector.CONNECTOR_GATEWAY_PORT ?? '8020'}/`;
+  // Port 0 (any free port, in tests) names no address to derive from: the default port, and the start-up probe.
+  const port =
+    connector.CONNECTOR_GATEWAY_PORT === undefined || connector.CONNECTOR_GATEWAY_PORT === '0'
+      ? '8020'
+      : connector.CONNECTOR_GATEWAY_PORT;
+  return `http://localhost:${port}/`;
 }
 
 /** relay-gateway's environment (see the README's table). */
