@@ -1,9 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
 import { type Logger, PlatformModule } from '@fieldops/platform';
 import { BotModule } from './bot/bot.module';
 import { ChatPageModule } from './chat-page/chat-page.module';
 import { ConfigurationModule } from './config/configuration.module';
 import { type InspectionBotEnvironment } from './config/inspection-bot.environment';
+import { InspectionBotExceptionFilter } from './inspection-bot-exception.filter';
 
 export interface InspectionBotModuleOptions {
   environment: InspectionBotEnvironment;
@@ -21,6 +23,7 @@ export class InspectionBotModule {
         BotModule,
         ChatPageModule,
       ],
+      providers: [{ provide: APP_FILTER, useValue: new InspectionBotExceptionFilter(logger) }],
     };
   }
 }

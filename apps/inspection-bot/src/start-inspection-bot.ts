@@ -1,5 +1,4 @@
 import { type StartedService, startService, type StartServiceOptions } from '@fieldops/platform';
-import { chatPageSecurityPolicy } from './chat-page/chat-page.security-policy';
 import { InspectionBotEnvironment } from './config/inspection-bot.environment';
 import { InspectionBotModule } from './inspection-bot.module';
 
@@ -14,8 +13,7 @@ export function startInspectionBot(
       port: (environment) => environment.INSPECTION_BOT_PORT,
       module: ({ environment, logger }) => InspectionBotModule.forRoot({ environment, logger }),
       publicUrl: (environment) => environment.INSPECTION_BOT_PUBLIC_URL,
-      configure: (app, { environment }) => {
-        app.use(chatPageSecurityPolicy(environment));
+      configure: (app) => {
         app.useBodyParser('json', { limit: '1mb' });
       },
     },

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { createLogger } from '@fieldops/platform';
-import { BOT, type RunningInspectionPlatform, startInspectionPlatform } from './support/platform';
+import { BOT, INSPECTOR, type RunningInspectionPlatform, startInspectionPlatform } from './support/platform';
 
 /** Every line the bot logs, parsed (each must be one JSON object). */
 const logLines: string[] = [];
@@ -40,7 +40,18 @@ describe('the bot app over HTTP: chat page, Web Chat bundle, token route, messag
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await page.text();
     expect(html).toContain('<script src="webchat.js"></script>');
+    expect(html).toContain('<html lang="en">');
     expect(html).not.toContain(BOT.directLineSecret);
+    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
+    // Page chrome in the language of ?locale= or the browser's.
+    const chinese = await (await fetch(`${platform.bot.url}/?locale=zh-CN`)).text();
+    expect(chinese).toContain('<html lang="zh-CN">');
+    expect(chinese).toContain('登录后开始巡检');
+    const browser = await fetch(`${platform.bot.url}/`, { headers: { 'accept-language': 'zh-CN,zh;q=0.9' } });
+    expect(await browser.text()).toContain('<title>FieldOps 巡检</title>');
+    expect((await fetch(`${platform.bot.url}/chat-page.js`)).headers.get('content-type')).toMatch(
+      /javascript/,
+    );
 
     const bundle = await fetch(`${platform.bot.url}/webchat.js`);
     expect(bundle.status).toBe(200);
@@ -48,12 +59,111 @@ describe('the bot app over HTTP: chat page, Web Chat bundle, token route, messag
     expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
   });
 
-  it('exchanges the secret for a token with the user embedded (dl_ id, the typed name)', async () => {
-    const response = await fetch(`${platform.bot.url}/api/directline/token`, {
+  /** Signs in; the session cookie (name=value). */
+  const signIn = async (username: string, password: string, address?: string): Promise<Response> =>
+    fetch(`${platform.bot.url}/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(address ? { 'x-forwarded-for': address } : {}) },
+      body: JSON.stringify({ username, password }),
+    });
+  const cookieOf = (response: Response): string =>
+    (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+
+  it('signs in with an inspection-api account: an httpOnly SameSite=Lax sealed cookie, the session, sign-out', async () => {
+    const nobody = await fetch(`${platform.bot.url}/api/session`);
+    expect(nobody.status).toBe(200);
+    expect(await nobody.json()).toEqual({ user: null });
+    const response = await signIn(INSPECTOR.username, INSPECTOR.password);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      user: { id: platform.inspectorId, username: INSPECTOR.username },
+    });
+    const setCookie = response.headers.get('set-cookie') ?? '';
+    expect(setCookie).toMatch(/^fieldops_chat=/);
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+    expect(setCookie).not.toMatch(/Secure/i); // plain http here; https requests get Secure
+    // Sealed: neither the password nor the inspection-api tokens can be read from the cookie.
+    expect(setCookie).not.toContain(INSPECTOR.password);
+    expect(setCookie).not.toContain('eyJ');
+    const cookie = cookieOf(response);
+
+    const session = await fetch(`${platform.bot.url}/api/session`, { headers: { cookie } });
+    expect(session.status).toBe(200);
+    expect(session.headers.get('set-cookie')).toMatch(/^fieldops_chat=/); // renewed while active
+
+    // Behind an https proxy the cookie is Secure.
+    const secure = await fetch(`${platform.bot.url}/api/session`, {
+      headers: { cookie, 'x-forwarded-proto': 'https' },
+    });
+    expect(secure.headers.get('set-cookie')).toMatch(/; Secure/i);
+
+    const signOut = await fetch(`${platform.bot.url}/api/session`, { method: 'DELETE', headers: { cookie } });
+    expect(signOut.status).toBe(204);
+    expect(signOut.headers.get('set-cookie')).toMatch(/^fieldops_chat=;/);
+    // A copy of the old cookie is refused too.
+    expect(await (await fetch(`${platform.bot.url}/api/session`, { headers: { cookie } })).json()).toEqual({
+      user: null,
+    });
+    expect(
+      (
+        await fetch(`${platform.bot.url}/api/directline/token`, {
+          method: 'POST',
+          headers: { cookie, 'content-type': 'application/json' },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(401);
+  });
+
+  it('refuses a wrong password (401 InvalidCredentials) and throttles per account and per address (429 + Retry-After)', async () => {
+    const wrong = await signIn(INSPECTOR.username, 'not-the-password', '198.51.100.1');
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toEqual({
+      error: { code: 'InvalidCredentials', message: 'Wrong user name or password.' },
+    });
+    expect(wrong.headers.get('set-cookie')).toBeNull();
+    expect((await signIn('', '')).status).toBe(400);
+
+    // Per account: 5 attempts in 15 minutes, whatever the address.
+    await platform.createAccount('carol.throttled', 'carol-password-1');
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      expect((await signIn('carol.throttled', 'wrong', `198.51.100.${10 + attempt}`)).status).toBe(401);
+    }
+    const locked = await signIn('Carol.Throttled', 'carol-password-1', '198.51.100.99');
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await locked.json()).toEqual({
+      error: { code: 'TooManyRequests', message: 'Too many sign-in attempts.' },
+    });
+
+    // Per address: 20 attempts in 15 minutes, whatever the account.
+    for (let attempt = 1; attempt <= 20; attempt += 1) {
+      expect((await signIn(`nobody-${attempt}`, 'wrong', '203.0.113.7')).status).toBe(401);
+    }
+    const flooded = await signIn(INSPECTOR.username, INSPECTOR.password, '203.0.113.7');
+    expect(flooded.status).toBe(429);
+    expect(Number(flooded.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await signIn(INSPECTOR.username, INSPECTOR.password, '203.0.113.8')).status).toBe(200);
+  });
+
+  it('gives a signed-in session a token embedding dl_<user id>, rate limited per session', async () => {
+    const anonymous = await fetch(`${platform.bot.url}/api/directline/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: '  Bob   the  Builder ', locale: 'zh-CN' }),
+      body: '{}',
     });
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toEqual({ error: { code: 'NotSignedIn', message: 'Sign in first.' } });
+
+    const cookie = cookieOf(await signIn(INSPECTOR.username, INSPECTOR.password, '192.0.2.50'));
+    const token = () =>
+      fetch(`${platform.bot.url}/api/directline/token`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ locale: 'zh-CN', name: 'Mallory' }),
+      });
+    const response = await token();
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const body = (await response.json()) as Record<string, string>;
@@ -61,17 +171,19 @@ describe('the bot app over HTTP: chat page, Web Chat bundle, token route, messag
       token: expect.any(String),
       conversationId: expect.any(String),
       expiresIn: 3600,
-      userId: expect.stringMatching(/^dl_[0-9a-f-]{36}$/),
-      userName: 'Bob the Builder',
+      userId: `dl_${platform.inspectorId}`,
+      userName: INSPECTOR.username,
       domain: `${platform.relay.url}/v3/directline`,
     });
     expect(JSON.stringify(body)).not.toContain(BOT.directLineSecret);
-    expect(jwtPayload(body.token ?? '')).toMatchObject({ user: body.userId, conv: body.conversationId });
-
-    const anonymous = (await (
-      await fetch(`${platform.bot.url}/api/directline/token`, { method: 'POST' })
-    ).json()) as Record<string, string>;
-    expect(anonymous.userName).toBe('Inspector');
+    expect(jwtPayload(body.token ?? '')).toMatchObject({
+      user: `dl_${platform.inspectorId}`,
+      conv: body.conversationId,
+    });
+    // 6 tokens a minute per session.
+    const statuses: number[] = [];
+    for (let request = 0; request < 6; request += 1) statuses.push((await token()).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });
 
   it('refuses unauthenticated activities (the bot runs with an app id and password) and is ready', async () => {

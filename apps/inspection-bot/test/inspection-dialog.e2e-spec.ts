@@ -16,6 +16,22 @@ const PNG = Buffer.from(
   'base64',
 );
 const ACCOUNT = { username: 'inspection-bot', password: 'dialog-test-service-account' };
+/** The inspector the tests chat as (a real inspection-api account; its user name becomes checked_by). */
+const INSPECTOR = 'alice.inspector';
+
+async function createAccount(
+  client: InspectionApiClient,
+  baseUrl: string,
+  username: string,
+): Promise<{ id: number }> {
+  const response = await fetch(`${baseUrl}/api/users/`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${await client.accessToken()}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password: `${username}-password-1`, role: 'inspector' }),
+  });
+  if (response.status !== 201) throw new Error(`user: ${response.status} ${await response.text()}`);
+  return (await response.json()) as { id: number };
+}
 
 /** Stands in for the relay's attachment download URLs. */
 function fileServer(): Promise<{ server: Server; url: string }> {
@@ -60,6 +76,9 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
     pump = (await client.findDeviceByCode('PUMP-001')) as Device;
     extinguisher = (await client.findDeviceByCode('FE-010')) as Device;
     files = await fileServer();
+    const alice = await createAccount(client, api.url, INSPECTOR);
+    // The name a client sends is never used: only the verified id.
+    BotHarness.from = { id: `dl_${alice.id}`, name: 'Typed By The Client' };
   });
 
   afterAll(async () => {
@@ -83,29 +102,33 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
       const harness = new BotHarness(client);
       const replies = await harness.turn({
         type: 'conversationUpdate',
-        membersAdded: [
-          { id: 'dl_user-1', name: 'Alice Inspector' },
-          { id: 'bot', name: 'Inspection bot' },
-        ],
+        membersAdded: [BotHarness.from, { id: 'bot', name: 'Inspection bot' }],
         recipient: { id: 'bot', name: 'Inspection bot' },
       });
       expect(textsOf(replies)).toEqual([
-        expect.stringMatching(/^Hello Alice Inspector! I record inspections\./),
+        expect.stringMatching(/^Hello alice\.inspector! I record inspections\./),
       ]);
     });
 
     it('speaks Simplified Chinese for a zh locale, or the locale the chat page asked for', async () => {
       const harness = new BotHarness(client, { pageLocaleOf: () => 'zh-CN' });
+      const wang = await createAccount(client, api.url, 'wang.gong');
       const join: Partial<Activity> = {
         type: 'conversationUpdate',
-        membersAdded: [{ id: 'dl_user-2', name: '王工' }],
+        membersAdded: [{ id: `dl_${wang.id}`, name: '王工' }],
       };
       expect(textsOf(await harness.turn({ ...join, locale: undefined }))).toEqual([
-        expect.stringMatching(/^王工，您好！/),
+        expect.stringMatching(/^wang\.gong，您好！/),
       ]);
       expect(textsOf(await new BotHarness(client).turn({ ...join, locale: 'zh-Hans' }))).toEqual([
-        expect.stringMatching(/^王工，您好！/),
+        expect.stringMatching(/^wang\.gong，您好！/),
       ]);
+      // An id of no account is not greeted by any name.
+      expect(
+        textsOf(
+          await harness.turn({ ...join, membersAdded: [{ id: 'dl_424242', name: 'x' }], locale: undefined }),
+        ),
+      ).toEqual([expect.stringMatching(/^抱歉，找不到与此对话对应的有效巡检账号/)]);
     });
   });
 
@@ -165,12 +188,20 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
         body: [
           { type: 'TextBlock', text: 'Outlet pressure' },
           { type: 'TextBlock', text: 'Expected: 2.5–3.0 bar' },
-          { type: 'Input.Text', id: 'value' },
-          { type: 'Input.Text', id: 'note' },
+          { type: 'Input.Text', id: 'value', label: 'Measured value (optional)' },
+          { type: 'Input.Text', id: 'note', label: 'Note (optional)' },
         ],
-        actions: ['ok', 'warn', 'fail'].map((status) => ({
+        // ok / warn / fail look different: positive, default and destructive actions.
+        actions: (
+          [
+            ['ok', 'positive'],
+            ['warn', 'default'],
+            ['fail', 'destructive'],
+          ] as const
+        ).map(([status, style]) => ({
           type: 'Action.Submit',
           title: status,
+          style,
           data: { action: 'record', device: pump.id, item: pump.check_items[0]?.id, status },
         })),
       });
@@ -206,7 +237,7 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
         status: 'warn',
         value: '72 °C',
         note: 'runs hot',
-        checked_by: 'Alice Inspector',
+        checked_by: INSPECTOR,
         device: pump.id,
         item: item?.id,
         plan: plans.find((plan) => plan.name === 'Daily rounds')?.id,
@@ -223,14 +254,45 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
       const withPhoto = await client.getRecord(record?.id ?? 0);
       const served = await fetch(withPhoto.photo ?? '');
       expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
+      // The confirmation shows the stored photo as a picture.
+      expect(photo[1]?.attachments).toEqual([
+        { contentType: 'image/png', contentUrl: withPhoto.photo, name: photo[1]?.text },
+      ]);
+
+      // history: a thumbnail beside the record that has a photo.
+      const [history] = await harness.say('history PUMP-001');
+      const card = history?.attachments?.[0];
+      expect(card?.contentType).toBe('application/vnd.microsoft.card.adaptive');
+      expect(JSON.stringify(card?.content)).toContain(JSON.stringify(withPhoto.photo));
     });
 
-    it('checked_by falls back to the user id when the user has no name', async () => {
-      await new BotHarness(client).turn({
-        from: { id: 'dl_nameless' } as ChannelAccount,
-        ...recordAnswer(pump.id, pump.check_items[0]?.id ?? 0, 'ok'),
+    it('an id of no active account (unknown, inactive, not dl_<id>) gets a polite refusal and no record', async () => {
+      const bob = await createAccount(client, api.url, 'bob.inactive');
+      const deactivated = await fetch(`${api.url}/api/users/${bob.id}/`, {
+        method: 'PATCH',
+        headers: {
+          authorization: `Bearer ${await client.accessToken()}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ is_active: false }),
       });
-      expect((await client.lastRecords(pump.id, 1))[0]?.checked_by).toBe('dl_nameless');
+      expect(deactivated.status).toBe(200);
+      const before = await client.countRecords({ device: pump.id });
+      for (const from of [
+        { id: 'dl_999999', name: INSPECTOR },
+        { id: `dl_${bob.id}`, name: 'bob.inactive' },
+        { id: 'alice.inspector', name: INSPECTOR },
+        { id: '' },
+      ] as ChannelAccount[]) {
+        const replies = await new BotHarness(client).say('', {
+          from,
+          ...recordAnswer(pump.id, pump.check_items[0]?.id ?? 0, 'ok'),
+        });
+        expect(textsOf(replies)).toEqual([
+          'Sorry, I cannot find an active inspection account for this chat, so I cannot record anything. Please sign in again on the chat page.',
+        ]);
+      }
+      expect(await client.countRecords({ device: pump.id })).toBe(before);
     });
 
     it('a record of a device outside every active plan has no plan', async () => {
@@ -293,10 +355,10 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
       expect(lines.length).toBeLessThanOrEqual(6);
       expect(lines).toContainEqual(
         expect.stringMatching(
-          /^- \d{4}-\d\d-\d\d \d\d:\d\d: "warn" for Bearing temperature \(value 72 °C\), by Alice Inspector$/,
+          /^- \d{4}-\d\d-\d\d \d\d:\d\d: "warn" for Bearing temperature \(value 72 °C\), by alice\.inspector$/,
         ),
       );
-      expect(lines[1]).toMatch(/"ok" for Outlet pressure, by Alice Inspector$/);
+      expect(lines[1]).toMatch(/"ok" for Outlet pressure, by alice\.inspector$/);
     });
 
     it('a device without records, an unknown code and a missing code are said plainly', async () => {

@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { type RunningInspectionPlatform, startInspectionPlatform } from './support/platform';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { INSPECTOR, type RunningInspectionPlatform, startInspectionPlatform } from './support/platform';
 
 /** Debian's Chromium (`apt-get install chromium`), driven headless with the flags of toolchain.md §5. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -15,9 +15,17 @@ const CHROMIUM_FLAGS = [
   '--no-first-run',
   '--disable-quic',
 ];
+/** The one browser function the tests call inside the page (this test's tsconfig has no DOM types). */
+declare function getComputedStyle(element: unknown): { backgroundColor: string };
+
+/** Screenshots kept as CI artifacts. */
 const REPORTS = join(__dirname, '..', '.reports');
-const SCREENSHOT = join(REPORTS, 'webchat-final.png');
-const INSPECTOR = 'Alice Inspector';
+const AXE = require.resolve('axe-core/axe.min.js');
+let axeRun = 0;
+const VIEWPORTS = {
+  phone: { width: 390, height: 844 },
+  desktop: { width: 1280, height: 900 },
+} as const;
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from(
@@ -37,126 +45,225 @@ if (!chromiumPresent) {
   );
 }
 
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  nodes: Array<{ target: string[]; html?: string }>;
+}
+
 (chromiumPresent ? describe : describe.skip)('the chat page in a real browser (Chromium + Web Chat)', () => {
   let platform: RunningInspectionPlatform;
   let browser: Browser;
-  let page: Page;
   const browserErrors: string[] = [];
 
   beforeAll(async () => {
+    mkdirSync(REPORTS, { recursive: true });
     platform = await startInspectionPlatform();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
-    page = await browser.newPage({ viewport: { width: 900, height: 1000 } });
-    page.on('pageerror', (error) => browserErrors.push(error.message));
-    // The page's Content-Security-Policy must let Web Chat work: any violation Chromium reports fails the test.
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
-        browserErrors.push(message.text());
-    });
-    if (process.env.DEBUG_BROWSER) {
-      page.on('console', (message) => console.log('console:', message.type(), message.text()));
-      page.on('request', (request) =>
-        console.log('request:', request.method(), request.url(), request.postData()?.slice(0, 400)),
-      );
-    }
   }, 60_000);
 
   afterAll(async () => {
-    if (page) {
-      mkdirSync(REPORTS, { recursive: true });
-      await page.screenshot({ path: SCREENSHOT, fullPage: true }).catch(() => undefined);
-    }
     await browser?.close();
     await platform?.close();
   });
 
-  const sendText = async (text: string): Promise<void> => {
-    const box = page.getByRole('textbox', { name: /message/i }).first();
+  /** A fresh browser profile at a viewport; console errors and page errors are collected. */
+  const open = async (
+    viewport: keyof typeof VIEWPORTS,
+    locale: string,
+  ): Promise<{ context: BrowserContext; page: Page }> => {
+    browserErrors.splice(0);
+    const context = await browser.newContext({ viewport: VIEWPORTS[viewport], locale });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => browserErrors.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') browserErrors.push(`console: ${message.text()}`);
+    });
+    return { context, page };
+  };
+
+  const signIn = async (page: Page, password = INSPECTOR.password): Promise<void> => {
+    await page.locator('#username').fill(INSPECTOR.username);
+    await page.locator('#password').fill(password);
+    await page.locator('#sign-in-button').click();
+  };
+
+  const sendText = async (page: Page, text: string): Promise<void> => {
+    const box = page.locator('.webchat__send-box').getByRole('textbox').first();
     await box.fill(text);
     await box.press('Enter');
   };
 
-  it('holds an inspection: welcome, devices carousel, a device card, ok recorded, photo attached', async () => {
-    await page.goto(`${platform.bot.url}/?name=${encodeURIComponent(INSPECTOR)}&locale=en-US`);
+  /** Serious and critical axe-core violations (axe injected with playwright-core). */
+  const axeViolations = async (page: Page): Promise<AxeViolation[]> => {
+    // Evaluated through the DevTools protocol: the page's CSP (script-src 'self') stays on for everything else.
+    await page.evaluate(readFileSync(AXE, 'utf8'));
+    const options = {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    };
+    const result = await page.evaluate<{ violations: AxeViolation[] }>(
+      `axe.run(document, ${JSON.stringify(options)})`,
+    );
+    const serious = result.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map(({ id, impact, nodes }) => ({
+        id,
+        impact,
+        nodes: nodes.map(({ target, html }) => ({ target, html })),
+      }));
+    writeFileSync(join(REPORTS, `axe-${(axeRun += 1)}.json`), JSON.stringify(serious, null, 2));
+    return serious;
+  };
 
-    // The welcome, sent by the bot on the conversationUpdate that carries the embedded user.
-    await page.getByText(`Hello ${INSPECTOR}!`).first().waitFor({ timeout: 20_000 });
+  const horizontalOverflow = (page: Page): Promise<number> =>
+    page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
 
-    await sendText('devices');
-    const startButtons = page.getByRole('button', { name: 'Start check' });
-    await startButtons.first().waitFor({ timeout: 15_000 });
-    await expect(page.getByText('Cooling water pump 1').first().isVisible()).resolves.toBe(true);
-    await startButtons.first().click();
+  const shoot = (page: Page, name: string): Promise<Buffer> =>
+    page.screenshot({ path: join(REPORTS, `${name}.png`) });
 
-    // The device's item cards, each with ok / warn / fail.
-    await page.getByText('Outlet pressure').first().waitFor({ timeout: 15_000 });
-    // The first item's Adaptive Card (not the copy in Web Chat's screen-reader live region, which has inputs and
-    // buttons too): a measured value and a note in its inputs, then ok.
-    const outletCard = page
-      .locator('.ac-adaptiveCard', { has: page.locator('textarea') })
-      .filter({ hasText: 'Outlet pressure' })
-      .first();
-    await outletCard.getByPlaceholder('Measured value (optional)').fill('2.7 bar');
-    await outletCard.getByPlaceholder('Note (optional)').fill('steady');
-    await outletCard.getByRole('button', { name: 'ok', exact: true }).click();
-    await page
-      .getByText(/Recorded .ok. for Outlet pressure on Cooling water pump 1/)
-      .first()
-      .waitFor({ timeout: 15_000 });
-
-    const pump = await platform.client.findDeviceByCode('PUMP-001');
-    const [record] = await platform.client.lastRecords(pump?.id ?? 0, 1);
-    expect(record).toMatchObject({
-      status: 'ok',
-      value: '2.7 bar',
-      note: 'steady',
-      checked_by: INSPECTOR,
-      device: pump?.id,
-      item: pump?.check_items[0]?.id,
-      photo: null,
-    });
-    expect(record?.plan).toEqual(expect.any(Number));
-
-    // A photo through Web Chat's upload button: relay upload → bot downloads it → multipart upload to the record.
-    await page.locator('input[type="file"]').first().setInputFiles({
-      name: 'gauge.png',
-      mimeType: 'image/png',
-      buffer: PNG,
-    });
-    await page
-      .getByText(/The photo is attached to the record of Outlet pressure/)
-      .first()
-      .waitFor({ timeout: 15_000 });
-    const withPhoto = await platform.client.getRecord(record?.id ?? 0);
-    expect(withPhoto.photo).toMatch(/\/media\/photos\/[0-9a-f]{32}\.png$/);
-    const served = await fetch(withPhoto.photo ?? '');
-    expect(served.status).toBe(200);
-    expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
-
-    expect(browserErrors).toEqual([]);
-  }, 90_000);
-
-  it('speaks Simplified Chinese to a zh-CN page: prompts translated by connector-gateway', async () => {
-    const chinese = await browser.newPage({ viewport: { width: 900, height: 1000 } });
-    chinese.on('pageerror', (error) => browserErrors.push(error.message));
-    chinese.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
-        browserErrors.push(message.text());
-    });
+  it('phone: wrong password refused; sign-in, welcome, devices, ok recorded as the account; a photo shows; reload; sign-out', async () => {
+    const { context, page } = await open('phone', 'en-US');
     try {
-      await chinese.goto(`${platform.bot.url}/?name=${encodeURIComponent('王工')}&locale=zh-CN`);
-      // The welcome template comes back from the gateway's Translator endpoint (phrasebook provider).
-      await chinese.getByText('王工，您好！我负责记录巡检。').first().waitFor({ timeout: 20_000 });
-      const box = chinese.getByRole('textbox').first();
-      await box.fill('devices');
-      await box.press('Enter');
-      await chinese
-        .getByText(/请选择一台设备开始检查/)
+      await page.goto(`${platform.bot.url}/?locale=en-US`);
+      await page.getByRole('heading', { name: 'Sign in to start an inspection' }).waitFor();
+      await shoot(page, 'phone-en-sign-in');
+
+      // A wrong password: a clear message, no chat.
+      await signIn(page, 'not-the-password');
+      await page.getByText('Wrong user name or password. Please try again.').waitFor();
+      expect(await page.locator('#chat').isHidden()).toBe(true);
+      // Chromium logs the refused request (401) itself: the one console error this flow expects.
+      expect(browserErrors.splice(0)).toEqual([
+        expect.stringMatching(/Failed to load resource: the server responded with a status of 401/),
+      ]);
+      await shoot(page, 'phone-en-wrong-password');
+
+      // Signed in: the header names the user, Web Chat renders and the welcome arrives without typing.
+      await signIn(page);
+      await page.getByText(`Hello ${INSPECTOR.username}!`).first().waitFor({ timeout: 20_000 });
+      await expect(page.locator('#who').textContent()).resolves.toBe(`Signed in as ${INSPECTOR.username}`);
+      await expect(page.getByRole('button', { name: 'Sign out' }).isVisible()).resolves.toBe(true);
+      // The upload button offers photos (phones then offer the camera).
+      await expect(page.locator('input[type="file"]').first().getAttribute('accept')).resolves.toBe(
+        'image/*',
+      );
+
+      await sendText(page, 'devices');
+      const startButtons = page.getByRole('button', { name: 'Start check' });
+      await startButtons.first().waitFor({ timeout: 15_000 });
+      await startButtons.first().click();
+      const outletCard = page
+        .locator('.ac-adaptiveCard', { has: page.locator('textarea') })
+        .filter({ hasText: 'Outlet pressure' })
+        .first();
+      await outletCard.waitFor({ timeout: 15_000 });
+      // ok / warn / fail look different.
+      const colours = await outletCard
+        .locator('.ac-pushButton')
+        .evaluateAll((buttons) => buttons.map((button) => getComputedStyle(button).backgroundColor));
+      expect(new Set(colours).size).toBe(3);
+      await outletCard.getByRole('textbox', { name: 'Measured value (optional)' }).fill('2.7 bar');
+      await outletCard.getByRole('textbox', { name: 'Note (optional)' }).fill('steady');
+      await outletCard.getByRole('button', { name: 'ok', exact: true }).click();
+      await page
+        .getByText(/Recorded .ok. for Outlet pressure on Cooling water pump 1/)
         .first()
         .waitFor({ timeout: 15_000 });
+
+      const pump = await platform.client.findDeviceByCode('PUMP-001');
+      const [record] = await platform.client.lastRecords(pump?.id ?? 0, 1);
+      expect(record).toMatchObject({
+        status: 'ok',
+        value: '2.7 bar',
+        note: 'steady',
+        checked_by: INSPECTOR.username,
+        device: pump?.id,
+        item: pump?.check_items[0]?.id,
+        photo: null,
+      });
+
+      // A photo through the paperclip: attached to the record, served (200, the PNG bytes), shown as a picture.
+      await page.locator('input[type="file"]').first().setInputFiles({
+        name: 'gauge.png',
+        mimeType: 'image/png',
+        buffer: PNG,
+      });
+      await page
+        .getByText(/The photo is attached to the record of Outlet pressure/)
+        .first()
+        .waitFor({ timeout: 15_000 });
+      const withPhoto = await platform.client.getRecord(record?.id ?? 0);
+      expect(withPhoto.photo).toMatch(/\/media\/photos\/[0-9a-f]{32}\.png$/);
+      const served = await fetch(withPhoto.photo ?? '');
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe('image/png');
+      expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
+      await page.locator(`.webchat__basic-transcript img[src="${withPhoto.photo}"]`).first().waitFor();
+
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      await shoot(page, 'phone-en-chat');
+      expect(await axeViolations(page)).toEqual([]);
+
+      // A reload with a live session goes straight to the chat.
+      await page.reload();
+      await page.getByText(`Hello ${INSPECTOR.username}!`).first().waitFor({ timeout: 20_000 });
+      expect(await page.locator('#sign-in').isHidden()).toBe(true);
+
+      // Sign-out: the chat is gone, the form is back, and the session is over.
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByText('You have signed out.').waitFor();
+      expect(await page.locator('#chat').isHidden()).toBe(true);
+      expect(await page.locator('.webchat__basic-transcript').count()).toBe(0);
+      await page.reload();
+      await page.getByRole('heading', { name: 'Sign in to start an inspection' }).waitFor();
       expect(browserErrors).toEqual([]);
     } finally {
-      await chinese.close();
+      await shoot(page, 'phone-en-last').catch(() => undefined);
+      await context.close();
     }
-  }, 60_000);
+  }, 120_000);
+
+  for (const [viewport, locale] of [
+    ['desktop', 'en-US'],
+    ['phone', 'zh-CN'],
+    ['desktop', 'zh-CN'],
+  ] as const) {
+    it(`${viewport} ${locale}: page chrome in the language, item cards, no horizontal scrolling, no serious axe violations`, async () => {
+      const { context, page } = await open(viewport, locale);
+      const chinese = locale === 'zh-CN';
+      try {
+        await page.goto(`${platform.bot.url}/?locale=${locale}`);
+        await page
+          .getByRole('heading', { name: chinese ? '登录后开始巡检' : 'Sign in to start an inspection' })
+          .waitFor();
+        await expect(page.title()).resolves.toBe(chinese ? 'FieldOps 巡检' : 'FieldOps Inspections');
+        if (chinese) await expect(page.getByLabel('用户名').isVisible()).resolves.toBe(true);
+        expect(await axeViolations(page)).toEqual([]);
+        await shoot(page, `${viewport}-${locale === 'zh-CN' ? 'zh' : 'en'}-sign-in`);
+        await signIn(page);
+        await page
+          .getByText(chinese ? `${INSPECTOR.username}，您好！` : `Hello ${INSPECTOR.username}!`)
+          .first()
+          .waitFor({ timeout: 20_000 });
+        await expect(page.locator('#sign-out').textContent()).resolves.toBe(
+          chinese ? '退出登录' : 'Sign out',
+        );
+        await sendText(page, 'check PUMP-001');
+        await page
+          .locator('.ac-adaptiveCard')
+          .filter({ hasText: 'Outlet pressure' })
+          .first()
+          .waitFor({ timeout: 15_000 });
+        await sendText(page, 'history PUMP-001');
+        await page.locator('.webchat__basic-transcript .ac-image').first().waitFor({ timeout: 15_000 });
+        expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+        await shoot(page, `${viewport}-${locale === 'zh-CN' ? 'zh' : 'en'}-chat`);
+        expect(await axeViolations(page)).toEqual([]);
+        expect(browserErrors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }, 90_000);
+  }
 });

@@ -1,12 +1,17 @@
 import { Global, Module } from '@nestjs/common';
+import { ChatSessions } from '../sign-in/chat-sessions';
+import { InspectionAccounts } from '../sign-in/inspection-accounts';
+import { SessionController } from '../sign-in/session.controller';
+import { SignInThrottle } from '../sign-in/sign-in-throttle';
 import { ChatPageController } from './chat-page.controller';
 import { ConversationLocales } from './conversation-locales';
 import { DirectLineTokenService } from './directline-token.service';
 
+/** The inspectors' website: the chat page, its sign-in (session cookie) and the Direct Line token route. */
 @Global()
 @Module({
-  controllers: [ChatPageController],
-  providers: [DirectLineTokenService, ConversationLocales],
+  controllers: [ChatPageController, SessionController],
+  providers: [DirectLineTokenService, ConversationLocales, ChatSessions, InspectionAccounts, SignInThrottle],
   exports: [ConversationLocales],
 })
 export class ChatPageModule {}

@@ -1,23 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import { HttpException, Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { InspectionBotEnvironment } from '../config/inspection-bot.environment';
-import { CHECKED_BY_MAX_LENGTH } from '../inspection-api/inspection-api.types';
 import { ConversationLocales } from './conversation-locales';
 import { type DirectLineTokenResponse } from './dto/directline-token.dto';
 
-const DEFAULT_NAME = 'Inspector';
-
-/** The inspector's name as typed: trimmed, inner whitespace collapsed, at most `checked_by`'s length. */
-export function inspectorName(value: unknown): string {
-  const name =
-    typeof value === 'string' ? value.trim().replace(/\s+/g, ' ').slice(0, CHECKED_BY_MAX_LENGTH) : '';
-  return name || DEFAULT_NAME;
+/** The Direct Line user id of an inspection-api account: `dl_` and its stable id (what the bot trusts). */
+export function directLineUserId(accountId: number): string {
+  return `dl_${accountId}`;
 }
 
 /**
  * Exchanges the bot's Direct Line secret for a one-conversation token at relay-gateway
- * (`POST /v3/directline/tokens/generate`), with the user embedded (`dl_` id, the typed name). The secret stays on
- * this server.
+ * (`POST /v3/directline/tokens/generate`), with the signed-in account embedded (`dl_<user id>`, its user name).
+ * The relay then stamps that id as `from.id` on everything the page sends. The secret stays on this server.
  */
 @Injectable()
 export class DirectLineTokenService {
@@ -32,9 +26,12 @@ export class DirectLineTokenService {
     return `${relay}/v3/directline`;
   }
 
-  async generate(name: unknown, locale?: unknown): Promise<DirectLineTokenResponse> {
-    const userName = inspectorName(name);
-    const userId = `dl_${randomUUID()}`;
+  async generate(
+    account: { userId: number; username: string },
+    locale?: unknown,
+  ): Promise<DirectLineTokenResponse> {
+    const userName = account.username;
+    const userId = directLineUserId(account.userId);
     let response: Response;
     try {
       response = await fetch(`${this.environment.INSPECTION_BOT_RELAY_URL}/v3/directline/tokens/generate`, {

@@ -82,6 +82,23 @@ export class InspectionBotEnvironment extends CommonEnvironment {
   /** The bot's Direct Line secret (platform configuration `directLine.secrets`); never sent to browsers. */
   @Expose() @IsString() @MinLength(16) INSPECTION_BOT_DIRECTLINE_SECRET: string;
 
+  // --- the chat page's sign-in (a sealed session cookie) ---------------------------------------------------------
+  /** Key (32+ characters) sealing the session cookie; unset: a random key per process (sessions end on restart). */
+  @Expose() @IsOptional() @IsString() @MinLength(32) INSPECTION_BOT_SESSION_SECRET?: string;
+
+  /** How long a session lasts without activity; every renewal (activity on the page) starts it again. */
+  @Expose() @ToInteger() @IsInt() @Min(60) @Max(604_800) INSPECTION_BOT_SESSION_TTL_SECONDS: number = 28_800;
+
+  /** Failed sign-ins allowed per account in 15 minutes (then 429 with Retry-After). */
+  @Expose() @ToInteger() @IsInt() @Min(1) @Max(1000) INSPECTION_BOT_SIGN_IN_ATTEMPTS_PER_ACCOUNT: number = 5;
+
+  /** Sign-in attempts allowed per client address in 15 minutes. */
+  @Expose() @ToInteger() @IsInt() @Min(1) @Max(10_000) INSPECTION_BOT_SIGN_IN_ATTEMPTS_PER_ADDRESS: number =
+    20;
+
+  /** Direct Line tokens one session may obtain per minute. */
+  @Expose() @ToInteger() @IsInt() @Min(1) @Max(1000) INSPECTION_BOT_TOKENS_PER_SESSION_MINUTE: number = 6;
+
   // --- botbuilder (ConfigurationBotFrameworkAuthentication), connector-gateway's endpoints ------------------------
   /** Empty: anonymous (the platform configuration registers the bot with `anonymous: true`). */
   @Expose() @IsString() MicrosoftAppId: string = '';

@@ -1,35 +1,23 @@
 import {
   ActivityHandler,
-  ActivityTypes,
-  type Attachment,
-  AttachmentLayoutTypes,
   type ConversationState,
-  MessageFactory,
   type StatePropertyAccessor,
   type TurnContext,
 } from 'botbuilder';
 import { type Logger } from '@fieldops/platform';
 import { InspectionApiRefusal, InspectionApiUnavailable } from '../inspection-api/inspection-api.errors';
-import {
-  type DueCheck,
-  CHECKED_BY_MAX_LENGTH,
-  type CheckRecord,
-  type Device,
-  type InspectionApi,
-} from '../inspection-api/inspection-api.types';
+import { CHECK_STATUSES, type InspectionApi } from '../inspection-api/inspection-api.types';
 import { type BotLanguage, languageOfLocale, type Localizer } from '../phrases/localizer';
-import { type PhraseKey, type PhraseParameters } from '../phrases/phrase-catalogue';
-import { deviceHeroCard, itemAdaptiveCard } from './cards';
-import { activePlanOf } from './record-plan';
-import { downloadAttachment, PhotoDownloadError } from './photo-download';
-import { parseUserCommand, type RecordAnswer } from './user-command';
-
-/** The record a photo sent next is attached to (per conversation). */
-interface LastRecord {
-  id: number;
-  device: string;
-  item: string;
-}
+import { PHRASES } from '../phrases/phrase-catalogue';
+import { showDevice } from './commands/check.command';
+import { showDevices } from './commands/devices.command';
+import { showHistory } from './commands/history.command';
+import { attachPhoto } from './commands/photo.command';
+import { type LastRecord, recordAnswer } from './commands/record.command';
+import { showDueChecks } from './commands/today.command';
+import { ConversationTurn, type DialogSettings } from './conversation-turn';
+import { InspectorDirectory } from './inspector-directory';
+import { parseUserCommand } from './user-command';
 
 export interface InspectionBotOptions {
   api: InspectionApi;
@@ -49,43 +37,42 @@ export interface InspectionBotOptions {
 }
 
 /**
- * The inspection conversation: a welcome on join; "devices" or a search term → a carousel of device cards;
- * a device → one card per check item with ok/warn/fail; each answer → a CheckRecord; a photo → attached to the
- * last record; "today" → the devices due in their plan's period; "history <code>" → the last records.
+ * The inspection conversation: a welcome on join; then each message is read as one command (`commands/`, one file
+ * each) and answered in the user's language. The inspector is the account behind the verified `from.id`.
  */
 export class InspectionBot extends ActivityHandler {
   private readonly lastRecord: StatePropertyAccessor<LastRecord | undefined>;
-  private readonly api: InspectionApi;
-  private readonly localizer: Localizer;
-  private readonly logger: Logger;
+  private readonly directory: InspectorDirectory;
+  private readonly settings: DialogSettings;
   private readonly defaultLanguage: BotLanguage;
-  private readonly carouselSize: number;
-  private readonly historySize: number;
-  private readonly maxPhotoBytes: number;
-  private readonly now: () => Date;
 
   constructor(private readonly options: InspectionBotOptions) {
     super();
-    this.api = options.api;
-    this.localizer = options.localizer;
-    this.logger = options.logger;
     this.defaultLanguage = options.defaultLanguage ?? 'en';
-    this.carouselSize = options.carouselSize ?? 10;
-    this.historySize = options.historySize ?? 5;
-    this.maxPhotoBytes = options.maxPhotoBytes ?? 10 * 1024 * 1024;
-    this.now = options.now ?? (() => new Date());
+    this.settings = {
+      carouselSize: options.carouselSize ?? 10,
+      historySize: options.historySize ?? 5,
+      maxPhotoBytes: options.maxPhotoBytes ?? 10 * 1024 * 1024,
+      now: options.now ?? (() => new Date()),
+    };
+    this.directory = new InspectorDirectory(options.api);
     this.lastRecord = options.conversationState.createProperty<LastRecord | undefined>('lastRecord');
 
     this.onMembersAdded(async (context, next) => {
       for (const member of context.activity.membersAdded ?? []) {
         if (member.id === context.activity.recipient.id) continue;
-        await this.reply(context, 'welcome', { name: member.name || member.id });
+        const turn = this.turn(context);
+        await this.guarded(turn, async () => {
+          const inspector = await this.directory.inspectorOf(member.id);
+          if (inspector) await turn.reply('welcome', { name: inspector.username });
+          else await turn.reply('unknownInspector');
+        });
       }
       await next();
     });
 
     this.onMessage(async (context, next) => {
-      await this.answer(context);
+      await this.answer(this.turn(context));
       await next();
     });
   }
@@ -96,285 +83,65 @@ export class InspectionBot extends ActivityHandler {
     await this.options.conversationState.saveChanges(context, false);
   }
 
-  private language(context: TurnContext): BotLanguage {
+  private turn(context: TurnContext): ConversationTurn {
     const locale =
       context.activity.locale ?? this.options.pageLocaleOf?.(context.activity.conversation.id) ?? undefined;
-    return languageOfLocale(locale, this.defaultLanguage);
+    return new ConversationTurn(
+      context,
+      languageOfLocale(locale, this.defaultLanguage),
+      this.options.api,
+      this.options.localizer,
+      this.settings,
+      this.directory,
+    );
   }
 
-  private async text(context: TurnContext, key: PhraseKey, parameters?: PhraseParameters): Promise<string> {
-    return this.localizer.phrase(this.language(context), key, parameters);
+  /** The typed status words: the catalogue's ok / warn / fail in English and in the turn's language. */
+  private async statusWords(turn: ConversationTurn): Promise<Set<string>> {
+    const words: string[] = CHECK_STATUSES.map((status) => PHRASES[status]);
+    if (turn.language !== 'en') words.push(...(await turn.phrases(CHECK_STATUSES.map((status) => [status]))));
+    return new Set(words.map((word) => word.toLowerCase()));
   }
 
-  private async reply(context: TurnContext, key: PhraseKey, parameters?: PhraseParameters): Promise<void> {
-    await context.sendActivity(MessageFactory.text(await this.text(context, key, parameters)));
-  }
-
-  private async typing(context: TurnContext): Promise<void> {
-    await context.sendActivity({ type: ActivityTypes.Typing });
-  }
-
-  private async answer(context: TurnContext): Promise<void> {
-    const command = parseUserCommand(context.activity);
-    try {
+  private async answer(turn: ConversationTurn): Promise<void> {
+    const command = parseUserCommand(turn.context.activity, await this.statusWords(turn));
+    await this.guarded(turn, async () => {
       switch (command.kind) {
         case 'nothing':
           return;
         case 'devices':
-          return await this.showDevices(context);
+          return showDevices(turn);
         case 'search':
-          return await this.showDevices(context, command.term);
+          return showDevices(turn, command.term);
         case 'check':
-          return await this.showDevice(context, command.code);
+          return showDevice(turn, command.code);
         case 'record':
-          return await this.record(context, command.answer);
+          return recordAnswer(turn, command.answer, this.lastRecord);
         case 'photo':
-          return await this.attachPhoto(context, command.attachment);
+          return attachPhoto(turn, command.attachment, this.lastRecord, this.options.logger);
         case 'today':
-          return await this.showDueChecks(context);
+          return showDueChecks(turn);
         case 'statusWithoutCard':
-          return await this.reply(context, 'statusWithoutCard');
+          return turn.reply('statusWithoutCard');
         case 'history':
-          return await this.showHistory(context, command.code);
+          return showHistory(turn, command.code);
       }
+    });
+  }
+
+  /** inspection-api's refusals and outages become sentences; anything else fails the turn. */
+  private async guarded(turn: ConversationTurn, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
     } catch (error) {
       if (error instanceof InspectionApiRefusal) {
-        await this.reply(context, 'refused', { reasons: error.reasons.join(' ') });
+        await turn.reply('refused', { reasons: error.reasons.join(' ') });
       } else if (error instanceof InspectionApiUnavailable) {
-        this.logger.warn({ err: error }, 'inspection-api unavailable');
-        await this.reply(context, 'unavailable');
+        this.options.logger.warn({ reason: error.message }, 'inspection-api unavailable');
+        await turn.reply('unavailable');
       } else {
         throw error;
       }
     }
-  }
-
-  private async showDevices(context: TurnContext, search?: string): Promise<void> {
-    await this.typing(context);
-    const page = await this.api.listDevices({ search, pageSize: this.carouselSize });
-    if (page.count === 0) {
-      await this.reply(context, search ? 'noMatch' : 'noDevices', { term: search ?? '' });
-      return;
-    }
-    const language = this.language(context);
-    const [intro, more, notSet, startCheck] = await this.localizer.phrases(language, [
-      ['devicesIntro', { count: page.count }],
-      ['devicesMore', { shown: page.results.length, count: page.count }],
-      ['notSet'],
-      ['startCheck'],
-    ]);
-    const cards: Attachment[] = [];
-    for (const device of page.results) {
-      const [subtitle, details] = await this.localizer.phrases(language, [
-        ['deviceSubtitle', { code: device.code }],
-        ['deviceDetails', { location: device.location || notSet, group: device.group || notSet }],
-      ]);
-      cards.push(
-        deviceHeroCard(device, {
-          subtitle: subtitle ?? '',
-          details: details ?? '',
-          startCheck: startCheck ?? '',
-        }),
-      );
-    }
-    const introduction = page.count > page.results.length ? `${intro} ${more}` : (intro ?? '');
-    await context.sendActivity(MessageFactory.carousel(cards, introduction));
-  }
-
-  private async showDevice(context: TurnContext, code: string): Promise<void> {
-    await this.typing(context);
-    const device = await this.api.findDeviceByCode(code);
-    if (!device) {
-      await this.reply(context, 'unknownDevice', { code });
-      return;
-    }
-    if (device.check_items.length === 0) {
-      await this.reply(context, 'noItems', { device: device.name, code: device.code });
-      return;
-    }
-    const language = this.language(context);
-    const [intro, valuePlaceholder, notePlaceholder, ok, warn, fail] = await this.localizer.phrases(
-      language,
-      [
-        ['deviceIntro', { device: device.name, code: device.code }],
-        ['valuePlaceholder'],
-        ['notePlaceholder'],
-        ['ok'],
-        ['warn'],
-        ['fail'],
-      ],
-    );
-    const cards: Attachment[] = [];
-    for (const item of device.check_items) {
-      const expected = item.expected_value
-        ? await this.localizer.phrase(language, 'expectedValue', { expected: item.expected_value })
-        : await this.localizer.phrase(language, 'noExpectedValue');
-      cards.push(
-        itemAdaptiveCard(device, item, {
-          expected,
-          valuePlaceholder: valuePlaceholder ?? '',
-          notePlaceholder: notePlaceholder ?? '',
-          statuses: { ok: ok ?? 'ok', warn: warn ?? 'warn', fail: fail ?? 'fail' },
-        }),
-      );
-    }
-    const message = MessageFactory.carousel(cards, intro);
-    message.attachmentLayout = AttachmentLayoutTypes.List;
-    await context.sendActivity(message);
-  }
-
-  private inspectorOf(context: TurnContext): string {
-    const from = context.activity.from;
-    return (from.name?.trim() || from.id).slice(0, CHECKED_BY_MAX_LENGTH);
-  }
-
-  private async record(context: TurnContext, answer: RecordAnswer): Promise<void> {
-    await this.typing(context);
-    let device: Device;
-    try {
-      device = await this.api.getDevice(answer.device);
-    } catch (error) {
-      if (error instanceof InspectionApiRefusal && error.status === 404) {
-        await this.reply(context, 'staleCard');
-        return;
-      }
-      throw error;
-    }
-    const item = device.check_items.find((candidate) => candidate.id === answer.item);
-    if (!item) {
-      await this.reply(context, 'staleCard');
-      return;
-    }
-    const plan = activePlanOf(await this.api.listActivePlans(), device.id);
-    const record = await this.api.createRecord({
-      device: device.id,
-      item: item.id,
-      status: answer.status,
-      value: answer.value,
-      note: answer.note,
-      checked_by: this.inspectorOf(context),
-      plan: plan?.id ?? null,
-    });
-    await this.lastRecord.set(context, { id: record.id, device: device.name, item: item.name });
-    const status = await this.text(context, answer.status);
-    await this.reply(context, plan ? 'recordedInPlan' : 'recorded', {
-      status,
-      item: item.name,
-      device: device.name,
-      plan: plan?.name ?? '',
-    });
-  }
-
-  private async attachPhoto(
-    context: TurnContext,
-    attachment: { contentUrl: string; contentType: string; name: string },
-  ): Promise<void> {
-    const last = await this.lastRecord.get(context);
-    if (!last) {
-      await this.reply(context, 'photoWithoutRecord');
-      return;
-    }
-    if (!attachment.contentType.startsWith('image/')) {
-      await this.reply(context, 'photoNotImage');
-      return;
-    }
-    await this.typing(context);
-    let photo;
-    try {
-      photo = await downloadAttachment(attachment, this.maxPhotoBytes);
-    } catch (error) {
-      if (!(error instanceof PhotoDownloadError)) throw error;
-      this.logger.warn({ err: error }, 'photo download failed');
-      await this.reply(context, 'photoDownloadFailed');
-      return;
-    }
-    await this.api.attachPhoto(last.id, photo);
-    await this.reply(context, 'photoAttached', { item: last.item, device: last.device });
-  }
-
-  /** `today`: the devices with checks due or overdue, as inspection-api's due rules decide (one definition). */
-  private async showDueChecks(context: TurnContext): Promise<void> {
-    await this.typing(context);
-    const { hasPlans, open } = await this.api.dueChecks(this.now());
-    if (!hasPlans) {
-      await this.reply(context, 'todayNoPlans');
-      return;
-    }
-    // One line per device with an open check, under the plan of its first open check.
-    const due: Array<{ device: number; plan: DueCheck['plan'] }> = [];
-    for (const check of open)
-      if (!due.some((entry) => entry.device === check.device.id))
-        due.push({ device: check.device.id, plan: check.plan });
-    if (due.length === 0) {
-      await this.reply(context, 'todayNothingDue');
-      return;
-    }
-    const language = this.language(context);
-    const lines: string[] = [await this.localizer.phrase(language, 'todayIntro', { count: due.length })];
-    const cards: Attachment[] = [];
-    const [notSet, startCheck] = await this.localizer.phrases(language, [['notSet'], ['startCheck']]);
-    for (const scheduled of due) {
-      const device = await this.api.getDevice(scheduled.device);
-      const frequency = await this.localizer.phrase(language, scheduled.plan.frequency);
-      lines.push(
-        `- ${await this.localizer.phrase(language, 'todayLine', {
-          device: device.name,
-          code: device.code,
-          plan: scheduled.plan.name,
-          frequency,
-        })}`,
-      );
-      const [subtitle, details] = await this.localizer.phrases(language, [
-        ['deviceSubtitle', { code: device.code }],
-        ['deviceDetails', { location: device.location || notSet, group: device.group || notSet }],
-      ]);
-      cards.push(
-        deviceHeroCard(device, {
-          subtitle: subtitle ?? '',
-          details: details ?? '',
-          startCheck: startCheck ?? '',
-        }),
-      );
-    }
-    await context.sendActivity(MessageFactory.carousel(cards, lines.join('\n')));
-  }
-
-  private async showHistory(context: TurnContext, code: string | undefined): Promise<void> {
-    if (!code) {
-      await this.reply(context, 'historyUsage', { example: 'PUMP-001' });
-      return;
-    }
-    await this.typing(context);
-    const device = await this.api.findDeviceByCode(code);
-    if (!device) {
-      await this.reply(context, 'unknownDevice', { code });
-      return;
-    }
-    const records = await this.api.lastRecords(device.id, this.historySize);
-    if (records.length === 0) {
-      await this.reply(context, 'historyNone', { device: device.name, code: device.code });
-      return;
-    }
-    const language = this.language(context);
-    const lines = [
-      await this.localizer.phrase(language, 'historyIntro', { device: device.name, code: device.code }),
-    ];
-    for (const record of records) lines.push(`- ${await this.historyLine(language, device, record)}`);
-    await context.sendActivity(MessageFactory.text(lines.join('\n')));
-  }
-
-  private async historyLine(language: BotLanguage, device: Device, record: CheckRecord): Promise<string> {
-    const item = device.check_items.find((candidate) => candidate.id === record.item);
-    const [status, anItem] = await this.localizer.phrases(language, [[record.status], ['anItem']]);
-    const value = record.value
-      ? await this.localizer.phrase(language, 'historyValue', { value: record.value })
-      : '';
-    return this.localizer.phrase(language, 'historyLine', {
-      date: record.checked_at.slice(0, 16).replace('T', ' '),
-      status: status ?? record.status,
-      item: item?.name ?? anItem ?? '',
-      value,
-      inspector: record.checked_by || '?',
-    });
   }
 }

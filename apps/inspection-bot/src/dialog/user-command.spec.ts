@@ -1,4 +1,15 @@
-import { parseUserCommand } from './user-command';
+import { join } from 'node:path';
+import { type UserCommand, parseUserCommand as parse } from './user-command';
+import { CHECK_STATUSES } from '../inspection-api/inspection-api.types';
+import { PHRASES } from '../phrases/phrase-catalogue';
+import { loadPhrasebook } from '../phrases/phrasebook-translator';
+
+/** The status words as the bot derives them: the catalogue's, and their Simplified Chinese from the phrasebook. */
+const phrasebook = loadPhrasebook(join(__dirname, '..', '..', 'phrasebook.yaml'));
+const STATUS_WORDS = new Set(
+  CHECK_STATUSES.flatMap((status) => [PHRASES[status], phrasebook.get(PHRASES[status])?.['zh-Hans'] ?? '']),
+);
+const parseUserCommand = (message: Parameters<typeof parse>[0]): UserCommand => parse(message, STATUS_WORDS);
 
 describe('parseUserCommand', () => {
   it('reads the keywords in English and Chinese, case- and space-insensitively', () => {

@@ -23,7 +23,6 @@ export interface RecordAnswer {
 
 const DEVICES = new Set(['devices', 'device', 'list', '设备', '设备列表']);
 const TODAY = new Set(['today', '今天', '今日']);
-const STATUS_WORDS = new Set(['ok', 'warn', 'fail', '正常', '警告', '故障']);
 
 function recordAnswerOf(value: unknown): RecordAnswer | undefined {
   if (!value || typeof value !== 'object') return undefined;
@@ -43,12 +42,18 @@ function recordAnswerOf(value: unknown): RecordAnswer | undefined {
   };
 }
 
-/** Reads a message activity's text, card submit value and attachments as one command. */
-export function parseUserCommand(message: {
-  text?: string;
-  value?: unknown;
-  attachments?: Array<{ contentUrl?: string; contentType?: string; name?: string }>;
-}): UserCommand {
+/**
+ * Reads a message activity's text, card submit value and attachments as one command. `statusWords` (lower case)
+ * are the status names a user might type instead of pressing a card button (the phrase catalogue's, translated).
+ */
+export function parseUserCommand(
+  message: {
+    text?: string;
+    value?: unknown;
+    attachments?: Array<{ contentUrl?: string; contentType?: string; name?: string }>;
+  },
+  statusWords: ReadonlySet<string>,
+): UserCommand {
   const answer = recordAnswerOf(message.value);
   if (answer) return { kind: 'record', answer };
   const file = message.attachments?.find((attachment) => typeof attachment.contentUrl === 'string');
@@ -67,7 +72,7 @@ export function parseUserCommand(message: {
   const lower = text.toLowerCase();
   if (DEVICES.has(lower)) return { kind: 'devices' };
   if (TODAY.has(lower)) return { kind: 'today' };
-  if (STATUS_WORDS.has(lower)) return { kind: 'statusWithoutCard' };
+  if (statusWords.has(lower)) return { kind: 'statusWithoutCard' };
   const history = /^(?:history|历史)(?:\s+(.+))?$/i.exec(text);
   if (history) return { kind: 'history', code: history[1]?.trim() };
   const check = /^(?:check|检查)\s+(.+)$/i.exec(text);

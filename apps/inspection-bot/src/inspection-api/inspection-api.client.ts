@@ -8,6 +8,7 @@ import {
   type DueCheck,
   type DueToday,
   type InspectionApi,
+  type InspectionUser,
   type NewCheckItem,
   type NewCheckPlan,
   type NewCheckRecord,
@@ -66,6 +67,15 @@ export class InspectionApiClient implements InspectionApi {
   }
 
   // --- the InspectionApi port --------------------------------------------------------------------------------
+
+  async findUser(id: number): Promise<InspectionUser | undefined> {
+    try {
+      return await this.json<InspectionUser>('GET', `users/${id}/`);
+    } catch (error) {
+      if (error instanceof InspectionApiRefusal && error.status === 404) return undefined;
+      throw error;
+    }
+  }
 
   listDevices({ search, pageSize = 20 }: { search?: string; pageSize?: number } = {}): Promise<Page<Device>> {
     const query = new URLSearchParams({ page_size: String(pageSize) });

@@ -116,7 +116,17 @@ export interface DueToday {
  * What the bot needs from inspection-api (the port its dialog depends on). `InspectionApiClient` is the HTTP
  * implementation; unit tests of pure dialog logic may use a fake.
  */
+/** An inspection-api account as `GET /api/users/{id}/` shows it (the bot's service account is a supervisor). */
+export interface InspectionUser {
+  id: number;
+  username: string;
+  is_active: boolean;
+  role?: string;
+}
+
 export interface InspectionApi {
+  /** The account with this id, or undefined when there is none. */
+  findUser(id: number): Promise<InspectionUser | undefined>;
   /** The first page of devices, optionally filtered by a search term (name or code, case-insensitive). */
   listDevices(options?: { search?: string; pageSize?: number }): Promise<Page<Device>>;
   /** The device whose code is exactly `code` (case-insensitive), if any. */

@@ -40,6 +40,8 @@ export const PHRASES = {
   historyLine: '{date}: "{status}" for {item}{value}, by {inspector}',
   historyValue: ' (value {value})',
   anItem: 'the device',
+  unknownInspector:
+    'Sorry, I cannot find an active inspection account for this chat, so I cannot record anything. Please sign in again on the chat page.',
   refused: 'The inspection service refused this: {reasons}',
   unavailable: 'The inspection service is not reachable right now. Please try again in a moment.',
   failed: 'Sorry, something went wrong on my side. Please try again.',

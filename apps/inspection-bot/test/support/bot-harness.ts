@@ -7,6 +7,8 @@ export const PHRASEBOOK = join(__dirname, '..', '..', 'phrasebook.yaml');
 
 /** The inspection dialog under botbuilder-testing's TestAdapter, with the real phrasebook. */
 export class BotHarness {
+  /** Who speaks by default: set to a real account's `dl_<id>` by the suites (the name is what a client typed). */
+  static from: { id: string; name: string } = { id: 'dl_0', name: 'Typed Name' };
   readonly adapter: TestAdapter;
 
   constructor(api: InspectionApi, options: { now?: () => Date; pageLocaleOf?: (id: string) => string } = {}) {
@@ -25,7 +27,7 @@ export class BotHarness {
     this.adapter.activeQueue.splice(0);
     await this.adapter.processActivity({
       type: 'message',
-      from: { id: 'dl_user-1', name: 'Alice Inspector' },
+      from: BotHarness.from,
       locale: 'en-US',
       ...activity,
     });

@@ -18,6 +18,8 @@ export const BOT = {
   directLineSecret: 'inspection-bot-test-directline-secret',
 };
 export const SERVICE_ACCOUNT = { username: 'inspection-bot', password: 'service-account-password-for-tests' };
+/** The inspector who signs in on the chat page (an inspection-api account with the inspector role). */
+export const INSPECTOR = { username: 'alice.inspector', password: 'alice-inspector-password-1' };
 const INTERNAL_KEY = 'internal-key-for-inspection-bot-tests-0123456789';
 /** The AI resource the bot translates with (connector-gateway's phrasebook provider serves the bot's phrasebook). */
 export const TRANSLATOR_KEYS = [
@@ -44,6 +46,10 @@ export interface RunningInspectionPlatform {
   bot: RunningService;
   /** inspection-api as the bot's service account sees it (for assertions). */
   client: InspectionApiClient;
+  /** The inspector's inspection-api user id. */
+  inspectorId: number;
+  /** Creates another inspection-api account (the bot's service account is a supervisor). */
+  createAccount(username: string, password: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -70,7 +76,11 @@ export async function startInspectionPlatform(
       '    name: Inspection bot',
       `    messagingEndpoint: http://127.0.0.1:${botPort}/api/messages`,
       `    appPassword: ${BOT.password}`,
-      `    directLine: { secrets: [${BOT.directLineSecret}] }`,
+      '    directLine:',
+      `      secrets: [${BOT.directLineSecret}]`,
+      // As deployed: enhanced authentication, the chat page's origin trusted.
+      '      enhancedAuthentication: true',
+      `      trustedOrigins: [http://127.0.0.1:${botPort}]`,
       'aiServices:',
       '  resources:',
       `    - { name: test-translator, kind: translator, region: global, keys: [${TRANSLATOR_KEYS.join(', ')}] }`,
@@ -151,7 +161,20 @@ export async function startInspectionPlatform(
     services.push(bot);
     const client = new InspectionApiClient({ baseUrl: api.url, ...SERVICE_ACCOUNT });
     await seedDemoInspectionData(client);
-    return { api, connector, relay, bot, client, close };
+    const createAccount = async (username: string, password: string): Promise<number> => {
+      const response = await fetch(`${api.url}/api/users/`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${await client.accessToken()}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ username, password, role: 'inspector' }),
+      });
+      if (response.status !== 201) throw new Error(`user: ${response.status} ${await response.text()}`);
+      return ((await response.json()) as { id: number }).id;
+    };
+    const inspectorId = await createAccount(INSPECTOR.username, INSPECTOR.password);
+    return { api, connector, relay, bot, client, inspectorId, createAccount, close };
   } catch (error) {
     await close();
     throw error;

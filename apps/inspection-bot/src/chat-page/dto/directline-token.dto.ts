@@ -1,6 +1,5 @@
-/** Body of `POST /api/directline/token`: who is chatting (the name becomes `checked_by` of their records). */
+/** Body of `POST /api/directline/token` (a signed-in session only: the account is the session's). */
 export interface DirectLineTokenRequest {
-  name?: unknown;
   /** The page's locale (`?locale=` or the browser's), for the language of the welcome. */
   locale?: unknown;
 }
@@ -10,6 +9,7 @@ export interface DirectLineTokenResponse {
   token: string;
   conversationId: string;
   expiresIn: number;
+  /** `dl_<inspection-api user id>`. */
   userId: string;
   userName: string;
   /** Web Chat's `domain`: the relay's public `/v3/directline` URL. */

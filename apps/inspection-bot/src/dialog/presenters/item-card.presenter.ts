@@ -1,27 +1,10 @@
-import { ActionTypes, type Attachment, CardFactory } from 'botbuilder';
+import { type Attachment, CardFactory } from 'botbuilder';
 import {
   CHECK_STATUSES,
   type CheckItem,
   type CheckStatus,
   type Device,
-} from '../inspection-api/inspection-api.types';
-
-export interface DeviceCardText {
-  subtitle: string;
-  details: string;
-  startCheck: string;
-}
-
-/** A hero card of a device (name, code, location, group) whose button starts its check (`check <code>`). */
-export function deviceHeroCard(device: Device, text: DeviceCardText): Attachment {
-  return CardFactory.heroCard(
-    device.name,
-    text.details,
-    undefined,
-    [{ type: ActionTypes.ImBack, title: text.startCheck, value: `check ${device.code}` }],
-    { subtitle: text.subtitle },
-  );
-}
+} from '../../inspection-api/inspection-api.types';
 
 export interface ItemCardText {
   expected: string;
@@ -29,6 +12,13 @@ export interface ItemCardText {
   notePlaceholder: string;
   statuses: Record<CheckStatus, string>;
 }
+
+/** Adaptive Card action styles: ok is positive, warn the default, fail destructive (Web Chat draws them apart). */
+export const STATUS_ACTION_STYLES: Record<CheckStatus, 'positive' | 'default' | 'destructive'> = {
+  ok: 'positive',
+  warn: 'default',
+  fail: 'destructive',
+};
 
 /**
  * An Adaptive Card of one check item: its expected value, inputs for the measured value and a note, and one
@@ -43,12 +33,25 @@ export function itemAdaptiveCard(device: Device, item: CheckItem, text: ItemCard
       { type: 'TextBlock', text: item.name, weight: 'Bolder', size: 'Medium', wrap: true },
       ...(item.description ? [{ type: 'TextBlock', text: item.description, wrap: true }] : []),
       { type: 'TextBlock', text: text.expected, isSubtle: true, wrap: true },
-      { type: 'Input.Text', id: 'value', placeholder: text.valuePlaceholder, maxLength: 200 },
-      { type: 'Input.Text', id: 'note', placeholder: text.notePlaceholder, isMultiline: true },
+      {
+        type: 'Input.Text',
+        id: 'value',
+        label: text.valuePlaceholder,
+        placeholder: text.valuePlaceholder,
+        maxLength: 200,
+      },
+      {
+        type: 'Input.Text',
+        id: 'note',
+        label: text.notePlaceholder,
+        placeholder: text.notePlaceholder,
+        isMultiline: true,
+      },
     ],
     actions: CHECK_STATUSES.map((status) => ({
       type: 'Action.Submit',
       title: text.statuses[status],
+      style: STATUS_ACTION_STYLES[status],
       data: { action: 'record', device: device.id, item: item.id, status },
     })),
   });

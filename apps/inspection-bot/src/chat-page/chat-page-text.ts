@@ -1,0 +1,67 @@
+/** The page chrome's words, in the two languages the bot speaks. `{name}`-style placeholders are filled on the page. */
+export const CHAT_PAGE_TEXT = {
+  en: {
+    title: 'FieldOps Inspections',
+    signInHeading: 'Sign in to start an inspection',
+    signInHint: 'Use your inspection account.',
+    username: 'User name',
+    password: 'Password',
+    signIn: 'Sign in',
+    signingIn: 'Signing in…',
+    wrongPassword: 'Wrong user name or password. Please try again.',
+    throttled: 'Too many sign-in attempts. Please try again in {minutes} min.',
+    unavailable: 'The chat service is not available right now. Please try again shortly.',
+    signOut: 'Sign out',
+    signedInAs: 'Signed in as {name}',
+    loading: 'Loading…',
+    connecting: 'Connecting to the inspection bot…',
+    reconnecting: 'Connection lost. Reconnecting…',
+    connectionError: 'Cannot reach the chat service. Check your connection, then reload the page.',
+    empty: 'Waiting for the inspection bot to say hello…',
+    signedOut: 'You have signed out.',
+    sessionEnded: 'Your session has ended. Please sign in again.',
+    chatLabel: 'Chat with the inspection bot',
+  },
+  'zh-CN': {
+    title: 'FieldOps 巡检',
+    signInHeading: '登录后开始巡检',
+    signInHint: '请使用您的巡检账号。',
+    username: '用户名',
+    password: '密码',
+    signIn: '登录',
+    signingIn: '正在登录…',
+    wrongPassword: '用户名或密码错误，请重试。',
+    throttled: '登录尝试次数过多，请在 {minutes} 分钟后重试。',
+    unavailable: '聊天服务暂时不可用，请稍后再试。',
+    signOut: '退出登录',
+    signedInAs: '已登录：{name}',
+    loading: '正在加载…',
+    connecting: '正在连接巡检机器人…',
+    reconnecting: '连接已中断，正在重新连接…',
+    connectionError: '无法连接聊天服务。请检查网络后刷新页面。',
+    empty: '正在等待巡检机器人的问候…',
+    signedOut: '您已退出登录。',
+    sessionEnded: '会话已结束，请重新登录。',
+    chatLabel: '与巡检机器人对话',
+  },
+} as const;
+
+export type PageLanguage = keyof typeof CHAT_PAGE_TEXT;
+export type PageText = { [Key in keyof (typeof CHAT_PAGE_TEXT)['en']]: string };
+
+/**
+ * The page's language, chosen as the bot's is: `?locale=` first, else the browser's first language
+ * (Accept-Language); `zh*` → Simplified Chinese, anything else English (`fallback` when neither names one).
+ */
+export function pageLanguage(
+  queryLocale: unknown,
+  acceptLanguage: string | undefined,
+  fallback: PageLanguage,
+): PageLanguage {
+  const named =
+    typeof queryLocale === 'string' && queryLocale.trim() !== ''
+      ? queryLocale
+      : acceptLanguage?.split(',')[0]?.split(';')[0]?.trim();
+  if (!named) return fallback;
+  return named.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
+}

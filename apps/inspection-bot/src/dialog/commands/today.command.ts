@@ -1,0 +1,44 @@
+import { MessageFactory } from 'botbuilder';
+import { type Device, type DueCheck } from '../../inspection-api/inspection-api.types';
+import { type ConversationTurn } from '../conversation-turn';
+import { presentDeviceCards } from '../presenters/device-card.presenter';
+
+/**
+ * `today`: the devices with checks due or overdue, as inspection-api's due rules decide (`GET /api/due/`, one
+ * definition), with their cards.
+ */
+export async function showDueChecks(turn: ConversationTurn): Promise<void> {
+  await turn.typing();
+  const { hasPlans, open } = await turn.api.dueChecks(turn.settings.now());
+  if (!hasPlans) {
+    await turn.reply('todayNoPlans');
+    return;
+  }
+  // One line per device with an open check, under the plan of its first open check.
+  const due: Array<{ device: number; plan: DueCheck['plan'] }> = [];
+  for (const check of open)
+    if (!due.some((entry) => entry.device === check.device.id))
+      due.push({ device: check.device.id, plan: check.plan });
+  if (due.length === 0) {
+    await turn.reply('todayNothingDue');
+    return;
+  }
+  const lines: string[] = [await turn.phrase('todayIntro', { count: due.length })];
+  const devices: Device[] = [];
+  for (const scheduled of due) {
+    const device = await turn.api.getDevice(scheduled.device);
+    devices.push(device);
+    const frequency = await turn.phrase(scheduled.plan.frequency);
+    lines.push(
+      `- ${await turn.phrase('todayLine', {
+        device: device.name,
+        code: device.code,
+        plan: scheduled.plan.name,
+        frequency,
+      })}`,
+    );
+  }
+  await turn.context.sendActivity(
+    MessageFactory.carousel(await presentDeviceCards(turn, devices), lines.join('\n')),
+  );
+}

@@ -1,0 +1,109 @@
+import { Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { InspectionBotEnvironment } from '../config/inspection-bot.environment';
+
+/** The signed-in account and its inspection-api tokens (kept server-side, sealed in the session cookie). */
+export interface AccountTokens {
+  userId: number;
+  username: string;
+  access: string;
+  refresh: string;
+  /** Epoch seconds. */
+  accessExpiresAt: number;
+}
+
+export type SignInOutcome =
+  | { kind: 'signed-in'; account: AccountTokens }
+  | { kind: 'refused' }
+  | { kind: 'throttled'; retryAfterSeconds: number };
+
+function claimsOf(jwt: string): { exp?: unknown; user_id?: unknown } {
+  try {
+    return JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()) as Record<
+      string,
+      unknown
+    >;
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The people's accounts at inspection-api (simplejwt): a user name and password exchanged at `POST /api/token/`,
+ * the access token renewed at `POST /api/token/refresh/`, the account read at `GET /api/users/me/`. The tokens
+ * come straight from inspection-api over this server's own connection.
+ */
+@Injectable()
+export class InspectionAccounts {
+  constructor(private readonly environment: InspectionBotEnvironment) {}
+
+  async signIn(username: string, password: string): Promise<SignInOutcome> {
+    const response = await this.post('token/', { username, password });
+    if (response.status === 429) {
+      await response.body?.cancel();
+      return { kind: 'throttled', retryAfterSeconds: Number(response.headers.get('retry-after')) || 60 };
+    }
+    if (response.status === 400 || response.status === 401 || response.status === 403) {
+      await response.body?.cancel();
+      return { kind: 'refused' };
+    }
+    if (!response.ok) throw this.unavailable(response.status);
+    const pair = (await response.json()) as { access: string; refresh: string };
+    const me = await this.fetchApi('users/me/', { headers: { authorization: `Bearer ${pair.access}` } });
+    let user: { id: number; username: string } | undefined;
+    if (me.ok) user = (await me.json()) as { id: number; username: string };
+    else await me.body?.cancel();
+    const userId = user?.id ?? Number(claimsOf(pair.access).user_id);
+    if (!Number.isSafeInteger(userId)) throw this.unavailable(me.status);
+    return {
+      kind: 'signed-in',
+      account: {
+        userId,
+        username: user?.username ?? username,
+        access: pair.access,
+        refresh: pair.refresh,
+        accessExpiresAt: Number(claimsOf(pair.access).exp) || 0,
+      },
+    };
+  }
+
+  /** A renewed access token, or undefined when inspection-api refuses the refresh token (expired, revoked). */
+  async renew(account: AccountTokens): Promise<AccountTokens | undefined> {
+    const response = await this.post('token/refresh/', { refresh: account.refresh });
+    if (response.status >= 400 && response.status < 500) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    if (!response.ok) throw this.unavailable(response.status);
+    const body = (await response.json()) as { access: string; refresh?: string };
+    return {
+      ...account,
+      access: body.access,
+      refresh: body.refresh ?? account.refresh,
+      accessExpiresAt: Number(claimsOf(body.access).exp) || 0,
+    };
+  }
+
+  private post(path: string, body: unknown): Promise<Response> {
+    return this.fetchApi(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  }
+
+  private async fetchApi(path: string, init: RequestInit): Promise<Response> {
+    try {
+      return await fetch(`${this.environment.INSPECTION_API_URL}/api/${path}`, {
+        ...init,
+        headers: { accept: 'application/json', ...(init.headers as Record<string, string>) },
+        signal: AbortSignal.timeout(10_000),
+      });
+    } catch {
+      throw new ServiceUnavailableException('The inspection service is not reachable.');
+    }
+  }
+
+  private unavailable(status: number): ServiceUnavailableException {
+    return new ServiceUnavailableException(`The inspection service answered ${status}.`);
+  }
+}

@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { InspectionBotEnvironment } from '../config/inspection-bot.environment';
+
+const WINDOW_SECONDS = 15 * 60;
+
+function secondsOf(refusal: unknown): number {
+  return refusal instanceof RateLimiterRes ? Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) : 60;
+}
+
+/**
+ * Brute-force protection of the chat page (rate-limiter-flexible, in this process: one bot instance): sign-in
+ * attempts per client address and per account (user name, case-insensitive) in a 15-minute window, counted up front
+ * (so parallel guesses cannot slip past the limit), the account's count cleared by a successful sign-in; and the
+ * Direct Line tokens one session may obtain per minute.
+ */
+@Injectable()
+export class SignInThrottle {
+  private readonly perAccount: RateLimiterMemory;
+  private readonly perAddress: RateLimiterMemory;
+  private readonly tokensPerSession: RateLimiterMemory;
+
+  constructor(environment: InspectionBotEnvironment) {
+    this.perAccount = new RateLimiterMemory({
+      keyPrefix: 'sign-in-account',
+      points: environment.INSPECTION_BOT_SIGN_IN_ATTEMPTS_PER_ACCOUNT,
+      duration: WINDOW_SECONDS,
+    });
+    this.perAddress = new RateLimiterMemory({
+      keyPrefix: 'sign-in-address',
+      points: environment.INSPECTION_BOT_SIGN_IN_ATTEMPTS_PER_ADDRESS,
+      duration: WINDOW_SECONDS,
+    });
+    this.tokensPerSession = new RateLimiterMemory({
+      keyPrefix: 'directline-token',
+      points: environment.INSPECTION_BOT_TOKENS_PER_SESSION_MINUTE,
+      duration: 60,
+    });
+  }
+
+  /** Counts a sign-in attempt; the seconds to wait when the address or the account is over its limit. */
+  async attempt(username: string, address: string): Promise<number | undefined> {
+    try {
+      await this.perAddress.consume(address);
+    } catch (refusal) {
+      return secondsOf(refusal);
+    }
+    try {
+      await this.perAccount.consume(username.toLowerCase());
+    } catch (refusal) {
+      return secondsOf(refusal);
+    }
+    return undefined;
+  }
+
+  /** A successful sign-in clears the account's failures. */
+  async succeeded(username: string): Promise<void> {
+    await this.perAccount.delete(username.toLowerCase());
+  }
+
+  /** Counts a token request of a session; the seconds to wait when over the limit. */
+  async token(sid: string): Promise<number | undefined> {
+    try {
+      await this.tokensPerSession.consume(sid);
+      return undefined;
+    } catch (refusal) {
+      return secondsOf(refusal);
+    }
+  }
+}
