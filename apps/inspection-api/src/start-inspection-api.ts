@@ -58,6 +58,8 @@ export function startInspectionApi(
       environmentSchema: InspectionApiEnvironment,
       port: (environment) => environment.INSPECTION_API_PORT,
       publicUrl: (environment) => environment.INSPECTION_PUBLIC_URL,
+      // The chat page (another origin) shows record photos from /media.
+      crossOriginResources: 'cross-origin',
       module: async ({ environment, logger, onClosed }) =>
         InspectionApiModule.forRoot({
           environment,
