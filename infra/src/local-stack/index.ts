@@ -5,3 +5,4 @@ export * from './nginx-process';
 export * from './ports';
 export * from './process-memory';
 export * from './redis-server-process';
+export * from './redis-topologies';

@@ -6,6 +6,12 @@ import { type EchoBot, startEchoBot } from './echo-bot';
 import { NginxProcess, renderNginxConfiguration } from './nginx-process';
 import { freePort } from './ports';
 import { RedisServerProcess } from './redis-server-process';
+import {
+  RedisClusterDeployment,
+  type RedisNode,
+  RedisSentinelDeployment,
+  type RedisTopologyKind,
+} from './redis-topologies';
 
 export interface LocalStackOptions {
   repositoryRoot: string;
@@ -19,6 +25,11 @@ export interface LocalStackOptions {
   pinnedRelayEntrances?: boolean;
   /** LOG_LEVEL of every app. Default `warn`. */
   logLevel?: string;
+  /**
+   * Which Redis the gateways share: one redis-server with persistence (default), a 3-primary 3-replica Redis Cluster
+   * (`redis+cluster://`), or a primary + replica under 3 sentinels (`redis+sentinel://`).
+   */
+  redisTopology?: RedisTopologyKind;
   /** Extra variables per app (e.g. limits). */
   extraEnvironment?: Partial<Record<AppName, NodeJS.ProcessEnv>>;
 }
@@ -39,7 +50,13 @@ export interface LocalStack {
   pinnedDirectLineDomains: string[];
   /** Per relay instance: the pinned entrance's access log (JSON lines: msec, method, uri, status, upstream). */
   pinnedAccessLogs: string[];
-  redis: RedisServerProcess;
+  /** The single redis-server (`redisTopology: 'single'`, the default). */
+  redis: RedisServerProcess | undefined;
+  /** The cluster or the sentinel-managed pair, for the other topologies. */
+  redisCluster: RedisClusterDeployment | undefined;
+  redisSentinel: RedisSentinelDeployment | undefined;
+  /** The REDIS_URL the gateways were given. */
+  redisUrl: string;
   nginx: NginxProcess;
   inspectionApi: AppProcess;
   connectorGateway: AppProcess;
@@ -95,9 +112,34 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     for (const part of started.splice(0).reverse()) await part.stop().catch(() => undefined);
   };
   try {
-    const redis = new RedisServerProcess({ port: redisPort, directory: join(workDirectory, 'redis') });
-    await redis.start();
-    started.push({ stop: () => redis.shutdown() });
+    const topology = options.redisTopology ?? 'single';
+    let redis: RedisServerProcess | undefined;
+    let redisCluster: RedisClusterDeployment | undefined;
+    let redisSentinel: RedisSentinelDeployment | undefined;
+    let redisUrl: string;
+    if (topology === 'cluster') {
+      const deployment = new RedisClusterDeployment(join(workDirectory, 'redis'));
+      redisCluster = deployment;
+      started.push({ stop: () => deployment.stop() });
+      await deployment.start();
+      redisUrl = deployment.url;
+    } else if (topology === 'sentinel') {
+      const deployment = new RedisSentinelDeployment(join(workDirectory, 'redis'));
+      redisSentinel = deployment;
+      started.push({ stop: () => deployment.stop() });
+      await deployment.start();
+      redisUrl = deployment.url;
+    } else {
+      const server = new RedisServerProcess({ port: redisPort, directory: join(workDirectory, 'redis') });
+      redis = server;
+      await server.start();
+      started.push({ stop: () => server.shutdown() });
+      redisUrl = server.url;
+    }
+    const redisNodes: RedisNode[] = [
+      ...(redisCluster?.nodes ?? []),
+      ...(redisSentinel ? [...redisSentinel.nodes, ...redisSentinel.sentinels] : []),
+    ];
 
     const bot = await startEchoBot();
     started.push({ stop: () => bot.close() });
@@ -118,7 +160,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         '',
       ].join('\n'),
     );
-    const gatewayState = { REDIS_URL: redis.url, PLATFORM_CONFIG: platformConfig };
+    const gatewayState = { REDIS_URL: redisUrl, PLATFORM_CONFIG: platformConfig };
     const app = (name: string, appName: AppName, port: number, environment: NodeJS.ProcessEnv) =>
       new AppProcess({
         app: appName,
@@ -182,6 +224,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       pinnedDirectLineDomains: pinnedPorts.map((port) => `http://127.0.0.1:${port}/v3/directline`),
       pinnedAccessLogs,
       redis,
+      redisCluster,
+      redisSentinel,
+      redisUrl,
       nginx,
       inspectionApi,
       connectorGateway,
@@ -190,7 +235,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       credentials,
       processes: () => [
         { name: 'nginx', pid: nginx.pid, residentSetBytes: () => nginx.residentSetBytes() },
-        { name: 'redis-server', pid: redis.pid, residentSetBytes: () => redis.residentSetBytes() },
+        ...(redis
+          ? [{ name: 'redis-server', pid: redis.pid, residentSetBytes: () => redis.residentSetBytes() }]
+          : []),
+        ...redisNodes.map((node) => ({
+          name: `redis-server:${node.port}`,
+          pid: node.pid,
+          residentSetBytes: () => node.residentSetBytes(),
+        })),
         ...[inspectionApi, connectorGateway, ...relays].map((appProcess) => ({
           name: appProcess.name,
           pid: appProcess.pid,

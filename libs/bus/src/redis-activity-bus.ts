@@ -87,6 +87,8 @@ export class RedisActivityBus implements ActivityBus {
   private readonly resubscribedListeners = new Set<() => void>();
   /** Whether the subscriber connection has been ready before (a later 'ready' is a reconnection). */
   private subscriberWasReady = false;
+  /** Between a reconnection and Redis confirming every channel again: envelopes may still be missed (not ready). */
+  private resubscribing = false;
 
   constructor(options: RedisActivityBusOptions) {
     this.channelPrefix = options.channelPrefix ?? DEFAULT_CHANNEL_PREFIX;
@@ -125,11 +127,17 @@ export class RedisActivityBus implements ActivityBus {
     if (this.sharded) {
       this.subscriber.on('smessage', deliver);
       // ioredis re-subscribes the shard channels after a failover or resharding moved them to another node.
-      this.subscriber.on('subscribersReady', () => void this.resubscribeAndNotify());
+      this.subscriber.on('subscribersReady', () => {
+        this.resubscribing = true;
+        void this.resubscribeAndNotify();
+      });
     } else {
       this.subscriber.on('message', deliver);
       this.subscriber.on('ready', () => {
-        if (this.subscriberWasReady) void this.resubscribeAndNotify();
+        if (this.subscriberWasReady) {
+          this.resubscribing = true;
+          void this.resubscribeAndNotify();
+        }
         this.subscriberWasReady = true;
       });
     }
@@ -160,6 +168,7 @@ export class RedisActivityBus implements ActivityBus {
       this.logger?.warn({ err: error }, 'Redis activity bus could not re-subscribe after reconnecting');
       return;
     }
+    this.resubscribing = false;
     if (this.closed) return;
     for (const listener of [...this.resubscribedListeners]) {
       try {
@@ -201,6 +210,8 @@ export class RedisActivityBus implements ActivityBus {
     this.assertOpen();
     const deadline = Date.now() + this.readyTimeoutMs;
     await Promise.all([this.probe('publisher', deadline), this.probe('subscriber', deadline)]);
+    if (this.resubscribing)
+      throw new Error(`Redis activity bus is not subscribed: re-subscribing its channels on ${this.target}`);
   }
 
   close(): Promise<void> {

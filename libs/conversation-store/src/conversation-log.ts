@@ -114,7 +114,9 @@ export class ConversationLog {
    * publish is only logged: streams catch up from the store on their next wake-up or reconnect.
    *
    * Append and publish are two round trips to Redis here; a store and bus on one Redis may fuse them into one
-   * server-side script behind this method, which every caller goes through.
+   * server-side script behind this method, which every caller goes through. On a Redis Cluster such a script must
+   * name only keys with the conversation's hash tag and `SPUBLISH` to the bus's tagged channel (`<prefix>{<id>}`, see
+   * `RedisActivityBus`), which lives in the same slot; `PUBLISH` would be broadcast to every node.
    */
   async append(activity: StampedActivity, correlationId: string = randomUUID()): Promise<StoredActivity> {
     const conversationId = activity.conversation.id;

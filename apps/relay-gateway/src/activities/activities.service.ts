@@ -9,12 +9,12 @@ import {
   UnknownConversationError,
 } from '@fieldops/conversation-store';
 import { ErrorEnvelopeException, LOGGER, type Logger } from '@fieldops/platform';
+import { type RateLimit, RateLimitStore } from '@fieldops/rate-limits';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { ConversationMembershipService } from '../conversations/conversation-membership.service';
 import { ConversationFactsCache } from '../conversations/conversation-facts.cache';
 import { conversationNotFound } from '../conversations/conversations.service';
 import { type Credential } from '../direct-line/credentials';
-import { RateLimiter } from '../direct-line/rate-limiter';
 import { parseWatermark } from '../direct-line/watermark';
 import { BOT_DELIVERY, type BotDelivery } from '../delivery/bot-delivery';
 
@@ -30,7 +30,7 @@ export interface SendResult {
 
 @Injectable()
 export class ActivitiesService {
-  private readonly conversationLimiter: RateLimiter;
+  private readonly conversationLimit: RateLimit;
 
   constructor(
     @Inject(CONVERSATION_STORE) private readonly store: ConversationStore,
@@ -40,8 +40,14 @@ export class ActivitiesService {
     private readonly environment: RelayGatewayEnvironment,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly facts: ConversationFactsCache,
+    rateLimits: RateLimitStore,
   ) {
-    this.conversationLimiter = new RateLimiter(environment.RELAY_RATE_LIMIT_PER_CONVERSATION);
+    // Counted in the relay's rate-limit store: Redis when REDIS_URL is set, so every instance counts together.
+    this.conversationLimit = rateLimits.limit({
+      name: 'sends-conversation',
+      points: environment.RELAY_RATE_LIMIT_PER_CONVERSATION,
+      windowSeconds: 60,
+    });
   }
 
   /**
@@ -51,9 +57,9 @@ export class ActivitiesService {
    */
   async send(credential: Credential, conversationId: string, activity: Activity): Promise<SendResult> {
     const started = performance.now();
-    const retryAfter = this.conversationLimiter.take(conversationId);
-    if (retryAfter !== undefined) {
-      throw tooManyRequests('Too many activities in this conversation', retryAfter);
+    const rate = await this.conversationLimit.consume(conversationId);
+    if (!rate.allowed) {
+      throw tooManyRequests('Too many activities in this conversation', rate.retryAfterSeconds);
     }
     const bot = credential.bot;
     let botId = this.facts.botOf(conversationId);

@@ -28,4 +28,17 @@ describe('RelayGatewayEnvironment', () => {
         .RELAY_BOT_SERVICE_URL,
     ).toBe('http://connector-gateway:8020/');
   });
+
+  it('accepts REDIS_URL for one server, a Redis Cluster or Sentinel, and fails fast naming it otherwise', () => {
+    for (const url of [
+      'redis://127.0.0.1:6379',
+      'redis+cluster://redis-0:6379,redis-1:6379',
+      'redis+sentinel://s1:26379,s2:26379/fieldops',
+    ])
+      expect(load({ REDIS_URL: url }).REDIS_URL).toBe(url);
+    expect(() => load({ REDIS_URL: 'redis+cluster://:s3cret@redis-0' })).toThrow(
+      /REDIS_URL "redis-0" is not a host:port pair/,
+    );
+    expect(() => load({ REDIS_URL: 'redis+cluster://:s3cret@redis-0' })).not.toThrow(/s3cret/);
+  });
 });

@@ -11,9 +11,9 @@ import { Reflector } from '@nestjs/core';
 import { type Request } from 'express';
 import { type BotConfig, findBot } from '@fieldops/platform-config';
 import { badArgument, missingProperty, tooManyRequests } from '@fieldops/contracts';
+import { type RateLimit, RateLimitStore } from '@fieldops/rate-limits';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { type Credential } from './credentials';
-import { RateLimiter } from './rate-limiter';
 import { PLATFORM_CONFIG, type PlatformConfig } from './relay-settings';
 import { TokenIssuer } from './token-issuer';
 
@@ -49,29 +49,35 @@ function digest(value: string): Buffer {
 @Injectable()
 export class DirectLineAuthGuard implements CanActivate {
   private readonly secrets: Array<{ digest: Buffer; bot: BotConfig }>;
-  private readonly tokenLimiter: RateLimiter;
+  private readonly tokenLimit: RateLimit;
 
   constructor(
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     private readonly issuer: TokenIssuer,
     private readonly reflector: Reflector,
     environment: RelayGatewayEnvironment,
+    rateLimits: RateLimitStore,
   ) {
     this.secrets = config.bots.flatMap((bot) =>
       (bot.directLine?.secrets ?? []).map((secret) => ({ digest: digest(secret), bot })),
     );
-    this.tokenLimiter = new RateLimiter(environment.RELAY_RATE_LIMIT_PER_TOKEN);
+    // Counted in the relay's rate-limit store: Redis when REDIS_URL is set, so every instance counts together.
+    this.tokenLimit = rateLimits.limit({
+      name: 'requests-token',
+      points: environment.RELAY_RATE_LIMIT_PER_TOKEN,
+      windowSeconds: 60,
+    });
   }
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const targets = [context.getHandler(), context.getClass()];
     const legacy = this.reflector.getAllAndOverride<boolean>(LEGACY_SCHEMES, targets) ?? false;
     const credential = this.authenticate(request.headers.authorization, legacy);
 
-    const retryAfter = this.tokenLimiter.take(credential.key);
-    if (retryAfter !== undefined) {
-      throw tooManyRequests('Too many requests', retryAfter);
+    const rate = await this.tokenLimit.consume(credential.key);
+    if (!rate.allowed) {
+      throw tooManyRequests('Too many requests', rate.retryAfterSeconds);
     }
 
     const routeConversation = request.params?.conversationId;

@@ -4,14 +4,23 @@ import { type BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/comm
 import { ACTIVITY_BUS, type ActivityBus } from '@fieldops/bus';
 import { CONVERSATION_STORE, type ConversationStore } from '@fieldops/conversation-store';
 import { ErrorEnvelopeException, LOGGER, type Logger } from '@fieldops/platform';
+import { Gauge, Registry } from 'prom-client';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { badArgument, notFound, serviceError } from '@fieldops/contracts';
+import { badArgument, BotFrameworkError, notFound, serviceError } from '@fieldops/contracts';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { conversationNotFound } from '../conversations/conversations.service';
 import { TokenIssuer } from '../direct-line/token-issuer';
 import { streamConversationOf } from '../direct-line/v3-paths';
 import { parseWatermark } from '../direct-line/watermark';
 import { StreamConnection } from './stream-connection';
+
+/**
+ * The close code of a draining instance's sockets: 1012 "Service Restart" (IANA WebSocket close code registry),
+ * which tells a client the service is restarting and it should reconnect. DirectLineJS reconnects after any close
+ * (3–15 s later, through `GET /conversations/{id}?watermark=`, landing on another instance); clients that read
+ * the code take 1012 as "come back", not as a refusal.
+ */
+export const DRAIN_CLOSE_CODE = 1012;
 
 /**
  * The WebSocket stream (`…/conversations/{id}/stream?watermark=&t=`), upgraded on the HTTP server with `ws` in
@@ -26,6 +35,8 @@ export class StreamService implements BeforeApplicationShutdown {
   });
   private readonly connections = new Map<WebSocket, StreamConnection>();
   private keepAlive: NodeJS.Timeout | undefined;
+  private draining = false;
+  readonly openStreamsGauge: Gauge;
 
   constructor(
     @Inject(CONVERSATION_STORE) private readonly store: ConversationStore,
@@ -33,7 +44,19 @@ export class StreamService implements BeforeApplicationShutdown {
     private readonly issuer: TokenIssuer,
     private readonly environment: RelayGatewayEnvironment,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    @Inject(Registry) registry: Registry,
+  ) {
+    const connections = this.connections;
+    // The HorizontalPodAutoscaler's custom metric (through the Prometheus adapter): streams held by this instance.
+    this.openStreamsGauge = new Gauge({
+      name: 'relay_open_streams',
+      help: 'WebSocket streams open on this relay instance.',
+      registers: [registry],
+      collect(this: Gauge) {
+        this.set(connections.size);
+      },
+    });
+  }
 
   /** Number of open streams on this instance. */
   get openStreams(): number {
@@ -65,9 +88,15 @@ export class StreamService implements BeforeApplicationShutdown {
     return closed;
   }
 
+  /**
+   * Graceful drain (SIGTERM): refuse new streams (503, so the client retries elsewhere) and close every open one with
+   * {@link DRAIN_CLOSE_CODE}; their clients resume from their watermark on another instance.
+   */
   beforeApplicationShutdown(): void {
+    this.draining = true;
     clearInterval(this.keepAlive);
-    for (const socket of this.connections.keys()) socket.close(1001, 'server shutting down');
+    for (const socket of this.connections.keys())
+      socket.close(DRAIN_CLOSE_CODE, 'server draining; reconnect');
     for (const connection of this.connections.values()) void connection.close();
     this.connections.clear();
   }
@@ -107,6 +136,8 @@ export class StreamService implements BeforeApplicationShutdown {
 
   /** The conversation and watermark of an upgrade request, or the Direct Line error that refuses it. */
   private async admit(request: IncomingMessage): Promise<{ conversationId: string; watermark?: number }> {
+    if (this.draining)
+      throw new BotFrameworkError(503, 'ServiceError', 'This instance is shutting down; reconnect');
     const url = new URL(request.url ?? '/', 'http://relay.invalid');
     const conversationId = streamConversationOf(url.pathname);
     if (conversationId === undefined) throw notFound('No WebSocket endpoint here');

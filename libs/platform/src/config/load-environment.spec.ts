@@ -1,5 +1,5 @@
 import { Expose } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
 import { CommonEnvironment } from './common-environment';
 import { ConfigurationError } from './configuration-error';
 import { ToBoolean, ToInteger } from './environment-transforms';
@@ -9,6 +9,10 @@ class ExampleEnvironment extends CommonEnvironment {
   @Expose() @ToInteger() @IsInt() @Min(1) @Max(65535) EXAMPLE_PORT: number = 8080;
   @Expose() @ToBoolean() @IsBoolean() EXAMPLE_FLAG: boolean = true;
   @Expose() @IsOptional() @IsString() EXAMPLE_URL?: string;
+}
+
+class UrlEnvironment {
+  @Expose() @IsOptional() @IsUrl({ protocols: ['redis'], require_tld: false }) EXAMPLE_REDIS_URL?: string;
 }
 
 describe('loadEnvironment', () => {
@@ -45,6 +49,12 @@ describe('loadEnvironment', () => {
     expect(message).toContain('EXAMPLE_FLAG');
     expect(message).toContain('LOG_LEVEL');
     expect((error as ConfigurationError).problems.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('masks the credentials of a URL it echoes', () => {
+    expect(() =>
+      loadEnvironment(UrlEnvironment, { EXAMPLE_REDIS_URL: 'http://app:s3cret@redis:6379' }, 'example'),
+    ).toThrow(/EXAMPLE_REDIS_URL: .* \(got "http:\/\/\*\*\*@redis:6379"\)/);
   });
 
   it('lists the variables a class reads, inherited ones included', () => {

@@ -6,10 +6,15 @@ function describe(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
     const key = parent ? `${parent}.${error.property}` : error.property;
     const own = Object.values(error.constraints ?? {}).map(
-      (message) => `${key}: ${message} (got ${JSON.stringify(error.value)})`,
+      (message) => `${key}: ${message} (got ${JSON.stringify(withoutUrlCredentials(error.value))})`,
     );
     return [...own, ...describe(error.children ?? [], key)];
   });
+}
+
+/** A value echoed in a configuration error, with the credentials of any URL in it (`scheme://user:pass@`) masked. */
+function withoutUrlCredentials(value: unknown): unknown {
+  return typeof value === 'string' ? value.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^@/\s]*@/gi, '$1***@') : value;
 }
 
 /**

@@ -1,0 +1,248 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort, waitUntil } from './ports';
+import { residentSetBytes } from './process-memory';
+
+const run = promisify(execFile);
+
+/** Debian's redis-server (also the sentinel, with `--sentinel`), when installed. */
+export const REDIS_SERVER_BINARY = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((path) =>
+  existsSync(path),
+);
+const REDIS_CLI_BINARY = ['/usr/bin/redis-cli', '/usr/local/bin/redis-cli'].find((path) => existsSync(path));
+
+/** Which Redis the local stack runs: one server, a 3-primary 3-replica cluster, or a primary + replica under Sentinel. */
+export type RedisTopologyKind = 'single' | 'cluster' | 'sentinel';
+
+/** One redis-server (or sentinel) process of a topology, killable like a crashed host. */
+export class RedisNode {
+  private child: ChildProcess | undefined;
+
+  constructor(
+    readonly port: number,
+    readonly directory: string,
+    private readonly extraArguments: string[],
+    private readonly sentinel = false,
+  ) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get running(): boolean {
+    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  async start(): Promise<void> {
+    mkdirSync(this.directory, { recursive: true });
+    const configuration = join(this.directory, this.sentinel ? 'sentinel.conf' : 'redis.conf');
+    const lines = ['bind 127.0.0.1', `port ${this.port}`, `dir ${this.directory}`, 'daemonize no'];
+    lines.push('logfile redis.log', ...this.extraArguments);
+    writeFileSync(configuration, `${lines.join('\n')}\n`);
+    const child = spawn(
+      REDIS_SERVER_BINARY ?? 'redis-server',
+      [configuration, ...(this.sentinel ? ['--sentinel'] : [])],
+      {
+        stdio: 'ignore',
+      },
+    );
+    this.child = child;
+    await waitUntil(
+      async () => {
+        if (child.exitCode !== null)
+          throw new Error(`redis-server on ${this.port} exited with ${child.exitCode}`);
+        return (await this.cli('PING').catch(() => '')) === 'PONG';
+      },
+      `redis-server on port ${this.port}`,
+      15_000,
+    );
+  }
+
+  /** A crash: SIGKILL, no shutdown, nothing flushed. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || !this.running) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  /** One redis-cli command against this node; resolves with its raw output. */
+  async cli(...command: string[]): Promise<string> {
+    const { stdout } = await run(REDIS_CLI_BINARY ?? 'redis-cli', ['-p', String(this.port), ...command], {
+      timeout: 5_000,
+    });
+    return stdout.trim();
+  }
+
+  residentSetBytes(): number | undefined {
+    return residentSetBytes(this.child?.pid);
+  }
+}
+
+/** Redis started for a test on loopback, named by the REDIS_URL the apps receive. */
+export interface RedisDeployment {
+  kind: RedisTopologyKind;
+  /** What the apps get as REDIS_URL (`redis://…`, `redis+cluster://…` or `redis+sentinel://…`). */
+  url: string;
+  nodes: RedisNode[];
+  stop(): Promise<void>;
+}
+
+/** A Redis Cluster of 3 primaries with one replica each (`redis-cli --cluster create`), with a 1 s node timeout. */
+export class RedisClusterDeployment implements RedisDeployment {
+  readonly kind = 'cluster' as const;
+  readonly nodes: RedisNode[] = [];
+  url = '';
+
+  constructor(private readonly directory: string) {}
+
+  async start(): Promise<void> {
+    const ports = await Promise.all(Array.from({ length: 6 }, () => freePort()));
+    for (const port of ports) {
+      this.nodes.push(
+        new RedisNode(port, join(this.directory, `node-${port}`), [
+          'cluster-enabled yes',
+          'cluster-config-file nodes.conf',
+          'cluster-node-timeout 1000',
+          // A replica whose primary died takes over however long it was cut off (the test kills primaries).
+          'cluster-replica-validity-factor 0',
+          'appendonly no',
+          'save ""',
+        ]),
+      );
+    }
+    await Promise.all(this.nodes.map((node) => node.start()));
+    await run(
+      REDIS_CLI_BINARY ?? 'redis-cli',
+      [
+        '--cluster',
+        'create',
+        ...ports.map((port) => `127.0.0.1:${port}`),
+        '--cluster-replicas',
+        '1',
+        '--cluster-yes',
+      ],
+      { timeout: 60_000 },
+    );
+    await this.waitUntilHealthy();
+    this.url = `redis+cluster://${ports.map((port) => `127.0.0.1:${port}`).join(',')}`;
+  }
+
+  /** Every running node sees the cluster as ok, with 3 reachable primaries each having a synced replica. */
+  async waitUntilHealthy(timeoutMs = 60_000): Promise<void> {
+    await waitUntil(
+      async () => {
+        for (const node of this.nodes.filter((candidate) => candidate.running)) {
+          const info = await node.cli('CLUSTER', 'INFO').catch(() => '');
+          if (!info.includes('cluster_state:ok')) return false;
+        }
+        return true;
+      },
+      'the Redis Cluster to report cluster_state:ok',
+      timeoutMs,
+      200,
+    );
+  }
+
+  /** The node currently serving `key`'s slot as primary. */
+  async primaryOf(key: string): Promise<RedisNode> {
+    const live = this.nodes.find((node) => node.running)!;
+    const slot = Number(await live.cli('CLUSTER', 'KEYSLOT', key));
+    const nodesText = await live.cli('CLUSTER', 'NODES');
+    for (const line of nodesText.split('\n')) {
+      const fields = line.split(' ');
+      if (!fields[2]?.includes('master') || fields[2].includes('fail')) continue;
+      const owns = fields.slice(8).some((range) => {
+        const [from, to = from] = range.split('-').map(Number);
+        return slot >= from && slot <= to;
+      });
+      if (owns) {
+        const port = Number(fields[1].split('@')[0].split(':')[1]);
+        return this.nodes.find((node) => node.port === port)!;
+      }
+    }
+    throw new Error(`no primary serves the slot of ${key}`);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.nodes.map((node) => node.kill()));
+  }
+}
+
+/** Name under which the sentinels monitor the primary. */
+export const SENTINEL_PRIMARY_NAME = 'fieldops';
+
+/** A primary, one replica and 3 sentinels (quorum 2) that fail over 1 s after the primary stops answering. */
+export class RedisSentinelDeployment implements RedisDeployment {
+  readonly kind = 'sentinel' as const;
+  readonly nodes: RedisNode[] = [];
+  readonly sentinels: RedisNode[] = [];
+  url = '';
+
+  constructor(private readonly directory: string) {}
+
+  async start(): Promise<void> {
+    const [primaryPort, replicaPort, ...sentinelPorts] = await Promise.all(
+      Array.from({ length: 5 }, () => freePort()),
+    );
+    const common = ['appendonly no', 'save ""'];
+    const primary = new RedisNode(primaryPort, join(this.directory, `node-${primaryPort}`), common);
+    const replica = new RedisNode(replicaPort, join(this.directory, `node-${replicaPort}`), [
+      ...common,
+      `replicaof 127.0.0.1 ${primaryPort}`,
+    ]);
+    this.nodes.push(primary, replica);
+    await Promise.all(this.nodes.map((node) => node.start()));
+    await waitUntil(
+      async () => (await replica.cli('INFO', 'replication')).includes('master_link_status:up'),
+      'the replica to sync with the primary',
+      30_000,
+      200,
+    );
+    for (const port of sentinelPorts) {
+      this.sentinels.push(
+        new RedisNode(
+          port,
+          join(this.directory, `sentinel-${port}`),
+          [
+            `sentinel monitor ${SENTINEL_PRIMARY_NAME} 127.0.0.1 ${primaryPort} 2`,
+            `sentinel down-after-milliseconds ${SENTINEL_PRIMARY_NAME} 1000`,
+            `sentinel failover-timeout ${SENTINEL_PRIMARY_NAME} 5000`,
+            `sentinel parallel-syncs ${SENTINEL_PRIMARY_NAME} 1`,
+          ],
+          true,
+        ),
+      );
+    }
+    await Promise.all(this.sentinels.map((sentinel) => sentinel.start()));
+    await waitUntil(
+      async () => {
+        const answers = await Promise.all(
+          this.sentinels.map((sentinel) =>
+            sentinel.cli('SENTINEL', 'REPLICAS', SENTINEL_PRIMARY_NAME).catch(() => ''),
+          ),
+        );
+        return answers.every((answer) => answer.includes(String(replicaPort)));
+      },
+      'every sentinel to know the replica',
+      30_000,
+      200,
+    );
+    this.url = `redis+sentinel://${sentinelPorts.map((port) => `127.0.0.1:${port}`).join(',')}/${SENTINEL_PRIMARY_NAME}`;
+  }
+
+  /** The data node the sentinels currently name as primary. */
+  async primary(): Promise<RedisNode> {
+    const sentinel = this.sentinels.find((candidate) => candidate.running)!;
+    const answer = await sentinel.cli('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', SENTINEL_PRIMARY_NAME);
+    const port = Number(answer.split('\n')[1]);
+    return this.nodes.find((node) => node.port === port)!;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.sentinels, ...this.nodes].map((node) => node.kill()));
+  }
+}
