@@ -29,6 +29,9 @@ export function startRelayGateway(
       service: 'relay-gateway',
       environmentSchema: RelayGatewayEnvironment,
       port: (environment) => environment.RELAY_GATEWAY_PORT,
+      publicUrl: (environment) => environment.RELAY_PUBLIC_URL,
+      // Web Chat on another origin shows the uploads (contentUrl) as images.
+      crossOriginResources: 'cross-origin',
       module: ({ environment, variables, logger }) =>
         RelayGatewayModule.forRoot({
           environment,
