@@ -47,7 +47,8 @@ export function startRelayGateway(
         // Browsers host Web Chat anywhere; trusted origins are enforced per bot/token by the auth guard.
         app.enableCors({
           origin: true,
-          credentials: true,
+          // Bearer-only: no cookies, so no Access-Control-Allow-Credentials (a credentialed read from any origin).
+          credentials: false,
           methods: ['GET', 'POST', 'OPTIONS'],
           allowedHeaders: CORS_HEADERS,
           maxAge: 600,

@@ -276,6 +276,25 @@ describe('security review: relay-gateway', () => {
   });
   afterAll(() => fixture.close());
 
+  describe('finding 7: CORS', () => {
+    it('never allows credentials (auth is bearer-only)', async () => {
+      const preflight = await fetch(`${fixture.base}/conversations`, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: 'https://any.example',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'authorization,content-type',
+        },
+      });
+      expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+      const answer = await fetch(`${fixture.base}/tokens/generate`, {
+        method: 'POST',
+        headers: auth(SECRET, { Origin: 'https://any.example' }),
+      });
+      expect(answer.headers.get('access-control-allow-credentials')).toBeNull();
+    });
+  });
+
   describe('finding 5: credentials in logs', () => {
     it("never logs an attachment's ?t= token (nor the secret or the conversation token)", async () => {
       const started = (await (
