@@ -48,6 +48,19 @@ interface Readiness {
 
   it('is ready on a subscribed bus, unready while Redis is down, and ready again once re-subscribed', async () => {
     expect(await readiness()).toMatchObject({ status: 200, body: { checks: { redis: { status: 'up' } } } });
+    const base = `${relay.url}/v3/directline`;
+    // The example configuration's bot has enhanced authentication on: a dl_ user's token starts the conversation.
+    const generated = await fetch(`${base}/tokens/generate`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer demo-directline-secret-0001', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ user: { id: 'dl_readiness' } }),
+    });
+    const { conversationId, token } = (await generated.json()) as { conversationId: string; token: string };
+    const started = await fetch(`${base}/conversations`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect([200, 201]).toContain(started.status);
 
     await redis.shutdown();
     let down: Readiness | undefined;
@@ -62,6 +75,11 @@ interface Readiness {
     if (!down) throw new Error('no readiness report');
     expect(down.body.checks.redis).toMatchObject({ status: 'down' });
     expect(down.body.checks.redis.error).toMatch(/Redis activity bus is not (ready|subscribed)/);
+    // Polling never answers 5xx (DirectLineJS would stop for good), even with the rate-limit store down too.
+    const poll = await fetch(`${base}/conversations/${conversationId}/activities?watermark=0`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(poll.status).toBe(200);
 
     await redis.start();
     await waitUntil(

@@ -11,6 +11,8 @@ import { InProcessConnectorDelivery } from './in-process-delivery';
 import { consoleSupervisorAccount, type SupervisorAccount, withConsoleDirectory } from './console-launch';
 import {
   botSettingsFromPlatformConfig,
+  type DemoInspector,
+  demoInspectorAccount,
   inspectionBotEnvironment,
   inspectionBotPlatformId,
 } from './inspection-bot-launch';
@@ -19,6 +21,8 @@ export interface RunningPlatform {
   services: RunningService[];
   /** The inspection bot's chat page, when the platform configuration has the bot. */
   chatPageUrl?: string;
+  /** The demo inspector to sign in on the chat page with. */
+  inspector?: DemoInspector;
   /** Where inspection-api's data lives, as the banner says it (the embedded server's directory, or DATABASE_URL); undefined without inspection-api. */
   database?: string;
   /** The supervisor console on inspection-api's origin, and the demo supervisor to sign in with (when built). */
@@ -75,6 +79,7 @@ export async function startInProcessPlatform(
     await store.close();
   };
   let chatPageUrl: string | undefined;
+  let inspector: DemoInspector | undefined;
   let database: string | undefined;
   let supervisorConsole: RunningPlatform['console'];
   try {
@@ -143,6 +148,11 @@ export async function startInProcessPlatform(
       const password = botEnvironment.INSPECTION_BOT_API_PASSWORD ?? '';
       // The bot's service account in inspection-api (created once; an existing account is left as it is).
       await inspectionApi.app.get(UsersService).ensureUser(username, password);
+      // The demo inspector (created on the first start; its password generated once and kept under .data).
+      inspector = demoInspectorAccount(environment);
+      await inspectionApi.app
+        .get(UsersService)
+        .ensureUser(inspector.username, inspector.password, 'inspector');
       const bot = await startInspectionBot({ environment: botEnvironment });
       services.push(bot);
       chatPageUrl = bot.environment.INSPECTION_BOT_PUBLIC_URL ?? bot.url;
@@ -159,5 +169,5 @@ export async function startInProcessPlatform(
     await close();
     throw error;
   }
-  return { services, chatPageUrl, database, console: supervisorConsole, close };
+  return { services, chatPageUrl, inspector, database, console: supervisorConsole, close };
 }

@@ -50,6 +50,34 @@ export function serviceAccountPassword(
   return environment.INSPECTION_BOT_API_PASSWORD ?? passwordKeptIn(file);
 }
 
+/** Where the embedded default keeps the demo inspector's generated password (printed next to the chat page URL). */
+export const INSPECTOR_PASSWORD_FILE = join(
+  repositoryRoot(__dirname),
+  '.data',
+  'inspection-bot',
+  'inspector-password',
+);
+
+export interface DemoInspector {
+  username: string;
+  password: string;
+  /** Where a person reads the password (unset when it came from DEMO_INSPECTOR_PASSWORD). */
+  passwordFile?: string;
+}
+
+/**
+ * The demo inspector the banner tells a new user to sign in on the chat page with: DEMO_INSPECTOR_USERNAME (default
+ * `inspector`) and DEMO_INSPECTOR_PASSWORD, or a password generated once and kept in `.data/`.
+ */
+export function demoInspectorAccount(
+  environment: NodeJS.ProcessEnv,
+  file = INSPECTOR_PASSWORD_FILE,
+): DemoInspector {
+  const username = environment.DEMO_INSPECTOR_USERNAME ?? 'inspector';
+  if (environment.DEMO_INSPECTOR_PASSWORD) return { username, password: environment.DEMO_INSPECTOR_PASSWORD };
+  return { username, password: serviceAccountPassword({}, file), passwordFile: file };
+}
+
 export interface PlatformUrls {
   inspectionApi: string;
   relay: string;

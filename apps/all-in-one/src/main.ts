@@ -40,7 +40,15 @@ runUntilSignalled(async () => {
       `  ${service.service.padEnd(18)} ${service.url.padEnd(24)} ${DESCRIPTIONS[service.service] ?? ''}`,
   );
   const chat = running.chatPageUrl
-    ? `\nOpen the chat page to hold an inspection: ${running.chatPageUrl}/\n`
+    ? `\nOpen the chat page to hold an inspection: ${running.chatPageUrl}/` +
+      (running.inspector
+        ? ` (sign in as ${running.inspector.username}; password ${
+            running.inspector.passwordFile
+              ? `in ${running.inspector.passwordFile}`
+              : 'from DEMO_INSPECTOR_PASSWORD'
+          })`
+        : '') +
+      '\n'
     : '';
   const supervisorConsole = running.console
     ? `Open the supervisor console: ${running.console.url}` +

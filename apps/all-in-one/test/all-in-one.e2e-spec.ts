@@ -76,9 +76,18 @@ describe('all-in-one launcher', () => {
       const secret = loadPlatformConfig(EXAMPLE_PLATFORM_CONFIG, { environment: process.env }).bots[0]
         ?.directLine?.secrets[0];
       const relayUrl = platform.services[2]?.url ?? '';
+      // The example channel runs with enhanced authentication: a token generated for a dl_ user, as the chat page
+      // gets one, then the conversation started with it.
+      const generated = await fetch(`${relayUrl}/v3/directline/tokens/generate`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret ?? ''}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ user: { id: 'dl_all-in-one-test' } }),
+      });
+      expect(generated.status).toBe(200);
+      const { token: generatedToken } = (await generated.json()) as { token: string };
       const started = await fetch(`${relayUrl}/v3/directline/conversations`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${secret ?? ''}` },
+        headers: { authorization: `Bearer ${generatedToken}` },
       });
       expect(started.status).toBe(201);
       const { conversationId, token } = (await started.json()) as { conversationId: string; token: string };

@@ -5,7 +5,12 @@ import { type RequestListener } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { type ActivityBus } from '@fieldops/bus';
 import { type ConversationStore } from '@fieldops/conversation-store';
-import { type StartedService, startService, type StartServiceOptions } from '@fieldops/platform';
+import {
+  applyConnectionTimeouts,
+  type StartedService,
+  startService,
+  type StartServiceOptions,
+} from '@fieldops/platform';
 import { type AiServicesConfig, loadPlatformConfig, type PlatformConfig } from '@fieldops/platform-config';
 import { rawTranslateBody } from './ai-services/raw-body';
 import { registeredBotsFromPlatformConfig } from './bots/platform-bots';
@@ -59,6 +64,9 @@ export async function startConnectorGateway(
       service: 'connector-gateway',
       environmentSchema: ConnectorGatewayEnvironment,
       port: (environment) => environment.CONNECTOR_GATEWAY_PORT,
+      publicUrl: (environment) => environment.CONNECTOR_PUBLIC_URL,
+      // Attachments bots upload here are shown by Web Chat on other origins.
+      crossOriginResources: 'cross-origin',
       module: ({ environment, variables, logger }) =>
         ConnectorGatewayModule.forRoot({
           environment,
@@ -111,6 +119,7 @@ async function serveHttpsToo(
       },
       running.app.getHttpAdapter().getInstance() as RequestListener,
     );
+    applyConnectionTimeouts(server, environment.HTTP_HEADERS_TIMEOUT_MS);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, environment.HOST, () => resolve());

@@ -1,5 +1,10 @@
 import { runMigrationsUnderLock } from '@fieldops/database';
-import { type StartedService, startService, type StartServiceOptions } from '@fieldops/platform';
+import {
+  pageContentSecurityPolicy,
+  type StartedService,
+  startService,
+  type StartServiceOptions,
+} from '@fieldops/platform';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { type NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
@@ -9,7 +14,7 @@ import { bodyParsingMiddleware } from './drf/request-input';
 import { apiHeadersMiddleware } from './drf/routes';
 import { allowedHostsMiddleware } from './hosts/allowed-hosts';
 import { InspectionApiEnvironment } from './config/inspection-api.environment';
-import { consoleStaticRouter } from './console/console-static';
+import { CONSOLE_PATH, consoleStaticRouter } from './console/console-static';
 import { resolveDatabaseUrl } from './database/database-url';
 import { InspectionApiModule } from './inspection-api.module';
 import { UsersService } from './users/users.service';
@@ -35,6 +40,8 @@ function configureOpenApi(app: NestExpressApplication): void {
       .filter(([path]) => path.startsWith('/api/'))
       .map(([path, item]) => [path.endsWith('/') || /\.\w+$/.test(path) ? path : `${path}/`, item]),
   );
+  // Swagger UI is a page: its own scripts and styles, inline styles, data: icons, "Try it out" on this origin.
+  app.use(pageContentSecurityPolicy({ paths: ['/api/docs', '/api/docs/'] }));
   SwaggerModule.setup('api/docs', app, document, {
     jsonDocumentUrl: 'api/schema',
     yamlDocumentUrl: 'api/schema.yaml',
@@ -50,6 +57,9 @@ export function startInspectionApi(
       service: 'inspection-api',
       environmentSchema: InspectionApiEnvironment,
       port: (environment) => environment.INSPECTION_API_PORT,
+      publicUrl: (environment) => environment.INSPECTION_PUBLIC_URL,
+      // The chat page (another origin) shows record photos from /media.
+      crossOriginResources: 'cross-origin',
       module: async ({ environment, logger, onClosed }) =>
         InspectionApiModule.forRoot({
           environment,
@@ -61,8 +71,14 @@ export function startInspectionApi(
         app.use(
           allowedHostsMiddleware(environment.INSPECTION_ALLOWED_HOSTS, environment.INSPECTION_PUBLIC_URL),
         );
-        if (environment.INSPECTION_CONSOLE_DIR)
+        if (environment.INSPECTION_CONSOLE_DIR) {
+          // The console is a page of this origin: its own scripts and styles, inline styles (emotion), data: and
+          // blob: images (photo previews), the API and media on this origin.
+          app.use(
+            pageContentSecurityPolicy({ paths: [`${CONSOLE_PATH}/`], directives: { 'img-src': ['blob:'] } }),
+          );
           app.use(consoleStaticRouter(environment.INSPECTION_CONSOLE_DIR));
+        }
         app.use(apiHeadersMiddleware);
         app.use(authorizationHeaderMiddleware);
         for (const parser of bodyParsingMiddleware({

@@ -12,6 +12,7 @@ export function startInspectionBot(
       environmentSchema: InspectionBotEnvironment,
       port: (environment) => environment.INSPECTION_BOT_PORT,
       module: ({ environment, logger }) => InspectionBotModule.forRoot({ environment, logger }),
+      publicUrl: (environment) => environment.INSPECTION_BOT_PUBLIC_URL,
       configure: (app) => {
         app.useBodyParser('json', { limit: '1mb' });
       },

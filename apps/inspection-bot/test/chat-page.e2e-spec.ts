@@ -186,6 +186,50 @@ describe('the bot app over HTTP: chat page, Web Chat bundle, token route, messag
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });
 
+  it("a client sending another from.id (or none) cannot record under someone else's name", async () => {
+    const bob = await platform.createAccount('bob.victim', 'bob-victim-password-1');
+    const cookie = cookieOf(await signIn(INSPECTOR.username, INSPECTOR.password, '192.0.2.60'));
+    const { token, conversationId, domain } = (await (
+      await fetch(`${platform.bot.url}/api/directline/token`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: '{}',
+      })
+    ).json()) as { token: string; conversationId: string; domain: string };
+    const origin = platform.bot.url;
+    const relay = (path: string, body?: unknown) =>
+      fetch(`${domain}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, origin, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    expect((await relay('/conversations')).status).toBeLessThan(300);
+    const pump = await platform.client.findDeviceByCode('PUMP-001');
+    const answer = { action: 'record', device: pump?.id, item: pump?.check_items[0]?.id, status: 'fail' };
+    const before = await platform.client.countRecords({ device: pump?.id ?? 0 });
+    // Another account's id and name: the relay stamps the token's user, so the record is the signed-in account's.
+    const forged = await relay(`/conversations/${conversationId}/activities`, {
+      type: 'message',
+      from: { id: `dl_${bob}`, name: 'bob.victim' },
+      value: { ...answer, note: 'forged' },
+    });
+    expect(forged.status).toBe(200);
+    let records = await platform.client.lastRecords(pump?.id ?? 0, 1);
+    for (let attempt = 0; attempt < 100 && records[0]?.note !== 'forged'; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      records = await platform.client.lastRecords(pump?.id ?? 0, 1);
+    }
+    expect(records[0]).toMatchObject({ note: 'forged', checked_by: INSPECTOR.username });
+    // No from at all: refused by the relay, nothing recorded.
+    const anonymous = await relay(`/conversations/${conversationId}/activities`, {
+      type: 'message',
+      value: { ...answer, note: 'no from' },
+    });
+    expect(anonymous.status).toBe(400);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await platform.client.countRecords({ device: pump?.id ?? 0 })).toBe(before + 1);
+  });
+
   it('refuses unauthenticated activities (the bot runs with an app id and password) and is ready', async () => {
     const unauthenticated = await fetch(`${platform.bot.url}/api/messages`, {
       method: 'POST',

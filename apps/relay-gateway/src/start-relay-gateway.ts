@@ -29,6 +29,9 @@ export function startRelayGateway(
       service: 'relay-gateway',
       environmentSchema: RelayGatewayEnvironment,
       port: (environment) => environment.RELAY_GATEWAY_PORT,
+      publicUrl: (environment) => environment.RELAY_PUBLIC_URL,
+      // Web Chat on another origin shows the uploads (contentUrl) as images.
+      crossOriginResources: 'cross-origin',
       module: ({ environment, variables, logger }) =>
         RelayGatewayModule.forRoot({
           environment,
@@ -44,7 +47,8 @@ export function startRelayGateway(
         // Browsers host Web Chat anywhere; trusted origins are enforced per bot/token by the auth guard.
         app.enableCors({
           origin: true,
-          credentials: true,
+          // Bearer-only: no cookies, so no Access-Control-Allow-Credentials (a credentialed read from any origin).
+          credentials: false,
           methods: ['GET', 'POST', 'OPTIONS'],
           allowedHeaders: CORS_HEADERS,
           maxAge: 600,

@@ -1,4 +1,5 @@
 import { type Activity } from '@fieldops/contracts';
+import { capturingLogger, slowHeaders, trickleRequest } from '@fieldops/platform';
 import { CONVERSATION_STORE, InProcessConversationStore } from '@fieldops/conversation-store';
 import {
   auth,
@@ -262,4 +263,109 @@ describe('relay-gateway security', () => {
       });
     },
   );
+});
+
+describe('security review: relay-gateway', () => {
+  let fixture: Fixture;
+  let lines: string[];
+
+  beforeAll(async () => {
+    const captured = capturingLogger('relay-gateway');
+    lines = captured.lines;
+    fixture = await startFixture({ HTTP_HEADERS_TIMEOUT_MS: '1000' }, captured.logger);
+  });
+  afterAll(() => fixture.close());
+
+  describe('finding 7: CORS', () => {
+    it('never allows credentials (auth is bearer-only)', async () => {
+      const preflight = await fetch(`${fixture.base}/conversations`, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: 'https://any.example',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'authorization,content-type',
+        },
+      });
+      expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+      const answer = await fetch(`${fixture.base}/tokens/generate`, {
+        method: 'POST',
+        headers: auth(SECRET, { Origin: 'https://any.example' }),
+      });
+      expect(answer.headers.get('access-control-allow-credentials')).toBeNull();
+    });
+  });
+
+  describe('finding 5: credentials in logs', () => {
+    it("never logs an attachment's ?t= token (nor the secret or the conversation token)", async () => {
+      const started = (await (
+        await fetch(`${fixture.base}/conversations`, { method: 'POST', headers: auth(SECRET) })
+      ).json()) as { conversationId: string; token: string; streamUrl: string };
+      const upload = await fetch(`${fixture.base}/conversations/${started.conversationId}/upload?userId=u1`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${started.token}`,
+          'Content-Type': 'image/png',
+          'Content-Disposition': 'attachment; name="file"; filename="pic.png"',
+        },
+        body: Buffer.from([137, 80, 78, 71, 1, 2, 3]),
+      });
+      expect(upload.status).toBe(200);
+      const received = await waitFor(
+        () =>
+          fixture.bot
+            .messages(started.conversationId)
+            .filter((activity: Activity) => activity.attachments?.length)
+            .at(-1),
+        'the upload at the bot',
+      );
+      const contentUrl = received.attachments?.[0]?.contentUrl ?? '';
+      const attachmentToken = new URL(contentUrl).searchParams.get('t') ?? '';
+      expect(attachmentToken.length).toBeGreaterThan(10);
+      expect((await fetch(contentUrl)).status).toBe(200);
+      const streamToken = new URL(started.streamUrl).searchParams.get('t') ?? '';
+      await fetch(`${fixture.base}/conversations/${started.conversationId}/stream?t=${streamToken}`);
+
+      const log = lines.join('');
+      expect(log).toContain('/attachments/');
+      expect(log).toContain('t=[redacted]');
+      for (const secret of [attachmentToken, streamToken, started.token, SECRET])
+        expect(log).not.toContain(secret);
+    });
+  });
+
+  describe('finding 6: security headers', () => {
+    it('sends nosniff, frame and referrer policies and a CSP on Direct Line answers and errors', async () => {
+      for (const response of [
+        await fetch(`${fixture.base}/tokens/generate`, { method: 'POST', headers: auth(SECRET) }),
+        await fetch(`${fixture.base}/conversations`, { method: 'POST' }),
+      ]) {
+        expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(response.headers.get('x-frame-options')).toBe('DENY');
+        expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+        expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+        expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
+        expect(response.headers.get('strict-transport-security')).toBeNull();
+      }
+    });
+
+    it('adds HSTS when the public URL is https', async () => {
+      const https = await startRelay(fixture.configPath, { RELAY_PUBLIC_URL: 'https://relay.example.com' });
+      try {
+        const response = await fetch(`${https.url}/healthz`);
+        expect(response.headers.get('strict-transport-security')).toBe('max-age=31536000');
+      } finally {
+        await https.close();
+      }
+    });
+  });
+
+  describe('finding 10: slow headers', () => {
+    it('cuts off a client that trickles its headers after the headers deadline (408)', async () => {
+      const chunks = slowHeaders('POST /v3/directline/conversations HTTP/1.1');
+      const slow = await trickleRequest(fixture.relay.port, chunks, 200, 8_000);
+      expect(slow.closedAfterMs).toBeDefined();
+      expect(slow.closedAfterMs).toBeLessThan(3_000);
+      expect(slow.received).toMatch(/^HTTP\/1\.1 408/);
+    }, 15_000);
+  });
 });

@@ -25,9 +25,10 @@ describe('platform configuration', () => {
     const [bot] = config.bots;
     expect(bot).toMatchObject({ id: 'inspection-bot', name: 'Inspection bot' });
     expect(bot?.directLine).toMatchObject({
-      enhancedAuthentication: false,
+      // Issue 13: the chat page's tokens embed dl_<user id>, trusted by the bot under enhanced authentication.
+      enhancedAuthentication: true,
       tokenLifetimeSeconds: 3600,
-      trustedOrigins: ['http://localhost:3000'],
+      trustedOrigins: ['http://localhost:3978', 'http://127.0.0.1:3978'],
     });
     expect(bot?.directLine?.secrets).toHaveLength(2);
     expect(config.relay.tokenSigningKeys).toEqual([]);

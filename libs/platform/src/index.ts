@@ -17,4 +17,6 @@ export * from './logging/request-logging.middleware';
 export * from './metrics/http-metrics';
 export * from './platform.module';
 export * from './security/public.decorator';
+export * from './security/security-headers';
 export * from './security/untrusted-file';
+export * from './testing/security-probes';

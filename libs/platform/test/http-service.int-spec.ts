@@ -1,7 +1,9 @@
 import { Controller, Get, Module, NotFoundException } from '@nestjs/common';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import {
   createLogger,
+  type HttpServiceOptions,
   PlatformModule,
   ReadinessRegistry,
   type RunningService,
@@ -35,7 +37,10 @@ function silentLogger() {
   return { logger: createLogger({ service: 'demo', destination }), lines };
 }
 
-async function startDemo(checks: Record<string, () => Promise<void>> = {}) {
+async function startDemo(
+  checks: Record<string, () => Promise<void>> = {},
+  options: Partial<HttpServiceOptions> = {},
+) {
   const { logger, lines } = silentLogger();
   @Module({
     imports: [PlatformModule.forRoot({ service: 'demo', logger })],
@@ -49,6 +54,7 @@ async function startDemo(checks: Record<string, () => Promise<void>> = {}) {
     host: '127.0.0.1',
     port: 0,
     shutdownTimeoutMs: 5000,
+    ...options,
   });
   const readiness = running.app.get(ReadinessRegistry);
   for (const [name, check] of Object.entries(checks)) readiness.register(name, check);
@@ -82,10 +88,22 @@ describe('startHttpService', () => {
     expect(lines.some((line) => line.includes('"id":"abc-123"'))).toBe(true);
   });
 
-  it('keeps idle keep-alive connections longer than nginx keeps its upstream ones (60 s)', () => {
+  it('keeps idle keep-alive connections longer than nginx keeps its upstream ones (60 s), headers 20 s', () => {
     const server = service.app.getHttpServer();
     expect(server.keepAliveTimeout).toBeGreaterThan(60_000);
-    expect(server.headersTimeout).toBeGreaterThan(server.keepAliveTimeout);
+    // The headers deadline runs from a request's first byte, not over idle keep-alive time (tested below).
+    expect(server.headersTimeout).toBe(20_000);
+  });
+
+  it('sends the security headers on every response, without HSTS on a plain-http service', async () => {
+    const response = await fetch(`${service.url}/demo/items/1`);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(response.headers.get('content-security-policy')).toBe(
+      "default-src 'none';base-uri 'none';form-action 'none';frame-ancestors 'none'",
+    );
+    expect(response.headers.get('strict-transport-security')).toBeNull();
   });
 
   it('exposes request counts and latency by route pattern and status', async () => {
@@ -140,4 +158,66 @@ describe('graceful shutdown', () => {
     expect(await response.json()).toEqual({ done: true });
     await closed;
   });
+});
+
+/** Opens a raw connection and resolves with what the server wrote before it closed it (or the time ran out). */
+function rawExchange(port: number, steps: Array<{ write: string; waitMs: number }>, maxMs: number) {
+  return new Promise<{ received: string; closedAfterMs?: number }>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const opened = Date.now();
+    let received = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({ received });
+    }, maxMs);
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ received, closedAfterMs: Date.now() - opened });
+    });
+    void (async () => {
+      for (const step of steps) {
+        if (socket.destroyed) return;
+        socket.write(step.write);
+        await new Promise((done) => setTimeout(done, step.waitMs));
+      }
+    })();
+  });
+}
+
+describe('headers deadline', () => {
+  it('cuts off a client that trickles its headers, but keeps an idle keep-alive connection open', async () => {
+    const { running } = await startDemo({}, { headersTimeoutMs: 1_000 });
+    try {
+      const slow = await rawExchange(
+        running.port,
+        [
+          { write: 'GET /healthz HTTP/1.1\r\n', waitMs: 400 },
+          { write: 'Host: x\r\n', waitMs: 400 },
+          { write: 'X-A: 1\r\n', waitMs: 400 },
+          { write: 'X-B: 1\r\n', waitMs: 400 },
+          { write: 'X-C: 1\r\n', waitMs: 400 },
+          { write: 'X-D: 1\r\n', waitMs: 400 },
+        ],
+        5_000,
+      );
+      expect(slow.closedAfterMs).toBeDefined();
+      expect(slow.closedAfterMs).toBeLessThan(2_500);
+      expect(slow.received).toMatch(/^HTTP\/1\.1 408/);
+
+      const request = 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n';
+      const idle = await rawExchange(
+        running.port,
+        [
+          { write: request, waitMs: 2_500 },
+          { write: request, waitMs: 300 },
+        ],
+        3_500,
+      );
+      expect(idle.received.match(/HTTP\/1\.1 200/g)).toHaveLength(2);
+    } finally {
+      await running.close();
+    }
+  }, 15_000);
 });

@@ -57,8 +57,15 @@ export class ActivitiesService {
    */
   async send(credential: Credential, conversationId: string, activity: Activity): Promise<SendResult> {
     const started = performance.now();
-    const rate = await this.conversationLimit.consume(conversationId);
-    if (!rate.allowed) {
+    // A rate-limit store that cannot answer (Redis down) does not refuse the send; the append reports the outage.
+    const rate = await this.conversationLimit.consume(conversationId).catch((error: unknown) => {
+      this.logger.warn(
+        { err: error, conversationId },
+        'rate limit not counted: the rate-limit store did not answer',
+      );
+      return undefined;
+    });
+    if (rate && !rate.allowed) {
       throw tooManyRequests('Too many activities in this conversation', rate.retryAfterSeconds);
     }
     const bot = credential.bot;

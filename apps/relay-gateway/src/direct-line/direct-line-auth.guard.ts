@@ -11,6 +11,7 @@ import { Reflector } from '@nestjs/core';
 import { type Request } from 'express';
 import { type BotConfig, findBot } from '@fieldops/platform-config';
 import { badArgument, missingProperty, tooManyRequests } from '@fieldops/contracts';
+import { LOGGER, type Logger } from '@fieldops/platform';
 import { type RateLimit, RateLimitStore } from '@fieldops/rate-limits';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { type Credential } from './credentials';
@@ -57,6 +58,7 @@ export class DirectLineAuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     environment: RelayGatewayEnvironment,
     rateLimits: RateLimitStore,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.secrets = config.bots.flatMap((bot) =>
       (bot.directLine?.secrets ?? []).map((secret) => ({ digest: digest(secret), bot })),
@@ -75,8 +77,13 @@ export class DirectLineAuthGuard implements CanActivate {
     const legacy = this.reflector.getAllAndOverride<boolean>(LEGACY_SCHEMES, targets) ?? false;
     const credential = this.authenticate(request.headers.authorization, legacy);
 
-    const rate = await this.tokenLimit.consume(credential.key);
-    if (!rate.allowed) {
+    // A rate-limit store that cannot answer (Redis down) lets the request through: polling must never see a 5xx
+    // (DirectLineJS stops polling for good after one), and the store and bus report the outage themselves.
+    const rate = await this.tokenLimit.consume(credential.key).catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'rate limit not counted: the rate-limit store did not answer');
+      return undefined;
+    });
+    if (rate && !rate.allowed) {
       throw tooManyRequests('Too many requests', rate.retryAfterSeconds);
     }
 

@@ -5,6 +5,7 @@ import { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Activity } from '@fieldops/contracts';
+import { type Logger } from '@fieldops/platform';
 import { ConversationLog, startRelayGateway } from '../../src';
 
 export const SECRET = 'test-directline-secret-0001';
@@ -134,8 +135,9 @@ export function relayEnvironment(configPath: string, overrides: NodeJS.ProcessEn
 export async function startRelay(
   configPath: string,
   overrides: NodeJS.ProcessEnv = {},
+  logger?: Logger,
 ): Promise<RelayGateway> {
-  return startRelayGateway({ environment: relayEnvironment(configPath, overrides) });
+  return startRelayGateway({ environment: relayEnvironment(configPath, overrides), logger });
 }
 
 export interface Fixture {
@@ -146,11 +148,11 @@ export interface Fixture {
   close(): Promise<void>;
 }
 
-export async function startFixture(overrides: NodeJS.ProcessEnv = {}): Promise<Fixture> {
+export async function startFixture(overrides: NodeJS.ProcessEnv = {}, logger?: Logger): Promise<Fixture> {
   const bot = new TestBot();
   await bot.start();
   const configPath = writePlatformConfig(bot.url);
-  const relay = await startRelay(configPath, overrides);
+  const relay = await startRelay(configPath, overrides, logger);
   bot.replyThrough = relay;
   return {
     bot,

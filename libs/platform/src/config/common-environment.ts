@@ -16,6 +16,12 @@ export class CommonEnvironment {
   @Expose() @ToInteger() @IsInt() @Min(0) @Max(600_000) SHUTDOWN_TIMEOUT_MS: number = 10_000;
 
   /**
+   * How long a client may take to send a request's headers; then 408 and the connection is closed. Idle
+   * keep-alive connections are not affected (they stay 65 s).
+   */
+  @Expose() @ToInteger() @IsInt() @Min(1_000) @Max(300_000) HTTP_HEADERS_TIMEOUT_MS: number = 20_000;
+
+  /**
    * Which proxies' X-Forwarded-* headers to believe (Express `trust proxy` syntax: `loopback`,
    * `10.0.0.0/8, 127.0.0.1`, or a hop count); `none` trusts no proxy.
    */

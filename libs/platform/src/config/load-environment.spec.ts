@@ -64,6 +64,7 @@ describe('loadEnvironment', () => {
         'EXAMPLE_PORT',
         'EXAMPLE_URL',
         'HOST',
+        'HTTP_HEADERS_TIMEOUT_MS',
         'LOG_LEVEL',
         'SHUTDOWN_TIMEOUT_MS',
         'TRUST_PROXY',

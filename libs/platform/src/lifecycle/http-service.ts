@@ -1,4 +1,5 @@
 import { type Server, type ServerResponse } from 'node:http';
+import { type Server as HttpsServer } from 'node:https';
 import { type AddressInfo } from 'node:net';
 import { type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -7,6 +8,7 @@ import { type Logger } from 'pino';
 import { PinoNestLogger } from '../logging/pino-nest-logger';
 import { requestLoggingMiddleware } from '../logging/request-logging.middleware';
 import { HttpMetrics } from '../metrics/http-metrics';
+import { type SecurityHeadersOptions, securityHeadersMiddleware } from '../security/security-headers';
 
 export interface HttpServiceOptions {
   service: string;
@@ -19,6 +21,10 @@ export interface HttpServiceOptions {
   trustProxy?: string;
   /** How long close() lets in-flight requests finish before cutting connections. */
   shutdownTimeoutMs: number;
+  /** How long a client may take to send a request's headers (default HEADERS_TIMEOUT_MS). */
+  headersTimeoutMs?: number;
+  /** HSTS (https public URL) and the Cross-Origin-Resource-Policy of the security headers. */
+  securityHeaders?: SecurityHeadersOptions;
   /** App-specific wiring after creation and before listening (extra middleware, WebSocket upgrade …). */
   configure?: (app: NestExpressApplication) => void | Promise<void>;
 }
@@ -35,6 +41,32 @@ export interface RunningService {
 /** How long an idle keep-alive connection stays open. */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
+/** How long a client may take to send a request's headers (a slow-headers client is cut off after it). */
+export const HEADERS_TIMEOUT_MS = 20_000;
+
+/**
+ * How often Node checks connections against the headers deadline: a quarter of it (at most 5 s), so a
+ * slow-headers connection is closed within 1.25× the deadline (Node's default check interval is 30 s).
+ */
+export function connectionsCheckingIntervalMs(headersTimeoutMs: number): number {
+  return Math.max(100, Math.min(5_000, Math.floor(headersTimeoutMs / 4)));
+}
+
+/**
+ * The connection timeouts of every listener (HTTP, and the connector's TLS one). Idle keep-alive connections outlive
+ * nginx's upstream keepalive_timeout (60 s), so the proxy (or any pooled client) closes them first and never sends a
+ * request on a connection this server is closing (Node's default, 5 s, makes such requests fail with a reset: a POST
+ * is then not retried and the client sees a 502). The headers deadline runs from a request's first byte (an idle
+ * keep-alive connection has no request yet), so it can be far shorter: a client that trickles its headers gets 408
+ * and is cut off after it. Call before the server listens (Node reads the checking interval then).
+ */
+export function applyConnectionTimeouts(server: Server | HttpsServer, headersTimeoutMs: number): void {
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = headersTimeoutMs;
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval =
+    connectionsCheckingIntervalMs(headersTimeoutMs);
+}
+
 function trustProxySetting(value: string | undefined): boolean | number | string {
   if (value === undefined || ['', 'none', 'false'].includes(value.trim().toLowerCase())) return false;
   if (/^\d+$/.test(value.trim())) return Number(value.trim());
@@ -50,17 +82,14 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Run
   });
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxySetting(options.trustProxy));
+  app.use(securityHeadersMiddleware(options.securityHeaders));
   app.use(requestLoggingMiddleware(logger));
   app.use(app.get(HttpMetrics).middleware);
   await options.configure?.(app);
 
   let closing = false;
   const server: Server = app.getHttpServer();
-  // Idle keep-alive connections outlive nginx's upstream keepalive_timeout (60 s), so the proxy (or any pooled
-  // client) closes them first and never sends a request on a connection this server is closing (Node's default,
-  // 5 s, makes such requests fail with a reset: a POST is then not retried and the client sees a 502).
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+  applyConnectionTimeouts(server, options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS);
   // While draining, tell keep-alive clients to go elsewhere for their next request.
   server.on('request', (_request, response: ServerResponse) => {
     if (closing) response.setHeader('Connection', 'close');

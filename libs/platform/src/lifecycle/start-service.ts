@@ -15,6 +15,10 @@ export interface ServiceDefinition<Environment extends CommonEnvironment> {
   /** The root module; may prepare resources first (e.g. an embedded database) and register their cleanup. */
   module(context: ServiceContext<Environment>): DynamicModule | Promise<DynamicModule>;
   configure?(app: NestExpressApplication, context: ServiceContext<Environment>): void | Promise<void>;
+  /** The service's public base URL, when configured: an https one turns on HSTS. */
+  publicUrl?(environment: Environment): string | undefined;
+  /** Cross-Origin-Resource-Policy (default `same-site`; `cross-origin` for files other origins show). */
+  crossOriginResources?: 'same-site' | 'cross-origin';
 }
 
 export interface ServiceContext<Environment> {
@@ -64,6 +68,11 @@ export async function startService<Environment extends CommonEnvironment>(
       port: definition.port(environment),
       trustProxy: environment.TRUST_PROXY,
       shutdownTimeoutMs: environment.SHUTDOWN_TIMEOUT_MS,
+      headersTimeoutMs: environment.HTTP_HEADERS_TIMEOUT_MS,
+      securityHeaders: {
+        publicUrl: definition.publicUrl?.(environment),
+        crossOriginResources: definition.crossOriginResources,
+      },
       configure: definition.configure ? (app) => definition.configure?.(app, context) : undefined,
     });
     const closeHttp = running.close.bind(running);

@@ -13,4 +13,17 @@ describe('redactUrl', () => {
     );
     expect(redactUrl('/v3/conversations?tokenish=1')).toBe('/v3/conversations?tokenish=1');
   });
+
+  it("hides Direct Line's stream and attachment tokens (t) and other credential parameters", () => {
+    expect(redactUrl('/v3/directline/conversations/c1/stream?watermark=-&t=eyJhbGc.x.y')).toBe(
+      '/v3/directline/conversations/c1/stream?watermark=-&t=[redacted]',
+    );
+    expect(redactUrl('/v3/attachments/a1/views/original?T=abc')).toBe(
+      '/v3/attachments/a1/views/original?T=[redacted]',
+    );
+    expect(redactUrl('/cb?code=c&state=s&password=p&sig=x&api-key=k')).toBe(
+      '/cb?code=[redacted]&state=s&password=[redacted]&sig=[redacted]&api-key=[redacted]',
+    );
+    expect(redactUrl('/x?at=1&tt=2')).toBe('/x?at=1&tt=2');
+  });
 });

@@ -5,8 +5,12 @@ import { type Level, type Logger } from 'pino';
 export const REQUEST_ID_HEADER = 'x-request-id';
 const ACCEPTABLE_REQUEST_ID = /^[\w.:-]{1,128}$/;
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
-/** Query parameters that carry credentials (AI-services keys may come as `?Subscription-Key=`). */
-const SECRET_QUERY_PARAMETER = /([?&](?:subscription-key|access_token|token|client_secret)=)[^&#]*/gi;
+/**
+ * Query parameters that carry credentials: Direct Line's stream and attachment tokens (`t`), OAuth tokens,
+ * secrets and codes, AI-services keys (`?Subscription-Key=`), signatures, passwords.
+ */
+const SECRET_QUERY_PARAMETER =
+  /([?&](?:t|token|access_token|refresh_token|id_token|code|client_secret|client_assertion|secret|password|key|api-key|apikey|api_key|subscription-key|sig|signature)=)[^&#]*/gi;
 
 /** A URL as it may be logged: the values of credential query parameters replaced by `[redacted]`. */
 export function redactUrl(url: string): string {

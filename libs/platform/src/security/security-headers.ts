@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import { type IncomingMessage, type ServerResponse } from 'node:http';
+import helmet from 'helmet';
+
+type Middleware = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  next: (error?: unknown) => void,
+) => void;
+
+/** CSP directives as helmet takes them: directive name → source list. */
+export type ContentSecurityPolicyDirectives = Record<string, readonly string[]>;
+
+export interface SecurityHeadersOptions {
+  /** The service's public base URL; an `https:` one turns on HSTS and `upgrade-insecure-requests` on pages. */
+  publicUrl?: string;
+  /**
+   * `Cross-Origin-Resource-Policy`. `same-site` (default) keeps other sites from embedding responses; a service
+   * whose files other origins show (the relay's uploads in Web Chat) says `cross-origin`.
+   */
+  crossOriginResources?: 'same-site' | 'cross-origin';
+}
+
+/** One year, as helmet's default; no `includeSubDomains`: other hosts of the domain are not ours to decide. */
+const HSTS_MAX_AGE_SECONDS = 31_536_000;
+
+/**
+ * The CSP of every response that is not a page (JSON, files): nothing may load, nothing may frame it. A browser
+ * that is made to render such a response as a document runs no script and shows no embedded content.
+ */
+export const API_CONTENT_SECURITY_POLICY: ContentSecurityPolicyDirectives = {
+  'default-src': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'none'"],
+  'frame-ancestors': ["'none'"],
+};
+
+/**
+ * The base CSP of HTML pages (Swagger UI, the chat page): the page's own origin only, inline styles (React and
+ * Swagger UI set style attributes), `data:` images and fonts, no plugins, framed by its own origin only. A page
+ * adds what it needs (a script hash, the relay's origin) with pageContentSecurityPolicy.
+ */
+export const PAGE_CONTENT_SECURITY_POLICY: ContentSecurityPolicyDirectives = {
+  'default-src': ["'self'"],
+  'base-uri': ["'self'"],
+  'connect-src': ["'self'"],
+  'font-src': ["'self'", 'data:'],
+  'form-action': ["'self'"],
+  'frame-ancestors': ["'self'"],
+  'img-src': ["'self'", 'data:'],
+  'object-src': ["'none'"],
+  'script-src': ["'self'"],
+  'script-src-attr': ["'none'"],
+  'style-src': ["'self'", "'unsafe-inline'"],
+};
+
+function isHttps(url: string | undefined): boolean {
+  return url !== undefined && /^https:\/\//i.test(url);
+}
+
+/**
+ * The security headers of every response, from helmet: `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`
+ * and the API CSP (`frame-ancestors 'none'`), `Referrer-Policy: no-referrer`, `Cross-Origin-Opener-Policy`,
+ * `Cross-Origin-Resource-Policy`, and `Strict-Transport-Security` when the public URL is https. Pages replace the
+ * CSP and framing headers with pageContentSecurityPolicy.
+ */
+export function securityHeadersMiddleware(options: SecurityHeadersOptions = {}): Middleware {
+  return helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: API_CONTENT_SECURITY_POLICY },
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    crossOriginResourcePolicy: { policy: options.crossOriginResources ?? 'same-site' },
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: isHttps(options.publicUrl)
+      ? { maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: false }
+      : false,
+    xFrameOptions: { action: 'deny' },
+  });
+}
+
+export interface PageContentSecurityPolicyOptions {
+  /** Which request paths are this page (exact path, or a prefix ending with `/`). */
+  paths: readonly string[];
+  /** Added to PAGE_CONTENT_SECURITY_POLICY's sources, directive by directive. */
+  directives?: ContentSecurityPolicyDirectives;
+  /** The service's public base URL: an https one adds `upgrade-insecure-requests`. */
+  publicUrl?: string;
+}
+
+/** PAGE_CONTENT_SECURITY_POLICY with a page's additions merged in (sources kept once, in order). */
+export function pageDirectives(
+  additions: ContentSecurityPolicyDirectives = {},
+): ContentSecurityPolicyDirectives {
+  const merged: Record<string, string[]> = {};
+  for (const [name, sources] of Object.entries(PAGE_CONTENT_SECURITY_POLICY)) merged[name] = [...sources];
+  for (const [name, sources] of Object.entries(additions)) {
+    const list = (merged[name] ??= [...(PAGE_CONTENT_SECURITY_POLICY['default-src'] ?? [])]);
+    for (const source of sources) if (!list.includes(source)) list.push(source);
+  }
+  return merged;
+}
+
+function pathOf(request: IncomingMessage): string {
+  const url = request.url ?? '/';
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+}
+
+/**
+ * Middleware giving the named page paths the page CSP (PAGE_CONTENT_SECURITY_POLICY plus `directives`) and
+ * `X-Frame-Options: SAMEORIGIN` instead of the API ones. Install it after securityHeadersMiddleware.
+ */
+export function pageContentSecurityPolicy(options: PageContentSecurityPolicyOptions): Middleware {
+  const directives: Record<string, Iterable<string>> = { ...pageDirectives(options.directives) };
+  if (isHttps(options.publicUrl)) directives['upgrade-insecure-requests'] = [];
+  const policy = helmet.contentSecurityPolicy({ useDefaults: false, directives });
+  const matches = (path: string): boolean =>
+    options.paths.some((page) => (page.endsWith('/') ? path.startsWith(page) : path === page));
+  return (request, response, next) => {
+    if (!matches(pathOf(request))) {
+      next();
+      return;
+    }
+    response.setHeader('X-Frame-Options', 'SAMEORIGIN');
+    policy(request, response, next);
+  };
+}
+
+const INLINE_SCRIPT = /<script(\s[^>]*)?>([\s\S]*?)<\/script\s*>/gi;
+const DATA_SCRIPT_TYPE = /\btype\s*=\s*["']?(?!text\/javascript|module|application\/javascript)[\w/+.-]+/i;
+
+/**
+ * The CSP sources (`'sha256-…'`) allowing a page's inline scripts: every `<script>` element without `src` whose type
+ * is JavaScript (data blocks such as `type="application/json"` never run and need none).
+ */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes: string[] = [];
+  for (const [, attributes = '', body = ''] of html.matchAll(INLINE_SCRIPT)) {
+    if (/\bsrc\s*=/i.test(attributes) || DATA_SCRIPT_TYPE.test(attributes)) continue;
+    hashes.push(`'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`);
+  }
+  return hashes;
+}
