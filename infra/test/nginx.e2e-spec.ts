@@ -94,12 +94,18 @@ async function waitForPort(url: string, timeoutMs: number): Promise<void> {
       if (htmlRoot) rmSync(htmlRoot, { recursive: true, force: true });
     });
 
-    function upstreamOf(requestId: string): string | undefined {
-      const lines = readFileSync(join(prefix, 'access.log'), 'utf8').trim().split('\n');
-      const line = lines
-        .map((text) => JSON.parse(text) as { request_id: string; upstream: string })
-        .find((entry) => entry.request_id === requestId);
-      return line?.upstream;
+    /** The upstream nginx logged for a request; nginx logs after the response, so the line may come a moment later. */
+    async function upstreamOf(requestId: string): Promise<string | undefined> {
+      for (let attempt = 0; attempt < 40; attempt += 1) {
+        const lines = readFileSync(join(prefix, 'access.log'), 'utf8').trim().split('\n');
+        const line = lines
+          .filter((text) => text !== '')
+          .map((text) => JSON.parse(text) as { request_id: string; upstream: string })
+          .find((entry) => entry.request_id === requestId);
+        if (line) return line.upstream;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return undefined;
     }
 
     async function get(path: string, requestId: string) {
@@ -114,7 +120,7 @@ async function waitForPort(url: string, timeoutMs: number): Promise<void> {
     it('routes /api/ to inspection-api and keeps the request id end to end', async () => {
       const answer = await get('/api/nothing-here/', 'nginx-test-api');
       expect(answer).toEqual({ status: 404, requestId: 'nginx-test-api', body: { detail: 'Not found.' } });
-      expect(upstreamOf('nginx-test-api')).toBe(`127.0.0.1:${services.inspection.port}`);
+      expect(await upstreamOf('nginx-test-api')).toBe(`127.0.0.1:${services.inspection.port}`);
     });
 
     it('routes Direct Line 3.0 paths to relay-gateway and the 1.1 API under /relay/api/', async () => {
@@ -126,7 +132,7 @@ async function waitForPort(url: string, timeoutMs: number): Promise<void> {
         const answer = await get(path, id);
         expect(answer.status).toBe(404);
         expect(answer.body).toMatchObject({ error: { code: 'NotFound' } });
-        expect(upstreamOf(id)).toBe(`127.0.0.1:${services.relay.port}`);
+        expect(await upstreamOf(id)).toBe(`127.0.0.1:${services.relay.port}`);
       }
     });
 
@@ -144,13 +150,13 @@ async function waitForPort(url: string, timeoutMs: number): Promise<void> {
           .once('error', reject)
           .end();
       });
-      expect(upstreamOf('nginx-test-host')).toBe(`127.0.0.1:${services.relay.port}`);
+      expect(await upstreamOf('nginx-test-host')).toBe(`127.0.0.1:${services.relay.port}`);
     });
 
     it('routes everything else to connector-gateway', async () => {
       const answer = await get('/v3/conversations/abc/activities', 'nginx-test-connector');
       expect(answer.body).toMatchObject({ error: { code: expect.any(String) } });
-      expect(upstreamOf('nginx-test-connector')).toBe(`127.0.0.1:${services.connector.port}`);
+      expect(await upstreamOf('nginx-test-connector')).toBe(`127.0.0.1:${services.connector.port}`);
     });
 
     it('serves the supervisor console’s built files at /console/ through the image’s nginx server', async () => {
@@ -164,7 +170,7 @@ async function waitForPort(url: string, timeoutMs: number): Promise<void> {
       expect(page.headers.get('content-security-policy')).toContain("connect-src 'self'");
       const html = await page.text();
       expect(html).toContain('<div id="root"></div>');
-      expect(upstreamOf('nginx-test-console')).toBe(`127.0.0.1:${consolePort}`);
+      expect(await upstreamOf('nginx-test-console')).toBe(`127.0.0.1:${consolePort}`);
       // The hashed script the page loads: served as JavaScript (an ES module needs it), cached for a year.
       const script = /src="\.\/(assets\/[^"]+\.js)"/.exec(html)?.[1];
       expect(script).toBeDefined();
