@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createActivityBus } from '@fieldops/bus';
@@ -7,7 +6,7 @@ import { startConnectorGateway } from '@fieldops/connector-gateway';
 import { createConversationStore } from '@fieldops/conversation-store';
 import { createScratchDatabase } from '@fieldops/database';
 import { startInspectionApi } from '@fieldops/inspection-api';
-import { type Logger, type RunningService } from '@fieldops/platform';
+import { freePort, type Logger, type RunningService } from '@fieldops/platform';
 import { startRelayGateway } from '@fieldops/relay-gateway';
 import { InspectionApiClient, seedDemoInspectionData, startInspectionBot } from '../../src';
 
@@ -28,16 +27,7 @@ export const TRANSLATOR_KEYS = [
 ] as const;
 const BOT_PHRASEBOOK = join(__dirname, '..', '..', 'phrasebook.yaml');
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+export { freePort };
 
 export interface RunningInspectionPlatform {
   api: RunningService;
