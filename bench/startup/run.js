@@ -28,7 +28,8 @@ function installedModuleFolders() {
   const folders = ['node_modules'];
   for (const group of ['apps', 'libs']) {
     for (const name of readdirSync(join(ROOT, group))) {
-      if (existsSync(join(ROOT, group, name, 'node_modules'))) folders.push(join(group, name, 'node_modules'));
+      if (existsSync(join(ROOT, group, name, 'node_modules')))
+        folders.push(join(group, name, 'node_modules'));
     }
   }
   if (existsSync(join(ROOT, 'infra', 'node_modules'))) folders.push(join('infra', 'node_modules'));
@@ -39,14 +40,22 @@ function freshCheckout() {
   const directory = mkdtempSync(join(tmpdir(), 'fieldops-startup-'));
   const repository = join(directory, 'repo');
   execFileSync('git', ['clone', '--quiet', '--no-checkout', ROOT, repository]);
-  execFileSync('git', ['-C', repository, 'checkout', '--quiet', execFileSync('git', ['-C', ROOT, 'rev-parse', 'HEAD']).toString().trim()]);
+  execFileSync('git', [
+    '-C',
+    repository,
+    'checkout',
+    '--quiet',
+    execFileSync('git', ['-C', ROOT, 'rev-parse', 'HEAD']).toString().trim(),
+  ]);
   // Hard links: the same files npm install wrote, without copying hundreds of megabytes.
-  for (const folder of installedModuleFolders()) execFileSync('cp', ['-al', join(ROOT, folder), join(repository, folder)]);
+  for (const folder of installedModuleFolders())
+    execFileSync('cp', ['-al', join(ROOT, folder), join(repository, folder)]);
   return { directory, repository };
 }
 
 function oneRun(index) {
   const { directory, repository } = freshCheckout();
+  if (process.env.BENCH_DEBUG) out(`checkout ready in ${directory}`);
   const environment = { ...process.env };
   delete environment.DATABASE_URL;
   delete environment.REDIS_URL;
@@ -62,7 +71,11 @@ function oneRun(index) {
     const started = process.hrtime.bigint();
     const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
     const figures = { firstOutput: undefined, built: undefined, ready: undefined };
-    const child = spawn('npm', ['start'], { cwd: repository, env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['start'], {
+      cwd: repository,
+      env: environment,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let transcript = '';
     const timer = setTimeout(() => {
       child.kill('SIGINT');
@@ -70,11 +83,13 @@ function oneRun(index) {
     }, 180_000);
     const onData = (chunk) => {
       const text = chunk.toString();
+      if (process.env.BENCH_DEBUG) process.stderr.write(text);
       transcript += text;
       figures.firstOutput ??= seconds();
       // turbo's summary line ends the build ("Tasks: … successful"); the launcher prints its banner once every app is
       // ready.
-      if (figures.built === undefined && /Tasks:\s+\d+ successful/.test(transcript)) figures.built = seconds();
+      if (figures.built === undefined && /Tasks:\s+\d+ successful/.test(transcript))
+        figures.built = seconds();
       if (figures.ready === undefined && transcript.includes('The platform is running')) {
         figures.ready = seconds();
         clearTimeout(timer);
@@ -86,7 +101,8 @@ function oneRun(index) {
     child.on('exit', () => {
       clearTimeout(timer);
       rmSync(directory, { recursive: true, force: true });
-      if (figures.ready === undefined) reject(new Error(`run ${index}: npm start ended before its banner\n${transcript.slice(-3000)}`));
+      if (figures.ready === undefined)
+        reject(new Error(`run ${index}: npm start ended before its banner\n${transcript.slice(-3000)}`));
       else resolvePromise(figures);
     });
   });
@@ -96,7 +112,9 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const format = (value) => (value === undefined ? '   –  ' : `${value.toFixed(1).padStart(5)} s`);
 
 (async () => {
-  out(`fresh npm start (clone of HEAD, no dist, no turbo cache, no .data), ${RUNS} run(s), ports from ${PORT_BASE}`);
+  out(
+    `fresh npm start (clone of HEAD, no dist, no turbo cache, no .data), ${RUNS} run(s), ports from ${PORT_BASE}`,
+  );
   const results = [];
   for (let index = 1; index <= RUNS; index += 1) {
     const figures = await oneRun(index);
