@@ -7,6 +7,8 @@ export * from './errors/error-envelope';
 export * from './errors/wire-exception.filter';
 export * from './health/readiness.registry';
 export * from './http/public-base-url';
+export * from './input/body-parsing.interceptor';
+export * from './input/json-input';
 export * from './lifecycle/free-port';
 export * from './lifecycle/http-service';
 export * from './lifecycle/run-until-signalled';

@@ -4,6 +4,11 @@ import { type Request, type Response } from 'express';
 import { type Logger } from 'pino';
 import { redactUrl } from '../logging/request-logging.middleware';
 
+function hasBody(request: Request): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
 export interface WireError {
   status: number;
   exception: unknown;
@@ -52,6 +57,9 @@ export abstract class WireExceptionFilter implements ExceptionFilter {
       response.end();
       return;
     }
+    // A request refused before its body was read (failed authentication, unknown route …): close the connection
+    // after the answer instead of letting Node drain an upload nobody will read.
+    if (!request.complete && hasBody(request)) response.setHeader('Connection', 'close');
     const body = this.renderBody(error);
     for (const [name, value] of Object.entries(this.renderHeaders(error))) response.setHeader(name, value);
     this.send(response, status, body);

@@ -5,6 +5,7 @@ import { type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type NestExpressApplication } from '@nestjs/platform-express';
 import { type Logger } from 'pino';
+import { BodyParsingInterceptor, type BodyParsingOptions } from '../input/body-parsing.interceptor';
 import { PinoNestLogger } from '../logging/pino-nest-logger';
 import { requestLoggingMiddleware } from '../logging/request-logging.middleware';
 import { HttpMetrics } from '../metrics/http-metrics';
@@ -23,6 +24,11 @@ export interface HttpServiceOptions {
   shutdownTimeoutMs: number;
   /** How long a client may take to send a request's headers (default HEADERS_TIMEOUT_MS). */
   headersTimeoutMs?: number;
+  /**
+   * The bodies the service parses, once a request has passed its guards (BodyParsingInterceptor). Unset: Nest's
+   * parsers (or the app's own middleware) read bodies before routing.
+   */
+  bodies?: BodyParsingOptions;
   /** HSTS (https public URL) and the Cross-Origin-Resource-Policy of the security headers. */
   securityHeaders?: SecurityHeadersOptions;
   /** App-specific wiring after creation and before listening (extra middleware, WebSocket upgrade …). */
@@ -79,7 +85,9 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Run
   const app = await NestFactory.create<NestExpressApplication>(options.module, {
     logger: new PinoNestLogger(logger.child({ component: 'nest' })),
     abortOnError: false,
+    bodyParser: options.bodies === undefined,
   });
+  if (options.bodies) app.useGlobalInterceptors(new BodyParsingInterceptor(options.bodies));
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxySetting(options.trustProxy));
   app.use(securityHeadersMiddleware(options.securityHeaders));

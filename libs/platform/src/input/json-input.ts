@@ -1,0 +1,164 @@
+import { isUtf8 } from 'node:buffer';
+import { type IncomingMessage } from 'node:http';
+
+/** How deeply JSON bodies may nest objects and arrays (default of JSON_MAX_DEPTH). */
+export const JSON_MAX_DEPTH = 64;
+
+/** Why a JSON body was refused before it was parsed. */
+export type JsonInputProblem =
+  | {
+      kind: 'encoding';
+      /** Byte offset of the first byte that is not valid UTF-8. */
+      position: number;
+      /** That byte, and the sequence length Python's codec reports. */
+      byte: number;
+      bytes: number;
+      reason: 'invalid start byte' | 'invalid continuation byte' | 'unexpected end of data';
+    }
+  | {
+      kind: 'depth';
+      /** Byte offset of the bracket that went one level too deep. */
+      position: number;
+      maxDepth: number;
+    }
+  | {
+      kind: 'nul';
+      /** Byte offset of the `\u0000` escape. */
+      position: number;
+    };
+
+/**
+ * A JSON body refused before parsing: a SyntaxError with status 400, so Nest maps it to a 400 BadRequestException
+ * (the gateways' BadSyntax) and body-parser keeps its status (`type` is body-parser's parse-error type).
+ */
+export class JsonInputError extends SyntaxError {
+  readonly status = 400;
+  readonly statusCode = 400;
+  readonly expose = true;
+  readonly type = 'entity.parse.failed';
+
+  constructor(readonly problem: JsonInputProblem) {
+    super(describeJsonInputProblem(problem));
+  }
+}
+
+/** An operator- and client-readable sentence for a problem. */
+export function describeJsonInputProblem(problem: JsonInputProblem): string {
+  switch (problem.kind) {
+    case 'encoding':
+      return `The body is not valid UTF-8 (byte 0x${problem.byte.toString(16).padStart(2, '0')} at position ${problem.position}: ${problem.reason})`;
+    case 'depth':
+      return `The body nests objects and arrays deeper than ${problem.maxDepth} levels (at position ${problem.position})`;
+    case 'nul':
+      return `The body contains a NUL character (\\u0000) at position ${problem.position}; text fields may not contain it`;
+  }
+}
+
+/** The first invalid UTF-8 sequence, in the terms of Python's codec (which DRF's parse error quotes). */
+function firstInvalidUtf8(bytes: Uint8Array): Extract<JsonInputProblem, { kind: 'encoding' }> | undefined {
+  let index = 0;
+  while (index < bytes.length) {
+    const lead = bytes[index] ?? 0;
+    if (lead < 0x80) {
+      index += 1;
+      continue;
+    }
+    let length: number;
+    let low = 0x80;
+    let high = 0xbf;
+    if (lead >= 0xc2 && lead <= 0xdf) length = 2;
+    else if (lead >= 0xe0 && lead <= 0xef) {
+      length = 3;
+      if (lead === 0xe0) low = 0xa0;
+      if (lead === 0xed) high = 0x9f;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+      length = 4;
+      if (lead === 0xf0) low = 0x90;
+      if (lead === 0xf4) high = 0x8f;
+    } else {
+      return { kind: 'encoding', position: index, byte: lead, bytes: 1, reason: 'invalid start byte' };
+    }
+    for (let offset = 1; offset < length; offset += 1) {
+      const at = index + offset;
+      if (at >= bytes.length)
+        return { kind: 'encoding', position: index, byte: lead, bytes: at - index, reason: 'unexpected end of data' };
+      const continuation = bytes[at] ?? 0;
+      const min = offset === 1 ? low : 0x80;
+      const max = offset === 1 ? high : 0xbf;
+      if (continuation < min || continuation > max)
+        return { kind: 'encoding', position: index, byte: lead, bytes: 1, reason: 'invalid continuation byte' };
+    }
+    index += length;
+  }
+  return undefined;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN = new Set([0x5b, 0x7b]);
+const CLOSE = new Set([0x5d, 0x7d]);
+
+function isNulEscape(bytes: Uint8Array, at: number): boolean {
+  // bytes[at] is the `u` after a backslash.
+  for (let offset = 1; offset <= 4; offset += 1) if (bytes[at + offset] !== 0x30) return false;
+  return true;
+}
+
+export interface JsonInputRules {
+  /** Deepest nesting of objects and arrays (default JSON_MAX_DEPTH). */
+  maxDepth?: number;
+  /** Refuse `\u0000` in strings (text PostgreSQL or the service will not keep). */
+  refuseNul?: boolean;
+}
+
+/**
+ * What is wrong with a JSON body before it is parsed, if anything: bytes that are not UTF-8 (parsers would store
+ * them as U+FFFD), nesting deeper than `maxDepth` (recursive code such as JSON.stringify would overflow the stack
+ * on it), or, with `refuseNul`, a `\u0000` escape in a string. One linear pass; the body's syntax is left to the
+ * JSON parser.
+ */
+export function jsonInputProblem(bytes: Uint8Array, rules: JsonInputRules = {}): JsonInputProblem | undefined {
+  if (!isUtf8(bytes)) {
+    const invalid = firstInvalidUtf8(bytes);
+    if (invalid) return invalid;
+  }
+  const maxDepth = rules.maxDepth ?? JSON_MAX_DEPTH;
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < bytes.length; index += 1) {
+    const byte = bytes[index];
+    if (inString) {
+      if (byte === BACKSLASH) {
+        if (rules.refuseNul && bytes[index + 1] === 0x75 && isNulEscape(bytes, index + 1))
+          return { kind: 'nul', position: index };
+        index += 1;
+      } else if (byte === QUOTE) inString = false;
+      continue;
+    }
+    if (byte === QUOTE) inString = true;
+    else if (byte !== undefined && OPEN.has(byte)) {
+      depth += 1;
+      if (depth > maxDepth) return { kind: 'depth', position: index, maxDepth };
+    } else if (byte !== undefined && CLOSE.has(byte)) depth -= 1;
+  }
+  return undefined;
+}
+
+/** JSON.parse after jsonInputProblem: throws a JsonInputError for a refused body, the parser's SyntaxError otherwise. */
+export function parseJsonInput(bytes: Uint8Array, rules: JsonInputRules = {}): unknown {
+  const problem = jsonInputProblem(bytes, rules);
+  if (problem) throw new JsonInputError(problem);
+  return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')) as unknown;
+}
+
+/**
+ * body-parser's `verify` hook applying jsonInputProblem to UTF-8 bodies (other charsets are left to the parser):
+ * the request fails with a JsonInputError (400) before JSON.parse runs.
+ */
+export function jsonInputVerifier(rules: JsonInputRules = {}) {
+  return (_request: IncomingMessage, _response: unknown, body: Buffer, encoding: string | null): void => {
+    if (encoding !== null && !/^utf-?8$/i.test(encoding)) return;
+    const problem = jsonInputProblem(body, rules);
+    if (problem) throw new JsonInputError(problem);
+  };
+}
