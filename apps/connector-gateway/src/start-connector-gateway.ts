@@ -12,7 +12,6 @@ import {
   type StartServiceOptions,
 } from '@fieldops/platform';
 import { type AiServicesConfig, loadPlatformConfig, type PlatformConfig } from '@fieldops/platform-config';
-import { rawTranslateBody } from './ai-services/raw-body';
 import { registeredBotsFromPlatformConfig } from './bots/platform-bots';
 import { type RegisteredBot } from './bots/registered-bot';
 import { ConnectorGatewayEnvironment } from './config/connector-gateway.environment';
@@ -67,6 +66,13 @@ export async function startConnectorGateway(
       publicUrl: (environment) => environment.CONNECTOR_PUBLIC_URL,
       // Attachments bots upload here are shown by Web Chat on other origins.
       crossOriginResources: 'cross-origin',
+      // Bodies are read after the guards (a request without a valid bot token is refused unread). JSON: above the
+      // 256 KB activity limit (413 MessageSizeTooBig from validation) with room for base64 uploads; \u0000 is refused
+      // (it would be stored and handed to every channel). Forms: the OAuth token endpoint.
+      bodies: () => ({
+        json: { limit: 8 * 1024 * 1024, refuseNul: true },
+        urlencoded: { limit: '100kb' },
+      }),
       module: ({ environment, variables, logger }) =>
         ConnectorGatewayModule.forRoot({
           environment,
@@ -88,10 +94,6 @@ export async function startConnectorGateway(
             next();
           },
         );
-        // The translate operation reads its body itself (credentials and Content-Type are checked first).
-        app.use('/translate', rawTranslateBody());
-        // Above the 256 KB activity limit (413 MessageSizeTooBig from validation) and room for base64 uploads.
-        app.useBodyParser('json', { limit: 8 * 1024 * 1024 });
       },
     },
     options,

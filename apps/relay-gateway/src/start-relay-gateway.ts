@@ -32,6 +32,12 @@ export function startRelayGateway(
       publicUrl: (environment) => environment.RELAY_PUBLIC_URL,
       // Web Chat on another origin shows the uploads (contentUrl) as images.
       crossOriginResources: 'cross-origin',
+      // Bodies are read after the auth guard (an unauthenticated request is refused unread). The JSON limit is above
+      // the activity limit so oversize activities get 413 MessageSizeTooBig from validation, not the parser; \u0000
+      // is refused (no client means it, and bots and stores downstream would keep it).
+      bodies: (environment) => ({
+        json: { limit: environment.RELAY_MAX_ACTIVITY_BYTES * 4, refuseNul: true },
+      }),
       module: ({ environment, variables, logger }) =>
         RelayGatewayModule.forRoot({
           environment,
@@ -53,8 +59,6 @@ export function startRelayGateway(
           allowedHeaders: CORS_HEADERS,
           maxAge: 600,
         });
-        // Above the activity limit so oversize activities get 413 MessageSizeTooBig from validation, not the parser.
-        app.useBodyParser('json', { limit: environment.RELAY_MAX_ACTIVITY_BYTES * 4 });
         app.get(StreamService).attach(app.getHttpServer());
       },
     },

@@ -44,6 +44,14 @@ export interface StartServiceOptions {
 
 export type StartedService<Environment> = RunningService & { logger: Logger; environment: Environment };
 
+/** The JSON nesting limit is one setting of every app (JSON_MAX_DEPTH), unless the app names its own. */
+function bodiesWithDepth(
+  bodies: BodyParsingOptions | undefined,
+  maxDepth: number,
+): BodyParsingOptions | undefined {
+  return bodies && { ...bodies, json: { maxDepth, ...bodies.json } };
+}
+
 /** Validates the environment (fail fast), builds the logger and module, listens. */
 export async function startService<Environment extends CommonEnvironment>(
   definition: ServiceDefinition<Environment>,
@@ -75,7 +83,7 @@ export async function startService<Environment extends CommonEnvironment>(
       trustProxy: environment.TRUST_PROXY,
       shutdownTimeoutMs: environment.SHUTDOWN_TIMEOUT_MS,
       headersTimeoutMs: environment.HTTP_HEADERS_TIMEOUT_MS,
-      bodies: definition.bodies?.(environment),
+      bodies: bodiesWithDepth(definition.bodies?.(environment), environment.JSON_MAX_DEPTH),
       securityHeaders: {
         publicUrl: definition.publicUrl?.(environment),
         crossOriginResources: definition.crossOriginResources,
