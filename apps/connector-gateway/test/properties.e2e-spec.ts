@@ -7,7 +7,9 @@ const nasty = fc.oneof(
   fc.jsonValue({ maxDepth: 4 }),
   fc.constantFrom(null, true, 0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 1, '', ' ', '\ud800', 'x'.repeat(300)),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.integer({ min: 1, max: 100 }).map((depth) => JSON.parse(`${'['.repeat(depth)}1${']'.repeat(depth)}`) as unknown),
+  fc
+    .integer({ min: 1, max: 100 })
+    .map((depth) => JSON.parse(`${'['.repeat(depth)}1${']'.repeat(depth)}`) as unknown),
 );
 
 const activityFields = fc.constantFrom(
@@ -33,7 +35,9 @@ const activityFields = fc.constantFrom(
 );
 
 const bodies = fc.oneof(
-  fc.dictionary(activityFields, nasty, { maxKeys: 6 }).map((fields) => ({ type: 'message', text: 'hi', ...fields })),
+  fc
+    .dictionary(activityFields, nasty, { maxKeys: 6 })
+    .map((fields) => ({ type: 'message', text: 'hi', ...fields })),
   nasty,
 );
 
@@ -43,10 +47,17 @@ const rawBodies = fc.oneof(
   fc.integer({ min: 50, max: 20_000 }).map((depth) => `[{"Text":${'['.repeat(depth)}`),
   fc
     .uint8Array({ minLength: 1, maxLength: 8 })
-    .map((bytes) => Buffer.concat([Buffer.from('{"type":"message","text":"'), Buffer.from(bytes), Buffer.from('"}')])),
+    .map((bytes) =>
+      Buffer.concat([Buffer.from('{"type":"message","text":"'), Buffer.from(bytes), Buffer.from('"}')]),
+    ),
   fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)),
   fc.string({ unit: 'binary', maxLength: 300 }),
-  fc.constantFrom('{"type":"message","text":"\\u0000"}', '[{"Text":"\\u0000"}]', 'grant_type=client_credentials&a[b][c]=1', '['),
+  fc.constantFrom(
+    '{"type":"message","text":"\\u0000"}',
+    '[{"Text":"\\u0000"}]',
+    'grant_type=client_credentials&a[b][c]=1',
+    '[',
+  ),
 );
 
 const contentTypes = fc.constantFrom(
@@ -178,7 +189,10 @@ describe('connector-gateway: no input produces a 5xx', () => {
         segments,
         fc.dictionary(
           fc.constantFrom('pageSize', 'continuationToken', 'api-version', 'to', 'from', 'x'),
-          fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('-1', '1e400', '99999999999999999999', 'NaN')),
+          fc.oneof(
+            fc.string({ maxLength: 20 }),
+            fc.constantFrom('-1', '1e400', '99999999999999999999', 'NaN'),
+          ),
           { maxKeys: 3 },
         ),
         async (method, template, segment, query) => {

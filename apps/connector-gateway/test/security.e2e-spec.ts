@@ -252,11 +252,17 @@ describe('security review: connector-gateway input (findings 4, 9, 11)', () => {
   });
 
   it('finding 11: invalid UTF-8 is 400 BadSyntax (not stored as U+FFFD), and so is a NUL character', async () => {
-    const invalid = Buffer.concat([Buffer.from('{"type":"message","text":"a'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
+    const invalid = Buffer.concat([
+      Buffer.from('{"type":"message","text":"a'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('"}'),
+    ]);
     expect(await errorOf(await send(invalid))).toEqual({
       status: 400,
       code: 'BadSyntax',
-      message: expect.stringMatching(/not valid UTF-8 \(byte 0xc3 at position 27: invalid continuation byte\)/),
+      message: expect.stringMatching(
+        /not valid UTF-8 \(byte 0xc3 at position 27: invalid continuation byte\)/,
+      ),
     });
     expect(await errorOf(await send(activity('before\u0000after')))).toEqual({
       status: 400,

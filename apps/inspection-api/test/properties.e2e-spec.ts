@@ -140,7 +140,9 @@ describe('no input produces a 5xx', () => {
         fc.constantFrom(...RESOURCES.map((r) => `/api/${r}/`), '/api/token/', '/api/records/1/'),
         fc.constantFrom('POST', 'PUT', 'PATCH'),
         fc.oneof(
-          fc.integer({ min: 65, max: 20_000 }).map((depth) => `{"name":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`),
+          fc
+            .integer({ min: 65, max: 20_000 })
+            .map((depth) => `{"name":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`),
           fc.integer({ min: 65, max: 20_000 }).map((depth) => `{"name":${'['.repeat(depth)}`),
           fc
             .uint8Array({ minLength: 1, maxLength: 6 })

@@ -344,7 +344,8 @@ describe('security review: inspection-api input (findings 4, 11)', () => {
       });
       const list = await api.call('POST', '/api/devices/', { raw: `{"name":${nested(65)}}`, headers: json });
       expect(list.body).toEqual({
-        detail: 'JSON parse error - maximum recursion depth exceeded while decoding a JSON array from a unicode string',
+        detail:
+          'JSON parse error - maximum recursion depth exceeded while decoding a JSON array from a unicode string',
       });
     });
 
@@ -368,11 +369,17 @@ describe('security review: inspection-api input (findings 4, 11)', () => {
       const device = await api.call('POST', '/api/devices/', { raw: bytes, headers: json });
       expect(device.status).toBe(400);
       expect(device.body).toEqual({
-        detail: "JSON parse error - 'utf-8' codec can't decode byte 0xe9 in position 12: invalid continuation byte",
+        detail:
+          "JSON parse error - 'utf-8' codec can't decode byte 0xe9 in position 12: invalid continuation byte",
       });
-      const truncated = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xf0, 0x9f, 0x98]), Buffer.from('"}')]);
+      const truncated = Buffer.concat([
+        Buffer.from('{"name":"'),
+        Buffer.from([0xf0, 0x9f, 0x98]),
+        Buffer.from('"}'),
+      ]);
       expect((await api.call('POST', '/api/devices/', { raw: truncated, headers: json })).body).toEqual({
-        detail: "JSON parse error - 'utf-8' codec can't decode bytes in position 9-11: invalid continuation byte",
+        detail:
+          "JSON parse error - 'utf-8' codec can't decode bytes in position 9-11: invalid continuation byte",
       });
       const start = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff]), Buffer.from('"}')]);
       expect((await api.call('POST', '/api/devices/', { raw: start, headers: json })).body).toEqual({
@@ -389,7 +396,11 @@ describe('security review: inspection-api input (findings 4, 11)', () => {
     });
 
     it('NUL in a query parameter or a login is a 4xx, never a 500 from PostgreSQL', async () => {
-      for (const path of ['/api/devices/?search=a%00b', '/api/devices/?code=a%00b', '/api/records/?status=a%00b']) {
+      for (const path of [
+        '/api/devices/?search=a%00b',
+        '/api/devices/?code=a%00b',
+        '/api/records/?status=a%00b',
+      ]) {
         const response = await api.get(path);
         expect(response.status).toBeLessThan(500);
       }

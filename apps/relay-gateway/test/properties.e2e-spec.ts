@@ -5,9 +5,25 @@ import { type Fixture, SECRET, startFixture } from './support/relay-harness';
 /** Values that stress activity handling: wrong types, huge numbers, NULs, lone surrogates, deep nesting. */
 const nasty = fc.oneof(
   fc.jsonValue({ maxDepth: 4 }),
-  fc.constantFrom(null, true, 0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 1, '', ' ', '\u0000', '\ud800', 'x'.repeat(300)),
+  fc.constantFrom(
+    null,
+    true,
+    0,
+    -1,
+    1.5,
+    1e308,
+    -1e308,
+    2 ** 53 + 1,
+    '',
+    ' ',
+    '\u0000',
+    '\ud800',
+    'x'.repeat(300),
+  ),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.integer({ min: 1, max: 100 }).map((depth) => JSON.parse(`${'['.repeat(depth)}1${']'.repeat(depth)}`) as unknown),
+  fc
+    .integer({ min: 1, max: 100 })
+    .map((depth) => JSON.parse(`${'['.repeat(depth)}1${']'.repeat(depth)}`) as unknown),
 );
 
 const activityFields = fc.constantFrom(
@@ -43,7 +59,9 @@ const rawBodies = fc.oneof(
   fc.integer({ min: 50, max: 20_000 }).map((depth) => `${'['.repeat(depth)}`),
   fc
     .uint8Array({ minLength: 1, maxLength: 8 })
-    .map((bytes) => Buffer.concat([Buffer.from('{"type":"message","text":"'), Buffer.from(bytes), Buffer.from('"}')])),
+    .map((bytes) =>
+      Buffer.concat([Buffer.from('{"type":"message","text":"'), Buffer.from(bytes), Buffer.from('"}')]),
+    ),
   fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)),
   fc.string({ unit: 'binary', maxLength: 300 }),
   fc.constantFrom('{"type":"message","text":"\\u0000"}', '{"a":1e999999}', '[', '"', '{"__proto__":{"x":1}}'),
@@ -105,11 +123,14 @@ describe('relay-gateway: no input produces a 5xx', () => {
   it('random activity shapes posted with a valid token', async () => {
     await fc.assert(
       fc.asyncProperty(activities, async (activity) => {
-        const response = await fetch(`${fixture.base}/conversations/${conversation.conversationId}/activities`, {
-          method: 'POST',
-          headers: { Authorization: `Bearer ${conversation.token}`, 'Content-Type': 'application/json' },
-          body: JSON.stringify(activity),
-        });
+        const response = await fetch(
+          `${fixture.base}/conversations/${conversation.conversationId}/activities`,
+          {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${conversation.token}`, 'Content-Type': 'application/json' },
+            body: JSON.stringify(activity),
+          },
+        );
         await expectWireFormat(response);
       }),
       { numRuns: 100 },

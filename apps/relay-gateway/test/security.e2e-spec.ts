@@ -394,7 +394,9 @@ describe('security review: relay-gateway input (findings 4, 9, 11)', () => {
 
   describe('finding 4: JSON nesting depth', () => {
     it('10,000 nested objects in an activity are 400 BadSyntax, never 500', async () => {
-      const response = await send(`{"type":"message","from":{"id":"u1"},"text":"x","value":${nested(10_000)}}`);
+      const response = await send(
+        `{"type":"message","from":{"id":"u1"},"text":"x","value":${nested(10_000)}}`,
+      );
       expect(response.status).toBe(400);
       const body = (await response.json()) as { error: { code: string; message: string } };
       expect(body.error.code).toBe('BadSyntax');
@@ -409,11 +411,18 @@ describe('security review: relay-gateway input (findings 4, 9, 11)', () => {
 
   describe('finding 11: invalid bytes', () => {
     it('invalid UTF-8 in a JSON body is 400 BadSyntax, not stored as U+FFFD', async () => {
-      const bytes = Buffer.concat([Buffer.from('{"type":"message","from":{"id":"u1"},"text":"a'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+      const bytes = Buffer.concat([
+        Buffer.from('{"type":"message","from":{"id":"u1"},"text":"a'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('"}'),
+      ]);
       const response = await send(bytes);
       expect(response.status).toBe(400);
       const body = (await response.json()) as { error: { code: string; message: string } };
-      expect(body.error).toEqual({ code: 'BadSyntax', message: expect.stringMatching(/not valid UTF-8 \(byte 0xff/) });
+      expect(body.error).toEqual({
+        code: 'BadSyntax',
+        message: expect.stringMatching(/not valid UTF-8 \(byte 0xff/),
+      });
     });
 
     it('a NUL character (\\u0000) in an activity is 400 BadSyntax', async () => {

@@ -144,17 +144,24 @@ describe('BotBearerGuard on routes open to anonymous bots', () => {
 
   it('lets a request without Authorization through while an anonymous bot is registered', () => {
     const withAnonymous = new BotBearerGuard(new Reflector(), verifier, logger, registry);
-    expect(withAnonymous.canActivate(contextFor(undefined, Routes.prototype.anonymousAllowed).context)).toBe(true);
+    expect(withAnonymous.canActivate(contextFor(undefined, Routes.prototype.anonymousAllowed).context)).toBe(
+      true,
+    );
   });
 
   it('refuses it with 401 (before the body is read) when no bot is anonymous', () => {
     const noAnonymous = new InMemoryBotRegistry([
-      { appId: 'bot-a', displayName: 'A', messagingEndpoint: 'http://127.0.0.1/api', appPassword: 'password-a' },
+      {
+        appId: 'bot-a',
+        displayName: 'A',
+        messagingEndpoint: 'http://127.0.0.1/api',
+        appPassword: 'password-a',
+      },
     ]);
     const strict = new BotBearerGuard(new Reflector(), verifier, logger, noAnonymous);
-    expect(() => strict.canActivate(contextFor(undefined, Routes.prototype.anonymousAllowed).context)).toThrow(
-      ErrorEnvelopeException,
-    );
+    expect(() =>
+      strict.canActivate(contextFor(undefined, Routes.prototype.anonymousAllowed).context),
+    ).toThrow(ErrorEnvelopeException);
   });
 });
 

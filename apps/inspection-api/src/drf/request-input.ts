@@ -98,7 +98,8 @@ export function bodyParsingMiddleware(limits: BodyLimits): RequestHandler[] {
       return payloadTooLarge(`Form field exceeds the limit of ${limits.maxBodyBytes} bytes.`);
     if (error.type === 'charset.unsupported' || error.type === 'encoding.unsupported')
       return unsupportedMediaType(request.headers['content-type'] ?? '');
-    if (error instanceof JsonInputError) return parseError(`JSON parse error - ${pythonJsonInputError(error.problem)}`);
+    if (error instanceof JsonInputError)
+      return parseError(`JSON parse error - ${pythonJsonInputError(error.problem)}`);
     if (kind === 'json' && error.type === 'entity.parse.failed')
       return parseError(`JSON parse error - ${pythonJsonError(error, (error as { body?: string }).body)}`);
     if (kind === 'multipart') return parseError(`Multipart form parse error - ${error.message}`);

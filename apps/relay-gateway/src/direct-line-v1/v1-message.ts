@@ -123,7 +123,8 @@ export function v1MessageFromActivity(activity: Activity, baseUrl: string): V1Me
   const images: string[] = [];
   const attachments: V1Attachment[] = [];
   for (const attachment of Array.isArray(activity.attachments) ? (activity.attachments as unknown[]) : []) {
-    if (!isRecord(attachment) || typeof attachment.contentUrl !== 'string' || attachment.contentUrl === '') continue;
+    if (!isRecord(attachment) || typeof attachment.contentUrl !== 'string' || attachment.contentUrl === '')
+      continue;
     const url = absolute(attachment.contentUrl, baseUrl);
     const contentType = typeof attachment.contentType === 'string' ? attachment.contentType : '';
     if (contentType.toLowerCase().startsWith('image/')) images.push(url);

@@ -36,7 +36,8 @@ export function bodyParserHttpException(error: unknown): unknown {
   const status = (error as HttpError).status ?? (error as HttpError).statusCode;
   if (error instanceof SyntaxError) return new BadRequestException(error.message, { cause: error });
   if (status === undefined || status < 400 || status >= 500) return error;
-  const message = (error as HttpError).expose === false ? (STATUS_CODES[status] ?? 'Bad request') : error.message;
+  const message =
+    (error as HttpError).expose === false ? (STATUS_CODES[status] ?? 'Bad request') : error.message;
   return new HttpException(message, status, { cause: error });
 }
 

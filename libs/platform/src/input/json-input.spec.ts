@@ -42,8 +42,13 @@ describe('jsonInputProblem', () => {
       bytes: 1,
       reason: 'invalid continuation byte',
     });
-    expect(jsonInputProblem(bytes('"', [0xed, 0xa0, 0x80], '"'))).toMatchObject({ reason: 'invalid continuation byte' });
-    expect(jsonInputProblem(bytes('"', [0xf0, 0x9f]))).toMatchObject({ bytes: 2, reason: 'unexpected end of data' });
+    expect(jsonInputProblem(bytes('"', [0xed, 0xa0, 0x80], '"'))).toMatchObject({
+      reason: 'invalid continuation byte',
+    });
+    expect(jsonInputProblem(bytes('"', [0xf0, 0x9f]))).toMatchObject({
+      bytes: 2,
+      reason: 'unexpected end of data',
+    });
     expect(jsonInputProblem(bytes('"caf\u00e9 \u{1f600}"'))).toBeUndefined();
   });
 

@@ -90,12 +90,24 @@ function firstInvalidUtf8(bytes: Uint8Array): Extract<JsonInputProblem, { kind: 
     for (let offset = 1; offset < length; offset += 1) {
       const at = index + offset;
       if (at >= bytes.length)
-        return { kind: 'encoding', position: index, byte: lead, bytes: offset, reason: 'unexpected end of data' };
+        return {
+          kind: 'encoding',
+          position: index,
+          byte: lead,
+          bytes: offset,
+          reason: 'unexpected end of data',
+        };
       const continuation = bytes[at] ?? 0;
       const min = offset === 1 ? low : 0x80;
       const max = offset === 1 ? high : 0xbf;
       if (continuation < min || continuation > max)
-        return { kind: 'encoding', position: index, byte: lead, bytes: offset, reason: 'invalid continuation byte' };
+        return {
+          kind: 'encoding',
+          position: index,
+          byte: lead,
+          bytes: offset,
+          reason: 'invalid continuation byte',
+        };
     }
     index += length;
   }
@@ -124,7 +136,10 @@ export interface JsonInputRules {
  * or, with `refuseNul`, a `\u0000` escape in a string. The UTF-8 check is native; the rest is one pass over the bytes
  * counting brackets outside strings, without building anything. The body's syntax is left to the JSON parser.
  */
-export function jsonInputProblem(bytes: Uint8Array, rules: JsonInputRules = {}): JsonInputProblem | undefined {
+export function jsonInputProblem(
+  bytes: Uint8Array,
+  rules: JsonInputRules = {},
+): JsonInputProblem | undefined {
   if (!isUtf8(bytes)) {
     const invalid = firstInvalidUtf8(bytes);
     if (invalid) return invalid;
@@ -155,7 +170,12 @@ export function jsonInputProblem(bytes: Uint8Array, rules: JsonInputRules = {}):
     else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
       depth += 1;
       if (depth > maxDepth)
-        return { kind: 'depth', position: index, container: byte === OPEN_BRACE ? 'object' : 'array', maxDepth };
+        return {
+          kind: 'depth',
+          position: index,
+          container: byte === OPEN_BRACE ? 'object' : 'array',
+          maxDepth,
+        };
     } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) depth -= 1;
   }
   return undefined;
@@ -165,7 +185,9 @@ export function jsonInputProblem(bytes: Uint8Array, rules: JsonInputRules = {}):
 export function parseJsonInput(bytes: Uint8Array, rules: JsonInputRules = {}): unknown {
   const problem = jsonInputProblem(bytes, rules);
   if (problem) throw new JsonInputError(problem);
-  return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')) as unknown;
+  return JSON.parse(
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'),
+  ) as unknown;
 }
 
 /**

@@ -92,7 +92,11 @@ export function chunkedUpload(
     const socket = connect(port, '127.0.0.1');
     const opened = Date.now();
     const piece = Buffer.alloc(64 * 1024, 0x61);
-    const framed = Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]);
+    const framed = Buffer.concat([
+      Buffer.from(`${piece.length.toString(16)}\r\n`),
+      piece,
+      Buffer.from('\r\n'),
+    ]);
     let received = '';
     let written = 0;
     let beforeAnswer: number | undefined;
