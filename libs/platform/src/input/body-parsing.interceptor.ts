@@ -31,8 +31,8 @@ interface HttpError extends Error {
 }
 
 /** body-parser's errors as the HttpExceptions the apps' filters render (Nest's own mapping, plus 413/415). */
-export function bodyParserHttpException(error: unknown): unknown {
-  if (!(error instanceof Error)) return error;
+export function bodyParserHttpException(error: unknown): Error {
+  if (!(error instanceof Error)) return new Error(String(error));
   const status = (error as HttpError).status ?? (error as HttpError).statusCode;
   if (error instanceof SyntaxError) return new BadRequestException(error.message, { cause: error });
   if (status === undefined || status < 400 || status >= 500) return error;
