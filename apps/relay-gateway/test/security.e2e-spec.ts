@@ -369,3 +369,36 @@ describe('security review: relay-gateway', () => {
     }, 15_000);
   });
 });
+
+describe('security review: relay-gateway, finding 13: /metrics', () => {
+  const metricsToken = 'relay-metrics-token-0123456789';
+
+  it('with METRICS_BEARER_TOKEN: 401 in the Direct Line format without the token, 200 with it', async () => {
+    const fixture = await startFixture({ METRICS_BEARER_TOKEN: metricsToken });
+    try {
+      const open = await fetch(`${fixture.relay.url}/metrics`);
+      expect(open.status).toBe(401);
+      expect(open.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+      expect(((await open.json()) as { error: { code: string } }).error.code).toBeTruthy();
+      const scraped = await fetch(`${fixture.relay.url}/metrics`, {
+        headers: { Authorization: `Bearer ${metricsToken}` },
+      });
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain('relay_open_streams');
+    } finally {
+      await fixture.close();
+    }
+  });
+
+  it('with METRICS_PORT: absent from the app port, served on the metrics port only', async () => {
+    const fixture = await startFixture({ METRICS_PORT: '0' });
+    try {
+      expect((await fetch(`${fixture.relay.url}/metrics`)).status).toBe(404);
+      const scraped = await fetch(fixture.relay.metricsUrl ?? 'http://127.0.0.1:1/metrics');
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain('relay_open_streams');
+    } finally {
+      await fixture.close();
+    }
+  });
+});
