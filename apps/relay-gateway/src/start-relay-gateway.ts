@@ -49,7 +49,7 @@ export function startRelayGateway(
             options.platformConfig ??
             loadPlatformConfig(environment.PLATFORM_CONFIG, { environment: variables }),
         }),
-      configure: (app, { environment }) => {
+      configure: (app) => {
         // Browsers host Web Chat anywhere. A bot's (or token's) trusted origins are enforced by the auth guard, which
         // also withdraws Access-Control-Allow-Origin from its 403 for another origin. A preflight carries no
         // credential, so it cannot tell the bot: it is answered for any origin (README, relay-gateway, CORS).
