@@ -4,10 +4,12 @@ import { type RedisActivityBus, type RedisPublishRoute } from '@fieldops/bus';
 import { type Activity } from '@fieldops/contracts';
 import {
   closeRedisClient,
+  clusterSlotOf,
   createRedisClient,
   hashTag,
   isClusterClient,
   type RedisClient,
+  slotTag,
 } from '@fieldops/redis-connection';
 import {
   type AttachmentMetadata,
@@ -295,7 +297,7 @@ export class RedisConversationStore implements ConversationStore {
     const result = await this.redis.fieldopsAppend(
       meta,
       `${meta}:log`,
-      `${this.prefix}append:${part}:${idempotencyKey}`,
+      this.appendMarkerKey(conversationId, idempotencyKey),
       JSON.stringify(rest),
       this.retentionSeconds,
       APPEND_IDEMPOTENCY_SECONDS,
@@ -399,6 +401,16 @@ export class RedisConversationStore implements ConversationStore {
   close(): Promise<void> {
     this.closing ??= closeRedisClient(this.redis);
     return this.closing;
+  }
+
+  /**
+   * The marker of one append (its idempotency key, kept {@link APPEND_IDEMPOTENCY_SECONDS}): a request marker, not
+   * state of the conversation, so it does not carry the conversation's tag; on a cluster it carries a tag of the
+   * conversation's slot instead (the script must reach it).
+   */
+  private appendMarkerKey(conversationId: string, idempotencyKey: string): string {
+    if (!this.clustered) return `${this.prefix}append:${idempotencyKey}`;
+    return `${this.prefix}append:${slotTag(clusterSlotOf(hashTag(conversationId)))}:${idempotencyKey}`;
   }
 
   /** The conversation part of its keys: hash-tagged on a cluster, so all of them live on one shard. */
