@@ -15,6 +15,7 @@ export * from './logging/create-logger';
 export * from './logging/pino-nest-logger';
 export * from './logging/request-logging.middleware';
 export * from './metrics/http-metrics';
+export * from './metrics/metrics-exposure';
 export * from './platform.module';
 export * from './security/public.decorator';
 export * from './security/security-headers';

@@ -8,7 +8,7 @@ import {
   SetMetadata,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { type Request } from 'express';
+import { type Request, type Response } from 'express';
 import { type BotConfig, findBot } from '@fieldops/platform-config';
 import { badArgument, missingProperty, tooManyRequests } from '@fieldops/contracts';
 import { LOGGER, type Logger } from '@fieldops/platform';
@@ -102,6 +102,9 @@ export class DirectLineAuthGuard implements CanActivate {
         ? credential.origins
         : [];
     if (origin && trusted.length > 0 && !trusted.includes(origin)) {
+      // CORS answers only the trusted origins: without Access-Control-Allow-Origin the browser of a page on another
+      // origin cannot read this answer (the preflight, which carries no credential, was answered permissively).
+      context.switchToHttp().getResponse<Response>().removeHeader('Access-Control-Allow-Origin');
       throw badArgument(`Origin ${origin} is not a trusted origin`, 403);
     }
 
