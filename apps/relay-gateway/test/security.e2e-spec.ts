@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { type Activity } from '@fieldops/contracts';
 import { capturingLogger, slowHeaders, trickleRequest } from '@fieldops/platform';
 import { CONVERSATION_STORE, InProcessConversationStore } from '@fieldops/conversation-store';
@@ -43,6 +45,31 @@ async function uploadFiles(
     method: 'POST',
     headers: { Authorization: `Bearer ${credential}` },
     body: form,
+  });
+}
+
+/** The status of a WebSocket handshake on `streamUrl` (101 when upgraded; the socket is closed at once). */
+function upgradeStatus(streamUrl: string, origin?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const handshake = httpRequest(new URL(streamUrl.replace(/^ws/, 'http')), {
+      headers: {
+        Connection: 'Upgrade',
+        Upgrade: 'websocket',
+        'Sec-WebSocket-Version': '13',
+        'Sec-WebSocket-Key': randomBytes(16).toString('base64'),
+        ...(origin ? { Origin: origin } : {}),
+      },
+    });
+    handshake.once('upgrade', (response, socket) => {
+      socket.destroy();
+      resolve(response.statusCode ?? 0);
+    });
+    handshake.once('response', (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    handshake.once('error', reject);
+    handshake.end();
   });
 }
 
@@ -387,6 +414,47 @@ describe('security review: relay-gateway', () => {
       });
       expect(open.status).toBe(201);
       expect(open.headers.get('access-control-allow-origin')).toBe('https://anywhere.example');
+    });
+
+    it("opens a bot's stream only from its trusted origins (WebSockets know no CORS: the upgrade's Origin is checked)", async () => {
+      const generated = await fetch(`${fixture.base}/tokens/generate`, {
+        method: 'POST',
+        headers: auth(ENHANCED_SECRET, { Origin: TRUSTED_ORIGIN, 'Content-Type': 'application/json' }),
+        body: JSON.stringify({ user: { id: 'dl_stream-user' } }),
+      });
+      const { token } = (await generated.json()) as { token: string };
+      const started = await fetch(`${fixture.base}/conversations`, {
+        method: 'POST',
+        headers: auth(token, { Origin: TRUSTED_ORIGIN }),
+      });
+      const { streamUrl } = (await started.json()) as { streamUrl: string };
+      expect(await upgradeStatus(streamUrl, 'https://evil.example')).toBe(403);
+      expect(await upgradeStatus(streamUrl, TRUSTED_ORIGIN)).toBe(101);
+      // No Origin: not a browser page (DirectLineJS in Node, a server).
+      expect(await upgradeStatus(streamUrl)).toBe(101);
+
+      // A token generated with trustedOrigins binds its stream too; the default bot's stream opens from anywhere.
+      const bound = await fetch(`${fixture.base}/tokens/generate`, {
+        method: 'POST',
+        headers: auth(SECRET, { 'Content-Type': 'application/json' }),
+        body: JSON.stringify({ trustedOrigins: ['https://app.example'] }),
+      });
+      const boundToken = ((await bound.json()) as { token: string }).token;
+      const boundStream = (
+        (await (
+          await fetch(`${fixture.base}/conversations`, { method: 'POST', headers: auth(boundToken) })
+        ).json()) as {
+          streamUrl: string;
+        }
+      ).streamUrl;
+      expect(await upgradeStatus(boundStream, 'https://other.example')).toBe(403);
+      expect(await upgradeStatus(boundStream, 'https://app.example')).toBe(101);
+      const open = (await (
+        await fetch(`${fixture.base}/conversations`, { method: 'POST', headers: auth(SECRET) })
+      ).json()) as {
+        streamUrl: string;
+      };
+      expect(await upgradeStatus(open.streamUrl, 'https://anywhere.example')).toBe(101);
     });
 
     it('answers a preflight for any origin (it carries no credential to tell the bot by), without credentials', async () => {

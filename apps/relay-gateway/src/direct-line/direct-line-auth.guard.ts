@@ -17,6 +17,7 @@ import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { type Credential } from './credentials';
 import { PLATFORM_CONFIG, type PlatformConfig } from './relay-settings';
 import { TokenIssuer } from './token-issuer';
+import { originRefused, trustedOriginsFor } from './trusted-origins';
 
 const ENHANCED_AUTH_EXEMPT = 'fieldops:relay:enhanced-auth-exempt';
 const LEGACY_SCHEMES = 'fieldops:relay:legacy-schemes';
@@ -96,16 +97,12 @@ export class DirectLineAuthGuard implements CanActivate {
 
     const origin = request.headers.origin;
     const channel = credential.bot.directLine;
-    const trusted = channel?.enhancedAuthentication
-      ? channel.trustedOrigins
-      : credential.kind === 'token'
-        ? credential.origins
-        : [];
-    if (origin && trusted.length > 0 && !trusted.includes(origin)) {
+    const trusted = trustedOriginsFor(credential.bot, credential.kind === 'token' ? credential.origins : []);
+    if (originRefused(origin, trusted)) {
       // CORS answers only the trusted origins: without Access-Control-Allow-Origin the browser of a page on another
       // origin cannot read this answer (the preflight, which carries no credential, was answered permissively).
       context.switchToHttp().getResponse<Response>().removeHeader('Access-Control-Allow-Origin');
-      throw badArgument(`Origin ${origin} is not a trusted origin`, 403);
+      throw badArgument(`Origin ${origin ?? ''} is not a trusted origin`, 403);
     }
 
     const exempt = this.reflector.getAllAndOverride<boolean>(ENHANCED_AUTH_EXEMPT, targets) ?? false;

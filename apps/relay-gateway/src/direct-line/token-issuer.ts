@@ -88,9 +88,16 @@ export class TokenIssuer {
     );
   }
 
-  issueStreamToken(bot: BotConfig, conversationId: string): string {
+  /** The streamUrl's token; it carries the conversation token's origins, checked against the upgrade's `Origin`. */
+  issueStreamToken(bot: BotConfig, conversationId: string, origins: readonly string[] = []): string {
     return this.issue(
-      { bot: bot.id, site: bot.id, conv: conversationId, scope: 'stream' },
+      {
+        bot: bot.id,
+        site: bot.id,
+        conv: conversationId,
+        scope: 'stream',
+        origins: origins.length > 0 ? [...origins] : undefined,
+      },
       STREAM_TOKEN_LIFETIME_SECONDS,
     ).token;
   }
