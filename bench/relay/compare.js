@@ -15,7 +15,7 @@ const ODL_VERSION = '1.3.1';
 const SECRET = 'bench-directline-secret-01';
 
 function usage() {
-  return `node bench/relay/compare.js [--redis] [--rounds 3] [--seconds 10] [--warmup 3] [--connections 64]
+  return `node bench/relay/compare.js [--redis] [--rounds 3] [--seconds 10] [--warmup 5] [--connections 64]
                                [--conversations 64] [--pollers 16] [--only ours|odl]
   --redis      relay and connector-gateway as separate processes on REDIS_URL (default: the one-process default,
                all-in-one --apps relay,connector with the in-process store, bus and delivery)
@@ -30,7 +30,7 @@ function parseArguments(argv) {
     redis: false,
     rounds: 3,
     seconds: 10,
-    warmup: 3,
+    warmup: 5,
     connections: 64,
     conversations: 64,
     pollers: 16,
