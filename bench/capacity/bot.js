@@ -12,7 +12,17 @@ const settings = JSON.parse(process.env.CAPACITY_BOT);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 let token; // { value, renewAt }
 
-function post(url, headers, body) {
+/** POSTs once more when a kept-alive connection was closed by the server just as the request went out. */
+async function post(url, headers, body) {
+  try {
+    return await postOnce(url, headers, body);
+  } catch (error) {
+    if (error.code !== 'ECONNRESET') throw error;
+    return postOnce(url, headers, body);
+  }
+}
+
+function postOnce(url, headers, body) {
   return new Promise((resolve, reject) => {
     const payload = Buffer.from(body);
     const request = http.request(

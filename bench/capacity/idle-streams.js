@@ -12,6 +12,7 @@
 
 const { fork } = require('node:child_process');
 const path = require('node:path');
+const { writeFileSync } = require('node:fs');
 const { parseArgs } = require('node:util');
 const { startPlatform } = require('./platform');
 const { cpuMilliseconds, openFilesLimit, residentSetBytes, tcpSocketMemory } = require('./process-stats');
@@ -25,6 +26,7 @@ const { values: options } = parseArgs({
     'per-holder': { type: 'string', default: '15000' },
     'redis-port': { type: 'string' },
     'app-port': { type: 'string' },
+    json: { type: 'string' },
   },
 });
 const WANTED = Number(options.streams);
@@ -149,6 +151,33 @@ async function main() {
       `idle for ${IDLE_SECONDS} s with ${atAll.openStreams} streams (keep-alive every 15 s): relay CPU ${(idleCpuMs / IDLE_SECONDS / 10).toFixed(1)} % of a core, ` +
         `${(((idleCpuMs / IDLE_SECONDS) * 60) / atAll.openStreams).toFixed(3)} CPU-ms per stream per minute; ${still} streams still open`,
     );
+    if (options.json) {
+      writeFileSync(
+        options.json,
+        `${JSON.stringify(
+          {
+            bench: 'idle-streams',
+            command: `node bench/capacity/idle-streams.js ${process.argv.slice(2).join(' ')}`.trim(),
+            at: new Date().toISOString(),
+            wanted: WANTED,
+            streams: atAll.openStreams,
+            stillOpen: still,
+            relayRssBytes: { none: none.rss, half: atHalf.rss, all: atAll.rss },
+            relayHeapUsedBytes: { none: none.heapUsed, half: atHalf.heapUsed, all: atAll.heapUsed },
+            perStream: {
+              rssBytes: per('rss'),
+              heapBytes: per('heapUsed'),
+              externalBytes: per('external'),
+              redisBytes: per('redis'),
+              kernelTcpBytes: (atAll.tcp.bytes - atHalf.tcp.bytes) / added,
+            },
+            idleCpuMsPerStreamPerMinute: ((idleCpuMs / IDLE_SECONDS) * 60) / atAll.openStreams,
+          },
+          null,
+          2,
+        )}\n`,
+      );
+    }
   } finally {
     for (const each of holders) each.child.send('stop');
     await platform.stop();

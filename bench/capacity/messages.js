@@ -7,6 +7,7 @@
 // See bench/capacity/README.md.
 'use strict';
 
+const { writeFileSync } = require('node:fs');
 const { parseArgs } = require('node:util');
 const { startPlatform } = require('./platform');
 const { cpuOf, residentSetBytes } = require('./process-stats');
@@ -22,6 +23,7 @@ const { values: options } = parseArgs({
     relays: { type: 'string', default: '1' },
     'redis-port': { type: 'string' },
     'app-port': { type: 'string' },
+    json: { type: 'string' },
   },
 });
 const RATE = Number(options.rate);
@@ -203,6 +205,50 @@ async function main() {
         .map(([name, count]) => `${name} ${(count / answered).toFixed(2)}`)
         .join(', ')}`,
     );
+    if (options.json) {
+      const perMessage = (ms) => ms / answered;
+      writeFileSync(
+        options.json,
+        `${JSON.stringify(
+          {
+            bench: 'messages',
+            command: `node bench/capacity/messages.js ${process.argv.slice(2).join(' ')}`.trim(),
+            at: new Date().toISOString(),
+            rate: RATE,
+            seconds: SECONDS,
+            conversations: CONVERSATIONS,
+            relays: RELAYS,
+            sent,
+            failed,
+            answered,
+            endToEndP50: e2e50,
+            endToEndP99: e2e99,
+            processingP50: percentile(processing, 50),
+            processingP99: proc99,
+            targetsMet: targets,
+            cpuMsPerMessage: {
+              relay: perMessage(relayMs),
+              connector: perMessage(cpuMs('connector')),
+              redis: perMessage(cpuMs('redis')),
+              bot: perMessage(cpuMs('bot')),
+              loadGenerator: perMessage(cpuMs('loader')),
+            },
+            rssBytes: {
+              relay: processes.relay.reduce((sum, pid) => sum + (residentSetBytes(pid) ?? 0), 0) / RELAYS,
+              connector: residentSetBytes(processes.connector),
+            },
+            redisCommandsPerMessage: totalCalls / answered,
+            redisCommandsByName: Object.fromEntries(
+              Object.entries(calls).map(([name, count]) => [name, count / answered]),
+            ),
+            redisInputBytesPerMessage: (atEnd.redis.inputBytes - redisBefore.inputBytes) / answered,
+            redisOutputBytesPerMessage: (atEnd.redis.outputBytes - redisBefore.outputBytes) / answered,
+          },
+          null,
+          2,
+        )}\n`,
+      );
+    }
     for (const conversation of conversations) conversation.socket.terminate();
   } finally {
     await platform.stop();

@@ -44,7 +44,9 @@ async function startPlatform(options = {}) {
   const stops = [];
   const stop = async () => {
     for (const part of stops.splice(0).reverse()) await part().catch(() => undefined);
-    rmSync(directory, { recursive: true, force: true });
+    // CAPACITY_KEEP_LOGS=1 keeps the apps' logs (and Redis's) for a look after the run.
+    if (process.env.CAPACITY_KEEP_LOGS) process.stdout.write(`logs kept in ${directory}\n`);
+    else rmSync(directory, { recursive: true, force: true });
   };
   try {
     const redis = new RedisServerProcess({ port: redisPort, directory });

@@ -6,6 +6,7 @@
 // See bench/capacity/README.md.
 'use strict';
 
+const { writeFileSync } = require('node:fs');
 const { parseArgs } = require('node:util');
 const { startPlatform } = require('./platform');
 const { infoSection } = require('./redis-info');
@@ -17,6 +18,7 @@ const { values: options } = parseArgs({
     messages: { type: 'string', default: '6' },
     'redis-port': { type: 'string' },
     'app-port': { type: 'string' },
+    json: { type: 'string' },
   },
 });
 const CONVERSATIONS = Number(options.conversations);
@@ -137,6 +139,35 @@ async function main() {
       say(
         `  ${kind.padEnd(58)} ${entry.type.padEnd(6)} ${String(entry.count).padStart(7)} keys ${entry.bytes.toFixed(0).padStart(7)} bytes each, TTL ${entry.ttl} s` +
           (entry.length !== undefined ? `, ${entry.length.toFixed(1)} entries` : ''),
+      );
+    }
+    if (options.json) {
+      writeFileSync(
+        options.json,
+        `${JSON.stringify(
+          {
+            bench: 'redis-memory',
+            command: `node bench/capacity/redis-memory.js ${process.argv.slice(2).join(' ')}`.trim(),
+            at: new Date().toISOString(),
+            conversations: CONVERSATIONS,
+            messages: MESSAGES,
+            failed,
+            usedMemory: { empty, started, firstRound, allRounds },
+            perStartedConversationBytes: (started - empty) / CONVERSATIONS,
+            perConversationAfterFirstMessageBytes: (firstRound - empty) / CONVERSATIONS,
+            perActivityBytes: perActivity,
+            activityJsonBytes: logKind?.itemBytes,
+            keys: [...kinds].map(([kind, entry]) => ({
+              kind,
+              type: entry.type,
+              count: entry.count,
+              bytes: entry.bytes,
+              ttlSeconds: entry.ttl,
+            })),
+          },
+          null,
+          2,
+        )}\n`,
       );
     }
   } finally {
