@@ -31,9 +31,14 @@ const { values: options } = parseArgs({
 for (const name of ['messages', 'streams', 'redis']) {
   if (!options[name]) throw new Error(`--${name} <file written by the bench's --json> is required`);
 }
-const messages = JSON.parse(readFileSync(options.messages, 'utf8'));
-const streams = JSON.parse(readFileSync(options.streams, 'utf8'));
-const redis = JSON.parse(readFileSync(options.redis, 'utf8'));
+/** A bench's figures; its command without the --json file (where the figures went is not how they were made). */
+const figures = (file) => {
+  const read = JSON.parse(readFileSync(file, 'utf8'));
+  return { ...read, command: read.command.replace(/\s--json(?:=|\s+)\S+/, '') };
+};
+const messages = figures(options.messages);
+const streams = figures(options.streams);
+const redis = figures(options.redis);
 const number = (name) => Number(options[name]);
 const RATE = number('target-rate');
 const STREAMS = number('target-streams');
