@@ -424,7 +424,7 @@ async function main() {
     ? 'relay-gateway and connector-gateway as separate processes on REDIS_URL'
     : 'the one-process default (all-in-one --apps relay,connector)';
   process.stdout.write(
-    `ours: ${mode}; offline-directline ${ODL_VERSION}; external echo bot over HTTP; ${options.connections} connections, ` +
+    `${targets.map((target) => (target.name === 'ours' ? `ours: ${mode}` : `offline-directline ${ODL_VERSION}`)).join('; ')}; external echo bot over HTTP; ${options.connections} connections, ` +
       `${options.conversations} conversations, ${options.warmup} s warm-up + ${options.seconds} s per run, ` +
       `${options.rounds} rounds; logs in ${directory}\n`,
   );
