@@ -9,13 +9,18 @@ import {
   applyConnectionTimeouts,
   type StartedService,
   startService,
+  type JsonBodyOptions,
   type StartServiceOptions,
 } from '@fieldops/platform';
 import { type AiServicesConfig, loadPlatformConfig, type PlatformConfig } from '@fieldops/platform-config';
+import { BotBearerGuard } from './bot-auth/bot-bearer.guard';
 import { registeredBotsFromPlatformConfig } from './bots/platform-bots';
 import { type RegisteredBot } from './bots/registered-bot';
 import { ConnectorGatewayEnvironment } from './config/connector-gateway.environment';
+import { ConnectorGatewayExceptionFilter } from './connector-gateway-exception.filter';
 import { ConnectorGatewayModule } from './connector-gateway.module';
+import { BotConversationsService } from './conversations/bot-conversations.service';
+import { BotSendRoute } from './conversations/bot-send.route';
 
 export interface StartConnectorGatewayOptions extends StartServiceOptions {
   /** A bus owned by the caller (the all-in-one process shares one in-process bus between apps). */
@@ -36,6 +41,15 @@ export type StartedConnectorGateway = StartedService<ConnectorGatewayEnvironment
   httpsUrl?: string;
   httpsPort?: number;
 };
+
+/**
+ * How the connector reads JSON bodies, on the framework's routes and on the send route alike: above the 256 KB
+ * activity limit (413 MessageSizeTooBig from validation) with room for base64 uploads; nesting up to JSON_MAX_DEPTH;
+ * no `\u0000` (it would be stored and handed to every channel).
+ */
+function connectorJsonBody(environment: ConnectorGatewayEnvironment): JsonBodyOptions {
+  return { limit: 8 * 1024 * 1024, maxDepth: environment.JSON_MAX_DEPTH, refuseNul: true };
+}
 
 /** Validates the configuration, then starts connector-gateway and returns once it listens. */
 export async function startConnectorGateway(
@@ -66,11 +80,10 @@ export async function startConnectorGateway(
       publicUrl: (environment) => environment.CONNECTOR_PUBLIC_URL,
       // Attachments bots upload here are shown by Web Chat on other origins.
       crossOriginResources: 'cross-origin',
-      // Bodies are read after the guards (a request without a valid bot token is refused unread). JSON: above the
-      // 256 KB activity limit (413 MessageSizeTooBig from validation) with room for base64 uploads; \u0000 is refused
-      // (it would be stored and handed to every channel). Forms: the OAuth token endpoint.
-      bodies: () => ({
-        json: { limit: 8 * 1024 * 1024, refuseNul: true },
+      // Bodies are read after the guards (a request without a valid bot token is refused unread); forms: the OAuth
+      // token endpoint.
+      bodies: (environment) => ({
+        json: connectorJsonBody(environment),
         urlencoded: { limit: '100kb' },
       }),
       module: ({ environment, variables, logger }) =>
@@ -82,7 +95,7 @@ export async function startConnectorGateway(
           bots: botsOf(environment, variables),
           aiServices: options.aiServices ?? platformConfigOf(environment, variables)?.aiServices,
         }),
-      configure: (app) => {
+      configure: (app, { environment }) => {
         // Every response carries an operation id, as the real Bot Connector's do.
         app.use(
           (
@@ -93,6 +106,16 @@ export async function startConnectorGateway(
             response.setHeader('X-Correlating-OperationId', randomUUID());
             next();
           },
+        );
+        // Every bot message (SendToConversation, ReplyToActivity) is answered here, before the router (its body read
+        // after the guard, with the same JSON parser).
+        app.use(
+          new BotSendRoute({
+            guard: app.get(BotBearerGuard),
+            conversations: app.get(BotConversationsService),
+            filter: app.get(ConnectorGatewayExceptionFilter),
+            json: connectorJsonBody(environment),
+          }).middleware,
         );
       },
     },

@@ -2,6 +2,8 @@ import { type ActivityBus } from '@fieldops/bus';
 import { type ConversationStore } from '@fieldops/conversation-store';
 import { type StartedService, startService, type StartServiceOptions } from '@fieldops/platform';
 import { loadPlatformConfig, type PlatformConfig } from '@fieldops/platform-config';
+import { ActivitySendRoute } from './activities/activity-send.route';
+import { relayJsonBody } from './activities/relay-json-body';
 import { RelayGatewayEnvironment } from './config/relay-gateway.environment';
 import { type BotDelivery } from './delivery/bot-delivery';
 import { RelayGatewayModule } from './relay-gateway.module';
@@ -32,12 +34,8 @@ export function startRelayGateway(
       publicUrl: (environment) => environment.RELAY_PUBLIC_URL,
       // Web Chat on another origin shows the uploads (contentUrl) as images.
       crossOriginResources: 'cross-origin',
-      // Bodies are read after the auth guard (an unauthenticated request is refused unread). The JSON limit is above
-      // the activity limit so oversize activities get 413 MessageSizeTooBig from validation, not the parser; \u0000
-      // is refused (no client means it, and bots and stores downstream would keep it).
-      bodies: (environment) => ({
-        json: { limit: environment.RELAY_MAX_ACTIVITY_BYTES * 4, refuseNul: true },
-      }),
+      // Bodies are read after the auth guard: an unauthenticated request is refused unread.
+      bodies: (environment) => ({ json: relayJsonBody(environment) }),
       module: ({ environment, variables, logger }) =>
         RelayGatewayModule.forRoot({
           environment,
@@ -61,6 +59,8 @@ export function startRelayGateway(
           allowedHeaders: CORS_HEADERS,
           maxAge: 600,
         });
+        // The send route (every message) is answered here, before the router (its body read after the guard too).
+        app.use(app.get(ActivitySendRoute).middleware);
         app.get(StreamService).attach(app.getHttpServer());
       },
     },

@@ -11,10 +11,22 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import { from, type Observable, switchMap } from 'rxjs';
 import { jsonInputVerifier, type JsonInputRules } from './json-input';
 
+/** How a service reads `application/json` bodies: size limit, nesting depth and NUL rules. */
+export type JsonBodyOptions = { limit: number | string } & JsonInputRules;
+
+/**
+ * The JSON body parser with the platform's input rules (body-parser with jsonInputVerifier): the one parser of the
+ * interceptor below and of any route that reads its body itself after its own guard (the gateways' hot send routes).
+ */
+export function jsonBodyParser(options: JsonBodyOptions): RequestHandler {
+  const { limit, ...rules } = options;
+  return express.json({ limit, verify: jsonInputVerifier(rules) });
+}
+
 /** The bodies a service accepts, parsed only once the request has passed its guards. */
 export interface BodyParsingOptions {
   /** `application/json` bodies: size limit, nesting depth and NUL rules. */
-  json: { limit: number | string } & JsonInputRules;
+  json: JsonBodyOptions;
   /** `application/x-www-form-urlencoded` bodies (Nest's default parser's settings: qs syntax). */
   urlencoded?: { limit: number | string };
 }
@@ -66,8 +78,7 @@ export class BodyParsingInterceptor implements NestInterceptor {
   private readonly parsers: RequestHandler[];
 
   constructor(options: BodyParsingOptions) {
-    const { limit, ...rules } = options.json;
-    this.parsers = [express.json({ limit, verify: jsonInputVerifier(rules) })];
+    this.parsers = [jsonBodyParser(options.json)];
     if (options.urlencoded) {
       this.parsers.push(express.urlencoded({ limit: options.urlencoded.limit, extended: true }));
     }
