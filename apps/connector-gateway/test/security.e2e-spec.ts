@@ -187,3 +187,36 @@ describe('security review: connector-gateway', () => {
     }, 15_000);
   });
 });
+
+describe('security review: connector-gateway, finding 13: /metrics', () => {
+  const metricsToken = 'connector-metrics-token-0123456789';
+
+  it('with METRICS_BEARER_TOKEN: 401 in the connector format without the token, 200 with it', async () => {
+    const { gateway } = await startGatewayFixture({ METRICS_BEARER_TOKEN: metricsToken });
+    try {
+      const open = await fetch(`${gateway.url}/metrics`);
+      expect(open.status).toBe(401);
+      expect(open.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+      expect(((await open.json()) as { error: { code: string } }).error.code).toBeTruthy();
+      const scraped = await fetch(`${gateway.url}/metrics`, {
+        headers: { Authorization: `Bearer ${metricsToken}` },
+      });
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain('service="connector-gateway"');
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('with METRICS_PORT: absent from the app port, served on the metrics port only', async () => {
+    const { gateway } = await startGatewayFixture({ METRICS_PORT: '0' });
+    try {
+      expect((await fetch(`${gateway.url}/metrics`)).status).toBe(404);
+      const scraped = await fetch(gateway.metricsUrl ?? 'http://127.0.0.1:1/metrics');
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain('service="connector-gateway"');
+    } finally {
+      await gateway.close();
+    }
+  });
+});

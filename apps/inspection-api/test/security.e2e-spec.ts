@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { slowHeaders, trickleRequest } from '@fieldops/platform';
 import { chromium } from 'playwright-core';
+import { startInspectionApi } from '../src';
 import { ADMIN, type ApiResponse, TestApi } from './support/test-api';
 
 /** JSON text of `"x"` nested `depth` lists deep (JSON.stringify itself would overflow the stack). */
@@ -317,5 +318,41 @@ describe('security review: inspection-api', () => {
       expect(slow.closedAfterMs).toBeLessThan(3_000);
       expect(slow.received).toMatch(/^HTTP\/1\.1 408/);
     }, 15_000);
+  });
+});
+
+describe('security review: inspection-api, finding 13: /metrics', () => {
+  const metricsToken = 'inspection-metrics-token-0123456789';
+  let api: TestApi;
+
+  beforeAll(async () => {
+    api = await TestApi.start('security_metrics', { METRICS_BEARER_TOKEN: metricsToken });
+  });
+  afterAll(() => api.close());
+
+  it("with METRICS_BEARER_TOKEN: 401 in DRF's format without the token, 200 with it", async () => {
+    const open = await fetch(`${api.url}/metrics`);
+    expect(open.status).toBe(401);
+    expect(open.headers.get('www-authenticate')).toContain('Bearer');
+    expect(Object.keys((await open.json()) as object)).toEqual(['detail']);
+    const scraped = await fetch(`${api.url}/metrics`, {
+      headers: { Authorization: `Bearer ${metricsToken}` },
+    });
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toContain('service="inspection-api"');
+  });
+
+  it('with METRICS_PORT: absent from the app port, served on the metrics port only', async () => {
+    const separate = await startInspectionApi({ environment: { ...api.environment, METRICS_PORT: '0' } });
+    try {
+      expect((await fetch(`${separate.url}/metrics`)).status).toBe(404);
+      const scraped = await fetch(separate.metricsUrl ?? 'http://127.0.0.1:1/metrics', {
+        headers: { Authorization: `Bearer ${metricsToken}` },
+      });
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain('service="inspection-api"');
+    } finally {
+      await separate.close();
+    }
   });
 });

@@ -18,7 +18,7 @@ import { ConversationsController } from './conversations/conversations.controlle
 import { ConversationsService } from './conversations/conversations.service';
 import { BOT_DELIVERY, type BotDelivery } from './delivery/bot-delivery';
 import { BotServiceUrlProbe } from './delivery/bot-service-url.probe';
-import { selectBotDelivery } from './delivery/connector-bot-delivery';
+import { ConnectorBotDelivery, selectBotDelivery } from './delivery/connector-bot-delivery';
 import { HttpBotDelivery } from './delivery/http-bot-delivery';
 import { DirectLineAuthGuard } from './direct-line/direct-line-auth.guard';
 import { RelayExceptionFilter } from './relay-exception.filter';
@@ -48,7 +48,8 @@ export interface RelayGatewayModuleOptions {
 class DeliveryLifecycle implements OnApplicationShutdown {
   constructor(readonly delivery: BotDelivery) {}
   onApplicationShutdown(): void {
-    if (this.delivery instanceof HttpBotDelivery) this.delivery.close();
+    if (this.delivery instanceof HttpBotDelivery || this.delivery instanceof ConnectorBotDelivery)
+      this.delivery.close();
   }
 }
 

@@ -44,7 +44,9 @@ export function startRelayGateway(
             loadPlatformConfig(environment.PLATFORM_CONFIG, { environment: variables }),
         }),
       configure: (app, { environment }) => {
-        // Browsers host Web Chat anywhere; trusted origins are enforced per bot/token by the auth guard.
+        // Browsers host Web Chat anywhere. A bot's (or token's) trusted origins are enforced by the auth guard, which
+        // also withdraws Access-Control-Allow-Origin from its 403 for another origin. A preflight carries no
+        // credential, so it cannot tell the bot: it is answered for any origin (README, relay-gateway, CORS).
         app.enableCors({
           origin: true,
           // Bearer-only: no cookies, so no Access-Control-Allow-Credentials (a credentialed read from any origin).

@@ -1,5 +1,5 @@
 import { Expose } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 import { ToInteger } from './environment-transforms';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -26,4 +26,17 @@ export class CommonEnvironment {
    * `10.0.0.0/8, 127.0.0.1`, or a hop count); `none` trusts no proxy.
    */
   @Expose() @IsOptional() @IsString() TRUST_PROXY?: string = 'loopback';
+
+  /**
+   * Serve `/metrics` on this port only (absent from the app port), for a port that no Service, Ingress or proxy
+   * exposes; 0 picks a free port (tests). Unset: `/metrics` is on the app port.
+   */
+  @Expose() @IsOptional() @ToInteger() @IsInt() @Min(0) @Max(65_535) METRICS_PORT?: number;
+
+  /** When set, `/metrics` (on either port) answers only `Authorization: Bearer <token>`; 401 otherwise. */
+  @Expose()
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'METRICS_BEARER_TOKEN must be at least 16 characters' })
+  METRICS_BEARER_TOKEN?: string;
 }

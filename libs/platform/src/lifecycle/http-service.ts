@@ -7,7 +7,10 @@ import { type ExpressAdapter, type NestExpressApplication } from '@nestjs/platfo
 import { type Logger } from 'pino';
 import { PinoNestLogger } from '../logging/pino-nest-logger';
 import { requestLoggingMiddleware } from '../logging/request-logging.middleware';
+import { Registry } from 'prom-client';
 import { HttpMetrics } from '../metrics/http-metrics';
+import { MetricsExposure, type MetricsExposureOptions } from '../metrics/metrics-exposure';
+import { type RunningMetricsServer, startMetricsServer } from '../metrics/metrics-server';
 import { type SecurityHeadersOptions, securityHeadersMiddleware } from '../security/security-headers';
 
 export interface HttpServiceOptions {
@@ -25,6 +28,8 @@ export interface HttpServiceOptions {
   headersTimeoutMs?: number;
   /** HSTS (https public URL) and the Cross-Origin-Resource-Policy of the security headers. */
   securityHeaders?: SecurityHeadersOptions;
+  /** How `/metrics` is exposed (default: open, on the app port). */
+  metrics?: MetricsExposureOptions;
   /** App-specific wiring after creation and before listening (extra middleware, WebSocket upgrade …). */
   configure?: (app: NestExpressApplication) => void | Promise<void>;
   /** The Express adapter, when the app replies its own way (inspection-api's DRF renderer); Nest's otherwise. */
@@ -37,6 +42,8 @@ export interface RunningService {
   readonly url: string;
   readonly port: number;
   readonly app: NestExpressApplication;
+  /** `/metrics` on its own port, when one is configured (`METRICS_PORT`). */
+  readonly metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -90,6 +97,8 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Run
   app.use(securityHeadersMiddleware(options.securityHeaders));
   app.use(requestLoggingMiddleware(logger));
   app.use(app.get(HttpMetrics).middleware);
+  const metrics = options.metrics ?? {};
+  app.get(MetricsExposure).configure(metrics);
   await options.configure?.(app);
 
   let closing = false;
@@ -105,6 +114,23 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Run
   const host = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
   const url = `http://${host}:${port}`;
   logger.info({ url }, `${service} listening`);
+
+  let metricsServer: RunningMetricsServer | undefined;
+  if (metrics.port !== undefined) {
+    const metricsPort = metrics.port;
+    metricsServer = await startMetricsServer({
+      registry: app.get(Registry),
+      exposure: app.get(MetricsExposure),
+      host: options.host,
+      port: metricsPort,
+      logger,
+      applyTimeouts: (metricsHttp) =>
+        applyConnectionTimeouts(metricsHttp, options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS),
+    }).catch(async (error: unknown) => {
+      await app.close();
+      throw error;
+    });
+  }
 
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -123,11 +149,13 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Run
         await app.close();
       } finally {
         clearTimeout(deadline);
+        // Scraped until the app has drained.
+        await metricsServer?.close();
       }
       logger.info('stopped');
     })();
     return closed;
   };
 
-  return { service, url, port, app, close };
+  return { service, url, port, app, ...(metricsServer ? { metricsUrl: metricsServer.url } : {}), close };
 }

@@ -3,6 +3,7 @@ import { type ExpressAdapter, type NestExpressApplication } from '@nestjs/platfo
 import { type ClassConstructor } from 'class-transformer';
 import { type Logger } from 'pino';
 import { type CommonEnvironment } from '../config/common-environment';
+import { ConfigurationError } from '../config/configuration-error';
 import { loadEnvironment } from '../config/load-environment';
 import { createLogger } from '../logging/create-logger';
 import { type RunningService, startHttpService } from './http-service';
@@ -47,6 +48,12 @@ export async function startService<Environment extends CommonEnvironment>(
 ): Promise<StartedService<Environment>> {
   const variables = options.environment ?? process.env;
   const environment = loadEnvironment(definition.environmentSchema, variables, definition.service);
+  const port = definition.port(environment);
+  if (environment.METRICS_PORT && environment.METRICS_PORT === port) {
+    throw new ConfigurationError(definition.service, [
+      `METRICS_PORT: ${port} is the app's own port; give metrics a port of their own, or unset METRICS_PORT`,
+    ]);
+  }
   const logger =
     options.logger ?? createLogger({ service: definition.service, level: environment.LOG_LEVEL });
   const cleanups: Array<() => Promise<void>> = [];
@@ -67,7 +74,8 @@ export async function startService<Environment extends CommonEnvironment>(
       module: await definition.module(context),
       logger,
       host: environment.HOST,
-      port: definition.port(environment),
+      port,
+      metrics: { port: environment.METRICS_PORT, bearerToken: environment.METRICS_BEARER_TOKEN },
       trustProxy: environment.TRUST_PROXY,
       shutdownTimeoutMs: environment.SHUTDOWN_TIMEOUT_MS,
       headersTimeoutMs: environment.HTTP_HEADERS_TIMEOUT_MS,
