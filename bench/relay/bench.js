@@ -167,12 +167,21 @@ async function main() {
     if (timing) processing.push(Number(timing[1]));
   };
   if (rate > 0) {
-    for (const relay of relays) relay.send('loop-delay-reset');
-    await openLoop({ sendOne, pending, endToEnd, processing });
+    // The relays' event-loop delay and CPU time are counted from the end of the warm-up.
+    const afterWarmUp = () => {
+      for (const relay of relays) relay.send('loop-delay-reset');
+    };
+    const { sent } = await openLoop({ sendOne, pending, endToEnd, processing, afterWarmUp });
     for (const [index, relay] of relays.entries()) {
-      const { loopDelay } = await relay.ask('loop-delay');
+      const { loopDelay, cpu } = await relay.ask('loop-delay');
+      const name = `relay${relayCount > 1 ? ` ${index + 1}` : ''}`;
       console.log(
-        `  relay${relayCount > 1 ? ` ${index + 1}` : ''} event-loop delay: p50 ${loopDelay.p50.toFixed(1)} ms, p99 ${loopDelay.p99.toFixed(1)} ms, max ${loopDelay.max.toFixed(1)} ms`,
+        `  ${name} event-loop delay: p50 ${loopDelay.p50.toFixed(1)} ms, p99 ${loopDelay.p99.toFixed(1)} ms, max ${loopDelay.max.toFixed(1)} ms`,
+      );
+      // Per message sent (its echo and the bot's reply streamed to every socket included), over the relays.
+      const perMessage = (micros) => ((micros / sent) * relayCount).toFixed(0);
+      console.log(
+        `  ${name} CPU: ${perMessage(cpu.user + cpu.system)} µs per message (user ${perMessage(cpu.user)}, system ${perMessage(cpu.system)}), ${((cpu.user + cpu.system) / 1e4 / seconds).toFixed(0)}% of a core`,
       );
     }
     for (const socket of sockets) socket.terminate();
@@ -216,7 +225,7 @@ async function main() {
  * Open loop: messages are sent at a fixed rate whatever the answers do (a closed loop slows down with the server and
  * hides queueing), spread over the clients; prints the rate achieved, what was answered, and the latencies.
  */
-async function openLoop({ sendOne, pending, endToEnd, processing }) {
+async function openLoop({ sendOne, pending, endToEnd, processing, afterWarmUp }) {
   const run = async (label, runSeconds) => {
     let sent = 0;
     let failed = 0;
@@ -252,6 +261,7 @@ async function openLoop({ sendOne, pending, endToEnd, processing }) {
   await run('warm-up', WARM_UP_SECONDS);
   endToEnd.length = 0;
   processing.length = 0;
+  afterWarmUp();
   const { sent, failed, answered, sendingSeconds, failures } = await run('open', seconds);
   console.log(
     `open loop: ${rate} messages/s offered for ${seconds} s (after ${WARM_UP_SECONDS} s of warm-up) over ${clients} WebSocket clients in ${conversations} conversations`,
@@ -266,6 +276,7 @@ async function openLoop({ sendOne, pending, endToEnd, processing }) {
   console.log(
     `  gateway processing per send (bot excluded): p50 ${percentile(processing, 50).toFixed(3)} ms, p99 ${percentile(processing, 99).toFixed(3)} ms`,
   );
+  return { sent };
 }
 
 /** Idle streams: memory of the relay process per open socket. */

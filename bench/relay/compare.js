@@ -15,7 +15,7 @@ const ODL_VERSION = '1.3.1';
 const SECRET = 'bench-directline-secret-01';
 
 function usage() {
-  return `node bench/relay/compare.js [--redis] [--rounds 3] [--seconds 10] [--warmup 3] [--connections 64]
+  return `node bench/relay/compare.js [--redis] [--rounds 3] [--seconds 10] [--warmup 5] [--connections 64]
                                [--conversations 64] [--pollers 16] [--only ours|odl]
   --redis      relay and connector-gateway as separate processes on REDIS_URL (default: the one-process default,
                all-in-one --apps relay,connector with the in-process store, bus and delivery)
@@ -30,7 +30,7 @@ function parseArguments(argv) {
     redis: false,
     rounds: 3,
     seconds: 10,
-    warmup: 3,
+    warmup: 5,
     connections: 64,
     conversations: 64,
     pollers: 16,
@@ -424,7 +424,7 @@ async function main() {
     ? 'relay-gateway and connector-gateway as separate processes on REDIS_URL'
     : 'the one-process default (all-in-one --apps relay,connector)';
   process.stdout.write(
-    `ours: ${mode}; offline-directline ${ODL_VERSION}; external echo bot over HTTP; ${options.connections} connections, ` +
+    `${targets.map((target) => (target.name === 'ours' ? `ours: ${mode}` : `offline-directline ${ODL_VERSION}`)).join('; ')}; external echo bot over HTTP; ${options.connections} connections, ` +
       `${options.conversations} conversations, ${options.warmup} s warm-up + ${options.seconds} s per run, ` +
       `${options.rounds} rounds; logs in ${directory}\n`,
   );
