@@ -13,10 +13,14 @@ import {
 } from '@fieldops/platform';
 import { type AiServicesConfig, loadPlatformConfig, type PlatformConfig } from '@fieldops/platform-config';
 import { rawTranslateBody } from './ai-services/raw-body';
+import { BotBearerGuard } from './bot-auth/bot-bearer.guard';
 import { registeredBotsFromPlatformConfig } from './bots/platform-bots';
 import { type RegisteredBot } from './bots/registered-bot';
 import { ConnectorGatewayEnvironment } from './config/connector-gateway.environment';
+import { ConnectorGatewayExceptionFilter } from './connector-gateway-exception.filter';
 import { ConnectorGatewayModule } from './connector-gateway.module';
+import { BotConversationsService } from './conversations/bot-conversations.service';
+import { BotSendRoute } from './conversations/bot-send.route';
 
 export interface StartConnectorGatewayOptions extends StartServiceOptions {
   /** A bus owned by the caller (the all-in-one process shares one in-process bus between apps). */
@@ -37,6 +41,9 @@ export type StartedConnectorGateway = StartedService<ConnectorGatewayEnvironment
   httpsUrl?: string;
   httpsPort?: number;
 };
+
+/** Above the 256 KB activity limit (413 MessageSizeTooBig from validation) and room for base64 uploads. */
+const JSON_BODY_LIMIT = 8 * 1024 * 1024;
 
 /** Validates the configuration, then starts connector-gateway and returns once it listens. */
 export async function startConnectorGateway(
@@ -88,10 +95,18 @@ export async function startConnectorGateway(
             next();
           },
         );
+        // Every bot message (SendToConversation, ReplyToActivity) is answered here, before the parsers and the router.
+        app.use(
+          new BotSendRoute({
+            guard: app.get(BotBearerGuard),
+            conversations: app.get(BotConversationsService),
+            filter: app.get(ConnectorGatewayExceptionFilter),
+            jsonLimit: JSON_BODY_LIMIT,
+          }).middleware,
+        );
         // The translate operation reads its body itself (credentials and Content-Type are checked first).
         app.use('/translate', rawTranslateBody());
-        // Above the 256 KB activity limit (413 MessageSizeTooBig from validation) and room for base64 uploads.
-        app.useBodyParser('json', { limit: 8 * 1024 * 1024 });
+        app.useBodyParser('json', { limit: JSON_BODY_LIMIT });
       },
     },
     options,

@@ -2,6 +2,7 @@ import { type ActivityBus } from '@fieldops/bus';
 import { type ConversationStore } from '@fieldops/conversation-store';
 import { type StartedService, startService, type StartServiceOptions } from '@fieldops/platform';
 import { loadPlatformConfig, type PlatformConfig } from '@fieldops/platform-config';
+import { ActivitySendRoute } from './activities/activity-send.route';
 import { RelayGatewayEnvironment } from './config/relay-gateway.environment';
 import { type BotDelivery } from './delivery/bot-delivery';
 import { RelayGatewayModule } from './relay-gateway.module';
@@ -55,6 +56,8 @@ export function startRelayGateway(
           allowedHeaders: CORS_HEADERS,
           maxAge: 600,
         });
+        // The send route (every message) is answered here, before the body parsers and the router.
+        app.use(app.get(ActivitySendRoute).middleware);
         // Above the activity limit so oversize activities get 413 MessageSizeTooBig from validation, not the parser.
         app.useBodyParser('json', { limit: environment.RELAY_MAX_ACTIVITY_BYTES * 4 });
         app.get(StreamService).attach(app.getHttpServer());
