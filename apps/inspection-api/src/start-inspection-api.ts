@@ -104,6 +104,15 @@ export function startInspectionApi(
           await app
             .get(UsersService)
             .ensureUser(environment.INSPECTION_ADMIN_USERNAME, environment.INSPECTION_ADMIN_PASSWORD);
+        } else if (!(await app.get(UsersService).anyUser())) {
+          // Nobody can sign in yet: say how to make the first (supervisor) account.
+          logger.warn(
+            {
+              create: "echo '<password>' | npm run users -w @fieldops/inspection-api -- create <username>",
+              or: 'set INSPECTION_ADMIN_USERNAME and INSPECTION_ADMIN_PASSWORD',
+            },
+            'no user yet: create a supervisor to sign in with (npm start makes one and prints it)',
+          );
         }
       },
     },
