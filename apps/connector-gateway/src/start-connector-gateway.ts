@@ -10,6 +10,7 @@ import {
   type StartedService,
   startService,
   type JsonBodyOptions,
+  jsonBodyParser,
   type StartServiceOptions,
 } from '@fieldops/platform';
 import { type AiServicesConfig, loadPlatformConfig, type PlatformConfig } from '@fieldops/platform-config';
@@ -20,7 +21,10 @@ import { ConnectorGatewayEnvironment } from './config/connector-gateway.environm
 import { ConnectorGatewayExceptionFilter } from './connector-gateway-exception.filter';
 import { ConnectorGatewayModule } from './connector-gateway.module';
 import { BotConversationsService } from './conversations/bot-conversations.service';
-import { BotSendRoute } from './conversations/bot-send.route';
+import { botSendRoute } from './conversations/bot-send.route';
+import { DeliveriesController } from './delivery/deliveries.controller';
+import { deliveriesRoute } from './delivery/deliveries.route';
+import { InternalKeyGuard } from './delivery/internal-key.guard';
 
 export interface StartConnectorGatewayOptions extends StartServiceOptions {
   /** A bus owned by the caller (the all-in-one process shares one in-process bus between apps). */
@@ -107,15 +111,25 @@ export async function startConnectorGateway(
             next();
           },
         );
-        // Every bot message (SendToConversation, ReplyToActivity) is answered here, before the router (its body read
-        // after the guard, with the same JSON parser).
+        const parseJson = jsonBodyParser(connectorJsonBody(environment));
+        // Every bot message (SendToConversation, ReplyToActivity) is answered here, before the router: its guard, then
+        // the JSON parser the framework's routes get (BodyParsingInterceptor, after their guards), same limit and rules.
         app.use(
-          new BotSendRoute({
+          botSendRoute({
             guard: app.get(BotBearerGuard),
             conversations: app.get(BotConversationsService),
             filter: app.get(ConnectorGatewayExceptionFilter),
-            json: connectorJsonBody(environment),
-          }).middleware,
+            parseJson,
+          }),
+        );
+        // The relay's delivery of every message (when the relay runs in a process of its own), likewise.
+        app.use(
+          deliveriesRoute({
+            guards: [app.get(BotBearerGuard), app.get(InternalKeyGuard)],
+            controller: app.get(DeliveriesController),
+            filter: app.get(ConnectorGatewayExceptionFilter),
+            parseJson,
+          }),
         );
       },
     },

@@ -1,6 +1,11 @@
 import { type ActivityBus } from '@fieldops/bus';
 import { type ConversationStore } from '@fieldops/conversation-store';
-import { type StartedService, startService, type StartServiceOptions } from '@fieldops/platform';
+import {
+  jsonBodyParser,
+  type StartedService,
+  startService,
+  type StartServiceOptions,
+} from '@fieldops/platform';
 import { loadPlatformConfig, type PlatformConfig } from '@fieldops/platform-config';
 import { ActivitySendRoute } from './activities/activity-send.route';
 import { relayJsonBody } from './activities/relay-json-body';
@@ -47,7 +52,7 @@ export function startRelayGateway(
             options.platformConfig ??
             loadPlatformConfig(environment.PLATFORM_CONFIG, { environment: variables }),
         }),
-      configure: (app) => {
+      configure: (app, { environment }) => {
         // Browsers host Web Chat anywhere. A bot's (or token's) trusted origins are enforced by the auth guard, which
         // also withdraws Access-Control-Allow-Origin from its 403 for another origin. A preflight carries no
         // credential, so it cannot tell the bot: it is answered for any origin (README, relay-gateway, CORS).
@@ -59,8 +64,9 @@ export function startRelayGateway(
           allowedHeaders: CORS_HEADERS,
           maxAge: 600,
         });
-        // The send route (every message) is answered here, before the router (its body read after the guard too).
-        app.use(app.get(ActivitySendRoute).middleware);
+        // The send (every message) is answered here, before the router: its guard, then the JSON parser the framework's
+        // routes get (BodyParsingInterceptor, after their guards), with the same limit and input rules.
+        app.use(app.get(ActivitySendRoute).middleware(jsonBodyParser(relayJsonBody(environment))));
         app.get(StreamService).attach(app.getHttpServer());
       },
     },
