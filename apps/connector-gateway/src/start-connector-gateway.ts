@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server as HttpsServer } from 'node:https';
 import { type RequestListener } from 'node:http';
 import { type AddressInfo } from 'node:net';
+import express from 'express';
 import { type ActivityBus } from '@fieldops/bus';
 import { type ConversationStore } from '@fieldops/conversation-store';
 import {
@@ -20,7 +21,7 @@ import { ConnectorGatewayEnvironment } from './config/connector-gateway.environm
 import { ConnectorGatewayExceptionFilter } from './connector-gateway-exception.filter';
 import { ConnectorGatewayModule } from './connector-gateway.module';
 import { BotConversationsService } from './conversations/bot-conversations.service';
-import { BotSendRoute } from './conversations/bot-send.route';
+import { botSendRoute } from './conversations/bot-send.route';
 
 export interface StartConnectorGatewayOptions extends StartServiceOptions {
   /** A bus owned by the caller (the all-in-one process shares one in-process bus between apps). */
@@ -95,18 +96,20 @@ export async function startConnectorGateway(
             next();
           },
         );
-        // Every bot message (SendToConversation, ReplyToActivity) is answered here, before the parsers and the router.
+        const parseJson = express.json({ limit: JSON_BODY_LIMIT });
+        // Every bot message (SendToConversation, ReplyToActivity) is answered here, before the parsers and the router,
+        // with the same parser.
         app.use(
-          new BotSendRoute({
+          botSendRoute({
             guard: app.get(BotBearerGuard),
             conversations: app.get(BotConversationsService),
             filter: app.get(ConnectorGatewayExceptionFilter),
-            jsonLimit: JSON_BODY_LIMIT,
-          }).middleware,
+            parseJson,
+          }),
         );
         // The translate operation reads its body itself (credentials and Content-Type are checked first).
         app.use('/translate', rawTranslateBody());
-        app.useBodyParser('json', { limit: JSON_BODY_LIMIT });
+        app.use(parseJson);
       },
     },
     options,

@@ -1,3 +1,4 @@
+import express from 'express';
 import { type ActivityBus } from '@fieldops/bus';
 import { type ConversationStore } from '@fieldops/conversation-store';
 import { type StartedService, startService, type StartServiceOptions } from '@fieldops/platform';
@@ -56,10 +57,11 @@ export function startRelayGateway(
           allowedHeaders: CORS_HEADERS,
           maxAge: 600,
         });
-        // The send route (every message) is answered here, before the body parsers and the router.
-        app.use(app.get(ActivitySendRoute).middleware);
         // Above the activity limit so oversize activities get 413 MessageSizeTooBig from validation, not the parser.
-        app.useBodyParser('json', { limit: environment.RELAY_MAX_ACTIVITY_BYTES * 4 });
+        const parseJson = express.json({ limit: environment.RELAY_MAX_ACTIVITY_BYTES * 4 });
+        // The send (every message) is answered here, before the parsers and the router, with the same parser.
+        app.use(app.get(ActivitySendRoute).middleware(parseJson));
+        app.use(parseJson);
         app.get(StreamService).attach(app.getHttpServer());
       },
     },

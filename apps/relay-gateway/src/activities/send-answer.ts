@@ -1,4 +1,5 @@
 import { type ServerResponse } from 'node:http';
+import { writeJsonAnswer } from '@fieldops/platform';
 import { type SendResult } from './activities.service';
 
 /**
@@ -7,17 +8,11 @@ import { type SendResult } from './activities.service';
  * never revalidated, and the Direct Line service sends none).
  */
 export function writeSendAnswer(response: ServerResponse, result: SendResult): void {
-  // An invoke gets the bot's invoke response (status and body); a bot that sent no body gets the id, as any send.
-  const status = result.invokeResponse?.status ?? 200;
-  const body = JSON.stringify(result.invokeResponse?.body ?? { id: result.id });
-  response.statusCode = status;
   response.setHeader('Server-Timing', `relay;dur=${result.processingMs.toFixed(3)}`);
-  if (status === 204 || status === 304) {
-    // No body with these statuses (as Express answers them).
-    response.end();
-    return;
-  }
-  response.setHeader('Content-Type', 'application/json; charset=utf-8');
-  response.setHeader('Content-Length', Buffer.byteLength(body));
-  response.end(body);
+  // An invoke gets the bot's invoke response (status and body); a bot that sent no body gets the id, as any send.
+  writeJsonAnswer(
+    response,
+    result.invokeResponse?.status ?? 200,
+    result.invokeResponse?.body ?? { id: result.id },
+  );
 }
