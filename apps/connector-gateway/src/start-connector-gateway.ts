@@ -22,6 +22,9 @@ import { ConnectorGatewayExceptionFilter } from './connector-gateway-exception.f
 import { ConnectorGatewayModule } from './connector-gateway.module';
 import { BotConversationsService } from './conversations/bot-conversations.service';
 import { botSendRoute } from './conversations/bot-send.route';
+import { DeliveriesController } from './delivery/deliveries.controller';
+import { deliveriesRoute } from './delivery/deliveries.route';
+import { InternalKeyGuard } from './delivery/internal-key.guard';
 
 export interface StartConnectorGatewayOptions extends StartServiceOptions {
   /** A bus owned by the caller (the all-in-one process shares one in-process bus between apps). */
@@ -103,6 +106,15 @@ export async function startConnectorGateway(
           botSendRoute({
             guard: app.get(BotBearerGuard),
             conversations: app.get(BotConversationsService),
+            filter: app.get(ConnectorGatewayExceptionFilter),
+            parseJson,
+          }),
+        );
+        // The relay's delivery of every message (when the relay runs in a process of its own), likewise.
+        app.use(
+          deliveriesRoute({
+            guards: [app.get(BotBearerGuard), app.get(InternalKeyGuard)],
+            controller: app.get(DeliveriesController),
             filter: app.get(ConnectorGatewayExceptionFilter),
             parseJson,
           }),
