@@ -510,11 +510,13 @@ async function main() {
     // The mark's reading (and, with --heap-snapshots, a snapshot of every Node app first, so both readings include
     // whatever memory writing a snapshot leaves behind).
     let memoryAtMark = new Map();
+    let markedAt = startedAt + BASELINE_MS;
     let heapAtMark = new Map();
     let snapshotsAtMark;
     const mark = sleep(BASELINE_MS).then(async () => {
       if (HEAP_DIRECTORY && stack) snapshotsAtMark = await writeHeapSnapshots(stack, 'mark');
       memoryAtMark = memorySnapshot(stack);
+      markedAt = Date.now();
       heapAtMark = await heapSnapshotOfApps(stack);
     });
 
@@ -536,9 +538,15 @@ async function main() {
     progress.unref();
 
     const peak = new Map();
+    const samples = new Map(); // process → [{ at, bytes }] every 2 s
     const sampler = setInterval(() => {
-      for (const [name, bytes] of memorySnapshot(stack))
-        if (bytes !== undefined) peak.set(name, Math.max(peak.get(name) ?? 0, bytes));
+      const at = Date.now();
+      for (const [name, bytes] of memorySnapshot(stack)) {
+        if (bytes === undefined) continue;
+        peak.set(name, Math.max(peak.get(name) ?? 0, bytes));
+        if (!samples.has(name)) samples.set(name, []);
+        samples.get(name).push({ at, bytes });
+      }
     }, 2000);
     sampler.unref();
 
@@ -582,20 +590,37 @@ async function main() {
     }
     for (const failure of crashed.slice(0, 5))
       say(`  worker failed: ${failure.reason?.message ?? failure.reason}`);
-    const growth = (name) => memoryAtEnd.get(name) / memoryAtMark.get(name);
+    // RSS swings with each major GC (V8 gives heap pages back and takes them again), so one reading can be a dip or a
+    // crest: the verdict compares the median of the samples in the minute after the mark with that of the last minute.
+    const finishedAt = Date.now();
+    const windowMs = Math.min(60_000, BASELINE_MS, (finishedAt - markedAt) / 2);
+    const medianBetween = (name, from, to) => {
+      const values = (samples.get(name) ?? [])
+        .filter((sample) => sample.at >= from && sample.at <= to)
+        .map((sample) => sample.bytes)
+        .sort((a, b) => a - b);
+      return values.length ? values[Math.floor(values.length / 2)] : undefined;
+    };
+    const afterMark = new Map(
+      [...memoryAtStart.keys()].map((name) => [name, medianBetween(name, markedAt, markedAt + windowMs)]),
+    );
+    const atEnd = new Map(
+      [...memoryAtStart.keys()].map((name) => [name, medianBetween(name, finishedAt - windowMs, finishedAt)]),
+    );
+    const growth = (name) => atEnd.get(name) / afterMark.get(name);
     const grown = [];
     if (stack) {
       const markLabel = `RSS ${(BASELINE_MS / 60_000).toFixed(1)} min MB`;
       say('');
       say(
-        `${'process'.padEnd(20)} ${'RSS start MB'.padStart(13)} ${markLabel.padStart(16)} ${'RSS end MB'.padStart(11)} ${'peak MB'.padStart(8)} ${'end/mark'.padStart(9)}`,
+        `${'process'.padEnd(20)} ${'RSS start MB'.padStart(13)} ${markLabel.padStart(16)} ${'RSS end MB'.padStart(11)} ${'peak MB'.padStart(8)} ${'median: after mark'.padStart(19)} ${'at end'.padStart(7)} ${'end/mark'.padStart(9)}`,
       );
       for (const [name, bytes] of memoryAtStart) {
         const ratio = growth(name);
         const flagged = !(ratio <= 1 + FLAT_TOLERANCE);
         if (flagged) grown.push(name);
         say(
-          `${name.padEnd(20)} ${mb(bytes).padStart(13)} ${mb(memoryAtMark.get(name)).padStart(16)} ${mb(memoryAtEnd.get(name)).padStart(11)} ${mb(peak.get(name)).padStart(8)} ${(Number.isFinite(ratio) ? ratio.toFixed(3) : '-').padStart(9)}` +
+          `${name.padEnd(20)} ${mb(bytes).padStart(13)} ${mb(memoryAtMark.get(name)).padStart(16)} ${mb(memoryAtEnd.get(name)).padStart(11)} ${mb(peak.get(name)).padStart(8)} ${mb(afterMark.get(name)).padStart(19)} ${mb(atEnd.get(name)).padStart(7)} ${(Number.isFinite(ratio) ? ratio.toFixed(3) : '-').padStart(9)}` +
             (flagged ? `  GROWTH > ${FLAT_TOLERANCE * 100} %` : ''),
         );
       }
@@ -607,6 +632,9 @@ async function main() {
       );
       for (const [name, heap] of heapAtEnd)
         say(`${name.padEnd(20)} ${heapLine(heapAtMark.get(name)).padEnd(50)} ${heapLine(heap)}`);
+      say(
+        `(end/mark: the median RSS of the ${(windowMs / 1000).toFixed(0)} s after the mark vs the last ${(windowMs / 1000).toFixed(0)} s, sampled every 2 s)`,
+      );
       say(
         grown.length === 0
           ? `memory flat: every process ended within ${FLAT_TOLERANCE * 100} % of its RSS at the mark`
@@ -647,6 +675,8 @@ async function main() {
           process: name,
           start: memoryAtStart.get(name),
           atMark: memoryAtMark.get(name),
+          medianAfterMark: afterMark.get(name),
+          medianAtEnd: atEnd.get(name),
           heapAtMark: heapAtMark.get(name),
           heapAtEnd: heapAtEnd.get(name),
           end: memoryAtEnd.get(name),
