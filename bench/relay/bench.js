@@ -1,7 +1,7 @@
 // Relay benchmark: N WebSocket clients in M conversations against a bot that answers every message.
 // Prints end-to-end latency (client POST → bot reply on the socket) p50/p99, the gateway's own processing time per
 // send (Server-Timing, bot excluded) p50/p99, sustained messages/s, and server memory per idle stream.
-// Usage: npm run build && node --expose-gc bench/relay/bench.js [--rate N] [--relays R] [clients=100] [conversations=50] [seconds=10] [idle=10000]
+// Usage: npm run build && node --expose-gc bench/relay/bench.js [--rate N] [--relays R] [--rate-limits] [clients=100] [conversations=50] [seconds=10] [idle=10000]
 // Without --rate each client sends in a closed loop (the next message once the bot's answer arrived): the rate the
 // machine sustains. With --rate N, N messages/s are sent whatever the answers do (an open loop): latency at that rate.
 // With REDIS_URL set, the relay uses Redis for its store and bus, the bot runs in a process of its own, and --relays R
@@ -26,6 +26,14 @@ function numberFlag(name, fallback) {
 }
 const rate = numberFlag('--rate', 0);
 const relayCount = Math.max(1, numberFlag('--relays', 1));
+/** Takes a `--name` switch out of argv. */
+function switchFlag(name) {
+  const at = process.argv.indexOf(name);
+  if (at >= 0) process.argv.splice(at, 1);
+  return at >= 0;
+}
+/** The relay's rate limits (per token, per conversation) count every send, with limits too high to refuse any. */
+const rateLimits = switchFlag('--rate-limits');
 const WARM_UP_SECONDS = 3;
 const [clients = 100, conversations = 50, seconds = 10, idle = 10_000] = process.argv.slice(2).map(Number);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
@@ -99,7 +107,7 @@ function child(script, env) {
 async function main() {
   if (relayCount > 1 && !process.env.REDIS_URL) throw new Error('--relays above 1 needs REDIS_URL');
   let bot;
-  const relayEnv = { ...process.env };
+  const relayEnv = { ...process.env, ...(rateLimits ? { BENCH_RATE_LIMITS: '1' } : {}) };
   if (process.env.REDIS_URL) {
     bot = child('bot.js', process.env);
     relayEnv.BENCH_BOT_PORT = String((await bot.ask()).port);
@@ -117,7 +125,7 @@ async function main() {
     agent.destroy();
   };
   console.log(
-    `${relayCount} relay${relayCount > 1 ? 's' : ''} ${relays.map((relay) => relay.url).join(', ')} (${process.env.REDIS_URL ? 'Redis store and bus, the bot in its own process' : 'in-process store and bus, the bot in the relay process'})`,
+    `${relayCount} relay${relayCount > 1 ? 's' : ''} ${relays.map((relay) => relay.url).join(', ')} (${process.env.REDIS_URL ? 'Redis store and bus, the bot in its own process' : 'in-process store and bus, the bot in the relay process'}; rate limits ${rateLimits ? 'counting' : 'off'})`,
   );
 
   // 1. Active load: `clients` sockets over `conversations` conversations. The clients of a conversation stream from

@@ -38,8 +38,9 @@ async function main() {
       LOG_LEVEL: 'warn',
       PLATFORM_CONFIG: configPath,
       REDIS_URL: process.env.REDIS_URL,
-      RELAY_RATE_LIMIT_PER_TOKEN: '0',
-      RELAY_RATE_LIMIT_PER_CONVERSATION: '0',
+      // Off by default; with --rate-limits (BENCH_RATE_LIMITS) both count, in Redis with REDIS_URL, but never refuse.
+      RELAY_RATE_LIMIT_PER_TOKEN: process.env.BENCH_RATE_LIMITS ? '1000000000' : '0',
+      RELAY_RATE_LIMIT_PER_CONVERSATION: process.env.BENCH_RATE_LIMITS ? '1000000000' : '0',
       RELAY_STREAM_KEEPALIVE_MS: '600000',
     },
   });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server as HttpsServer } from 'node:https';
 import { type RequestListener } from 'node:http';
 import { type AddressInfo } from 'node:net';
+import express from 'express';
 import { type ActivityBus } from '@fieldops/bus';
 import { type ConversationStore } from '@fieldops/conversation-store';
 import {
@@ -13,10 +14,17 @@ import {
 } from '@fieldops/platform';
 import { type AiServicesConfig, loadPlatformConfig, type PlatformConfig } from '@fieldops/platform-config';
 import { rawTranslateBody } from './ai-services/raw-body';
+import { BotBearerGuard } from './bot-auth/bot-bearer.guard';
 import { registeredBotsFromPlatformConfig } from './bots/platform-bots';
 import { type RegisteredBot } from './bots/registered-bot';
 import { ConnectorGatewayEnvironment } from './config/connector-gateway.environment';
+import { ConnectorGatewayExceptionFilter } from './connector-gateway-exception.filter';
 import { ConnectorGatewayModule } from './connector-gateway.module';
+import { BotConversationsService } from './conversations/bot-conversations.service';
+import { botSendRoute } from './conversations/bot-send.route';
+import { DeliveriesController } from './delivery/deliveries.controller';
+import { deliveriesRoute } from './delivery/deliveries.route';
+import { InternalKeyGuard } from './delivery/internal-key.guard';
 
 export interface StartConnectorGatewayOptions extends StartServiceOptions {
   /** A bus owned by the caller (the all-in-one process shares one in-process bus between apps). */
@@ -37,6 +45,9 @@ export type StartedConnectorGateway = StartedService<ConnectorGatewayEnvironment
   httpsUrl?: string;
   httpsPort?: number;
 };
+
+/** Above the 256 KB activity limit (413 MessageSizeTooBig from validation) and room for base64 uploads. */
+const JSON_BODY_LIMIT = 8 * 1024 * 1024;
 
 /** Validates the configuration, then starts connector-gateway and returns once it listens. */
 export async function startConnectorGateway(
@@ -88,10 +99,29 @@ export async function startConnectorGateway(
             next();
           },
         );
+        const parseJson = express.json({ limit: JSON_BODY_LIMIT });
+        // Every bot message (SendToConversation, ReplyToActivity) is answered here, before the parsers and the router,
+        // with the same parser.
+        app.use(
+          botSendRoute({
+            guard: app.get(BotBearerGuard),
+            conversations: app.get(BotConversationsService),
+            filter: app.get(ConnectorGatewayExceptionFilter),
+            parseJson,
+          }),
+        );
+        // The relay's delivery of every message (when the relay runs in a process of its own), likewise.
+        app.use(
+          deliveriesRoute({
+            guards: [app.get(BotBearerGuard), app.get(InternalKeyGuard)],
+            controller: app.get(DeliveriesController),
+            filter: app.get(ConnectorGatewayExceptionFilter),
+            parseJson,
+          }),
+        );
         // The translate operation reads its body itself (credentials and Content-Type are checked first).
         app.use('/translate', rawTranslateBody());
-        // Above the 256 KB activity limit (413 MessageSizeTooBig from validation) and room for base64 uploads.
-        app.useBodyParser('json', { limit: 8 * 1024 * 1024 });
+        app.use(parseJson);
       },
     },
     options,

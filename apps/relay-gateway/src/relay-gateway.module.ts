@@ -11,6 +11,7 @@ import { type PlatformConfig } from '@fieldops/platform-config';
 import { RateLimitStore, RateLimitStoreModule } from '@fieldops/rate-limits';
 import { ActivitiesController } from './activities/activities.controller';
 import { ActivitiesService } from './activities/activities.service';
+import { ActivitySendRoute } from './activities/activity-send.route';
 import { RelayGatewayEnvironment } from './config/relay-gateway.environment';
 import { ConversationFactsCache } from './conversations/conversation-facts.cache';
 import { ConversationMembershipService } from './conversations/conversation-membership.service';
@@ -95,6 +96,7 @@ export class RelayGatewayModule {
         { provide: RelayGatewayEnvironment, useValue: environment },
         { provide: PLATFORM_CONFIG, useValue: options.platformConfig },
         { provide: APP_FILTER, useClass: RelayExceptionFilter },
+        RelayExceptionFilter,
         {
           provide: DeliveryLifecycle,
           useValue: new DeliveryLifecycle(options.botDelivery ?? selectBotDelivery(environment)),
@@ -113,6 +115,7 @@ export class RelayGatewayModule {
         ConversationsService,
         TokensService,
         ActivitiesService,
+        ActivitySendRoute,
         StreamService,
         UploadQuota,
         UploadsService,

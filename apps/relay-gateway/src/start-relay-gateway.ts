@@ -1,7 +1,9 @@
+import express from 'express';
 import { type ActivityBus } from '@fieldops/bus';
 import { type ConversationStore } from '@fieldops/conversation-store';
 import { type StartedService, startService, type StartServiceOptions } from '@fieldops/platform';
 import { loadPlatformConfig, type PlatformConfig } from '@fieldops/platform-config';
+import { ActivitySendRoute } from './activities/activity-send.route';
 import { RelayGatewayEnvironment } from './config/relay-gateway.environment';
 import { type BotDelivery } from './delivery/bot-delivery';
 import { RelayGatewayModule } from './relay-gateway.module';
@@ -56,7 +58,10 @@ export function startRelayGateway(
           maxAge: 600,
         });
         // Above the activity limit so oversize activities get 413 MessageSizeTooBig from validation, not the parser.
-        app.useBodyParser('json', { limit: environment.RELAY_MAX_ACTIVITY_BYTES * 4 });
+        const parseJson = express.json({ limit: environment.RELAY_MAX_ACTIVITY_BYTES * 4 });
+        // The send (every message) is answered here, before the parsers and the router, with the same parser.
+        app.use(app.get(ActivitySendRoute).middleware(parseJson));
+        app.use(parseJson);
         app.get(StreamService).attach(app.getHttpServer());
       },
     },

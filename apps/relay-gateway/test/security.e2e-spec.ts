@@ -401,6 +401,14 @@ describe('security review: relay-gateway', () => {
       const other = await activities('https://other.example');
       expect(other.status).toBe(403);
       expect(other.headers.get('access-control-allow-origin')).toBeNull();
+      // The send route too (served before the router, guards included).
+      const send = await fetch(`${fixture.base}/conversations/${conversationId}/activities`, {
+        method: 'POST',
+        headers: auth(token, { Origin: 'https://other.example', 'Content-Type': 'application/json' }),
+        body: JSON.stringify({ type: 'message', from: { id: 'u1' }, text: 'hi' }),
+      });
+      expect(send.status).toBe(403);
+      expect(send.headers.get('access-control-allow-origin')).toBeNull();
       const bound = await fetch(`${fixture.base}/conversations`, {
         method: 'POST',
         headers: auth(token, { Origin: 'https://app.example' }),

@@ -59,6 +59,12 @@ export class StreamConnection {
 
   private receive(envelope: ActivityEnvelope): void {
     if (this.closed || envelope.seq <= this.lastSent) return;
+    // The common case, what drain() would do first, without its promise: the next seq, nothing pending.
+    const next = envelope.seq === this.lastSent + 1;
+    if (next && !this.draining && !this.needsCatchUp && this.inbox.length === 0) {
+      this.send(envelope.seq, frameOfEnvelope(envelope));
+      return;
+    }
     this.inbox.push(envelope);
     void this.drain();
   }

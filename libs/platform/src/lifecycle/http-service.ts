@@ -3,7 +3,7 @@ import { type Server as HttpsServer } from 'node:https';
 import { type AddressInfo } from 'node:net';
 import { type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { type NestExpressApplication } from '@nestjs/platform-express';
+import { type ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { type Logger } from 'pino';
 import { PinoNestLogger } from '../logging/pino-nest-logger';
 import { requestLoggingMiddleware } from '../logging/request-logging.middleware';
@@ -32,6 +32,8 @@ export interface HttpServiceOptions {
   metrics?: MetricsExposureOptions;
   /** App-specific wiring after creation and before listening (extra middleware, WebSocket upgrade …). */
   configure?: (app: NestExpressApplication) => void | Promise<void>;
+  /** The Express adapter, when the app replies its own way (inspection-api's DRF renderer); Nest's otherwise. */
+  httpAdapter?: () => ExpressAdapter;
 }
 
 /** A listening service. close() is graceful: stop accepting, drain, then close sockets and pools. */
@@ -83,10 +85,13 @@ function trustProxySetting(value: string | undefined): boolean | number | string
 /** Creates, wires and starts one NestJS HTTP service the same way for every app. */
 export async function startHttpService(options: HttpServiceOptions): Promise<RunningService> {
   const { service, logger } = options;
-  const app = await NestFactory.create<NestExpressApplication>(options.module, {
+  const nestOptions = {
     logger: new PinoNestLogger(logger.child({ component: 'nest' })),
     abortOnError: false,
-  });
+  };
+  const app = options.httpAdapter
+    ? await NestFactory.create<NestExpressApplication>(options.module, options.httpAdapter(), nestOptions)
+    : await NestFactory.create<NestExpressApplication>(options.module, nestOptions);
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxySetting(options.trustProxy));
   app.use(securityHeadersMiddleware(options.securityHeaders));

@@ -1,5 +1,5 @@
 import { type DynamicModule } from '@nestjs/common';
-import { type NestExpressApplication } from '@nestjs/platform-express';
+import { type ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { type ClassConstructor } from 'class-transformer';
 import { type Logger } from 'pino';
 import { type CommonEnvironment } from '../config/common-environment';
@@ -20,6 +20,8 @@ export interface ServiceDefinition<Environment extends CommonEnvironment> {
   publicUrl?(environment: Environment): string | undefined;
   /** Cross-Origin-Resource-Policy (default `same-site`; `cross-origin` for files other origins show). */
   crossOriginResources?: 'same-site' | 'cross-origin';
+  /** The Express adapter, when the app replies its own way (see HttpServiceOptions.httpAdapter). */
+  httpAdapter?: () => ExpressAdapter;
 }
 
 export interface ServiceContext<Environment> {
@@ -82,6 +84,7 @@ export async function startService<Environment extends CommonEnvironment>(
         crossOriginResources: definition.crossOriginResources,
       },
       configure: definition.configure ? (app) => definition.configure?.(app, context) : undefined,
+      httpAdapter: definition.httpAdapter,
     });
     const closeHttp = running.close.bind(running);
     return Object.assign(running, {
