@@ -3,17 +3,17 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server as HttpsServer } from 'node:https';
 import { type RequestListener } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import express from 'express';
 import { type ActivityBus } from '@fieldops/bus';
 import { type ConversationStore } from '@fieldops/conversation-store';
 import {
   applyConnectionTimeouts,
   type StartedService,
   startService,
+  type JsonBodyOptions,
+  jsonBodyParser,
   type StartServiceOptions,
 } from '@fieldops/platform';
 import { type AiServicesConfig, loadPlatformConfig, type PlatformConfig } from '@fieldops/platform-config';
-import { rawTranslateBody } from './ai-services/raw-body';
 import { BotBearerGuard } from './bot-auth/bot-bearer.guard';
 import { registeredBotsFromPlatformConfig } from './bots/platform-bots';
 import { type RegisteredBot } from './bots/registered-bot';
@@ -46,8 +46,14 @@ export type StartedConnectorGateway = StartedService<ConnectorGatewayEnvironment
   httpsPort?: number;
 };
 
-/** Above the 256 KB activity limit (413 MessageSizeTooBig from validation) and room for base64 uploads. */
-const JSON_BODY_LIMIT = 8 * 1024 * 1024;
+/**
+ * How the connector reads JSON bodies, on the framework's routes and on the send route alike: above the 256 KB
+ * activity limit (413 MessageSizeTooBig from validation) with room for base64 uploads; nesting up to JSON_MAX_DEPTH;
+ * no `\u0000` (it would be stored and handed to every channel).
+ */
+function connectorJsonBody(environment: ConnectorGatewayEnvironment): JsonBodyOptions {
+  return { limit: 8 * 1024 * 1024, maxDepth: environment.JSON_MAX_DEPTH, refuseNul: true };
+}
 
 /** Validates the configuration, then starts connector-gateway and returns once it listens. */
 export async function startConnectorGateway(
@@ -78,6 +84,12 @@ export async function startConnectorGateway(
       publicUrl: (environment) => environment.CONNECTOR_PUBLIC_URL,
       // Attachments bots upload here are shown by Web Chat on other origins.
       crossOriginResources: 'cross-origin',
+      // Bodies are read after the guards (a request without a valid bot token is refused unread); forms: the OAuth
+      // token endpoint.
+      bodies: (environment) => ({
+        json: connectorJsonBody(environment),
+        urlencoded: { limit: '100kb' },
+      }),
       module: ({ environment, variables, logger }) =>
         ConnectorGatewayModule.forRoot({
           environment,
@@ -87,7 +99,7 @@ export async function startConnectorGateway(
           bots: botsOf(environment, variables),
           aiServices: options.aiServices ?? platformConfigOf(environment, variables)?.aiServices,
         }),
-      configure: (app) => {
+      configure: (app, { environment }) => {
         // Every response carries an operation id, as the real Bot Connector's do.
         app.use(
           (
@@ -99,9 +111,9 @@ export async function startConnectorGateway(
             next();
           },
         );
-        const parseJson = express.json({ limit: JSON_BODY_LIMIT });
-        // Every bot message (SendToConversation, ReplyToActivity) is answered here, before the parsers and the router,
-        // with the same parser.
+        const parseJson = jsonBodyParser(connectorJsonBody(environment));
+        // Every bot message (SendToConversation, ReplyToActivity) is answered here, before the router: its guard, then
+        // the JSON parser the framework's routes get (BodyParsingInterceptor, after their guards), same limit and rules.
         app.use(
           botSendRoute({
             guard: app.get(BotBearerGuard),
@@ -119,9 +131,6 @@ export async function startConnectorGateway(
             parseJson,
           }),
         );
-        // The translate operation reads its body itself (credentials and Content-Type are checked first).
-        app.use('/translate', rawTranslateBody());
-        app.use(parseJson);
       },
     },
     options,

@@ -92,6 +92,7 @@ export function startInspectionApi(
             environment.INSPECTION_MAX_PHOTO_BYTES,
             environment.INSPECTION_MAX_ATTACHMENT_BYTES,
           ),
+          maxJsonDepth: environment.JSON_MAX_DEPTH,
         }))
           app.use(parser);
         configureOpenApi(app);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { type Activity } from '@fieldops/contracts';
-import { capturingLogger, slowHeaders, trickleRequest } from '@fieldops/platform';
+import { capturingLogger, chunkedUpload, slowHeaders, trickleRequest } from '@fieldops/platform';
 import { CONVERSATION_STORE, InProcessConversationStore } from '@fieldops/conversation-store';
 import {
   auth,
@@ -553,6 +553,122 @@ describe('security review: relay-gateway', () => {
       expect(slow.closedAfterMs).toBeLessThan(3_000);
       expect(slow.received).toMatch(/^HTTP\/1\.1 408/);
     }, 15_000);
+  });
+});
+
+/** `depth` objects nested in each other: `{"a":{"a":…1…}}`. */
+const nested = (depth: number): string => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+describe('security review: relay-gateway input (findings 4, 9, 11)', () => {
+  let fixture: Fixture;
+
+  beforeAll(async () => {
+    fixture = await startFixture();
+  });
+  afterAll(() => fixture.close());
+
+  async function send(body: string | Buffer, credential?: string): Promise<Response> {
+    const { conversationId, token } = await startConversation(fixture.base);
+    return fetch(`${fixture.base}/conversations/${conversationId}/activities`, {
+      method: 'POST',
+      headers: auth(credential ?? token),
+      body,
+    });
+  }
+
+  const activity = (text: string): string => JSON.stringify({ type: 'message', from: { id: 'u1' }, text });
+
+  describe('finding 4: JSON nesting depth', () => {
+    it('10,000 nested objects in an activity are 400 BadSyntax, never 500', async () => {
+      const response = await send(
+        `{"type":"message","from":{"id":"u1"},"text":"x","value":${nested(10_000)}}`,
+      );
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('BadSyntax');
+      expect(body.error.message).toMatch(/deeper than 64 levels/);
+    });
+
+    it('nesting up to the limit (64, JSON_MAX_DEPTH) is accepted', async () => {
+      const response = await send(`{"type":"message","from":{"id":"u1"},"text":"x","value":${nested(62)}}`);
+      expect(response.status).toBe(200);
+    });
+  });
+
+  describe('finding 11: invalid bytes', () => {
+    it('invalid UTF-8 in a JSON body is 400 BadSyntax, not stored as U+FFFD', async () => {
+      const bytes = Buffer.concat([
+        Buffer.from('{"type":"message","from":{"id":"u1"},"text":"a'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('"}'),
+      ]);
+      const response = await send(bytes);
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      expect(body.error).toEqual({
+        code: 'BadSyntax',
+        message: expect.stringMatching(/not valid UTF-8 \(byte 0xff/),
+      });
+    });
+
+    it('a NUL character (\\u0000) in an activity is 400 BadSyntax', async () => {
+      const response = await send(activity('before\u0000after'));
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('BadSyntax');
+    });
+  });
+
+  describe('finding 9: bodies are read only after authentication', () => {
+    it('an unauthenticated chunked 50 MB POST gets 401 after its headers, unread, and the connection is closed', async () => {
+      const { conversationId } = await startConversation(fixture.base);
+      const exchange = await chunkedUpload(
+        fixture.relay.port,
+        [
+          `POST /v3/directline/conversations/${conversationId}/activities HTTP/1.1`,
+          `Host: 127.0.0.1:${fixture.relay.port}`,
+          'Content-Type: application/json',
+        ].join('\r\n'),
+        50 * 1024 * 1024,
+      );
+      expect(exchange.received).toMatch(/^HTTP\/1\.1 401 /);
+      expect(exchange.received).toMatch(/\r\nconnection: close\r\n/i);
+      expect(exchange.received).toMatch(/"code":"BadArgument"/);
+      // Answered after the first 64 KB chunk, and the connection closed long before 50 MB were sent.
+      expect(exchange.bodyBytesBeforeAnswer).toBe(64 * 1024);
+      expect(exchange.closedAfterMs).toBeDefined();
+      expect(exchange.bodyBytesWritten).toBeLessThan(20 * 1024 * 1024);
+    }, 30_000);
+
+    it('the same for an upload with a wrong token', async () => {
+      const { conversationId } = await startConversation(fixture.base);
+      const exchange = await chunkedUpload(
+        fixture.relay.port,
+        [
+          `POST /v3/directline/conversations/${conversationId}/upload?userId=u1 HTTP/1.1`,
+          `Host: 127.0.0.1:${fixture.relay.port}`,
+          'Authorization: Bearer not-a-token',
+          'Content-Type: multipart/form-data; boundary=x',
+        ].join('\r\n'),
+        50 * 1024 * 1024,
+      );
+      expect(exchange.received).toMatch(/^HTTP\/1\.1 403 /);
+      expect(exchange.received).toMatch(/\r\nconnection: close\r\n/i);
+      expect(exchange.bodyBytesBeforeAnswer).toBe(64 * 1024);
+      expect(exchange.closedAfterMs).toBeDefined();
+      expect(exchange.bodyBytesWritten).toBeLessThan(20 * 1024 * 1024);
+    }, 30_000);
+
+    it('authenticated bodies are still read: oversize activities are 413 MessageSizeTooBig, others pass', async () => {
+      const large = await send(activity('x'.repeat(600 * 1024)));
+      expect(large.status).toBe(413);
+      expect(((await large.json()) as { error: { code: string } }).error.code).toBe('MessageSizeTooBig');
+      const huge = await send(activity('x'.repeat(2 * 1024 * 1024)));
+      expect(huge.status).toBe(413);
+      expect(((await huge.json()) as { error: { code: string } }).error.code).toBe('MessageSizeTooBig');
+      const small = await send(activity('hello'));
+      expect(small.status).toBe(200);
+      expect(small.headers.get('connection')).not.toBe('close');
+    });
   });
 });
 

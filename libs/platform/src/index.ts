@@ -9,6 +9,8 @@ export * from './health/readiness.registry';
 export * from './http/json-poster';
 export * from './http/pre-routed-post';
 export * from './http/public-base-url';
+export * from './input/body-parsing.interceptor';
+export * from './input/json-input';
 export * from './lifecycle/free-port';
 export * from './lifecycle/http-service';
 export * from './lifecycle/run-until-signalled';

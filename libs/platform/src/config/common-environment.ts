@@ -1,5 +1,6 @@
 import { Expose } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { JSON_MAX_DEPTH } from '../input/json-input';
 import { ToInteger } from './environment-transforms';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -20,6 +21,12 @@ export class CommonEnvironment {
    * keep-alive connections are not affected (they stay 65 s).
    */
   @Expose() @ToInteger() @IsInt() @Min(1_000) @Max(300_000) HTTP_HEADERS_TIMEOUT_MS: number = 20_000;
+
+  /**
+   * How deeply a JSON body may nest objects and arrays; deeper is a 400 parse error before the body is parsed
+   * (default 64, the MaxDepth of the Bot Framework services' own JSON parsers).
+   */
+  @Expose() @ToInteger() @IsInt() @Min(1) @Max(1_000) JSON_MAX_DEPTH: number = JSON_MAX_DEPTH;
 
   /**
    * Which proxies' X-Forwarded-* headers to believe (Express `trust proxy` syntax: `loopback`,

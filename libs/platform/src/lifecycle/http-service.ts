@@ -5,6 +5,7 @@ import { type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { type Logger } from 'pino';
+import { BodyParsingInterceptor, type BodyParsingOptions } from '../input/body-parsing.interceptor';
 import { PinoNestLogger } from '../logging/pino-nest-logger';
 import { requestLoggingMiddleware } from '../logging/request-logging.middleware';
 import { Registry } from 'prom-client';
@@ -26,6 +27,11 @@ export interface HttpServiceOptions {
   shutdownTimeoutMs: number;
   /** How long a client may take to send a request's headers (default HEADERS_TIMEOUT_MS). */
   headersTimeoutMs?: number;
+  /**
+   * The bodies the service parses, once a request has passed its guards (BodyParsingInterceptor). Unset: Nest's
+   * parsers (or the app's own middleware) read bodies before routing.
+   */
+  bodies?: BodyParsingOptions;
   /** HSTS (https public URL) and the Cross-Origin-Resource-Policy of the security headers. */
   securityHeaders?: SecurityHeadersOptions;
   /** How `/metrics` is exposed (default: open, on the app port). */
@@ -88,10 +94,12 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Run
   const nestOptions = {
     logger: new PinoNestLogger(logger.child({ component: 'nest' })),
     abortOnError: false,
+    bodyParser: options.bodies === undefined,
   };
   const app = options.httpAdapter
     ? await NestFactory.create<NestExpressApplication>(options.module, options.httpAdapter(), nestOptions)
     : await NestFactory.create<NestExpressApplication>(options.module, nestOptions);
+  if (options.bodies) app.useGlobalInterceptors(new BodyParsingInterceptor(options.bodies));
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxySetting(options.trustProxy));
   app.use(securityHeadersMiddleware(options.securityHeaders));

@@ -5,6 +5,7 @@ import { type Logger } from 'pino';
 import { type CommonEnvironment } from '../config/common-environment';
 import { ConfigurationError } from '../config/configuration-error';
 import { loadEnvironment } from '../config/load-environment';
+import { type BodyParsingOptions } from '../input/body-parsing.interceptor';
 import { createLogger } from '../logging/create-logger';
 import { type RunningService, startHttpService } from './http-service';
 
@@ -16,6 +17,11 @@ export interface ServiceDefinition<Environment extends CommonEnvironment> {
   /** The root module; may prepare resources first (e.g. an embedded database) and register their cleanup. */
   module(context: ServiceContext<Environment>): DynamicModule | Promise<DynamicModule>;
   configure?(app: NestExpressApplication, context: ServiceContext<Environment>): void | Promise<void>;
+  /**
+   * The bodies the service accepts, parsed only after its guards (unauthenticated requests are refused unread).
+   * Unset: Nest's default parsers, or the app's own (installed in configure).
+   */
+  bodies?(environment: Environment): BodyParsingOptions;
   /** The service's public base URL, when configured: an https one turns on HSTS. */
   publicUrl?(environment: Environment): string | undefined;
   /** Cross-Origin-Resource-Policy (default `same-site`; `cross-origin` for files other origins show). */
@@ -40,6 +46,14 @@ export interface StartServiceOptions {
 }
 
 export type StartedService<Environment> = RunningService & { logger: Logger; environment: Environment };
+
+/** The JSON nesting limit is one setting of every app (JSON_MAX_DEPTH), unless the app names its own. */
+function bodiesWithDepth(
+  bodies: BodyParsingOptions | undefined,
+  maxDepth: number,
+): BodyParsingOptions | undefined {
+  return bodies && { ...bodies, json: { maxDepth, ...bodies.json } };
+}
 
 /** Validates the environment (fail fast), builds the logger and module, listens. */
 export async function startService<Environment extends CommonEnvironment>(
@@ -79,6 +93,7 @@ export async function startService<Environment extends CommonEnvironment>(
       trustProxy: environment.TRUST_PROXY,
       shutdownTimeoutMs: environment.SHUTDOWN_TIMEOUT_MS,
       headersTimeoutMs: environment.HTTP_HEADERS_TIMEOUT_MS,
+      bodies: bodiesWithDepth(definition.bodies?.(environment), environment.JSON_MAX_DEPTH),
       securityHeaders: {
         publicUrl: definition.publicUrl?.(environment),
         crossOriginResources: definition.crossOriginResources,
