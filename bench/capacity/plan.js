@@ -131,14 +131,14 @@ const inputs = [
   ],
   [
     'R2',
-    'Redis memory per conversation after its first message',
-    `${f(redis.perConversationAfterFirstMessageBytes)} bytes`,
+    `Redis memory per retained activity (${f(redis.activityJsonBytes)} bytes of JSON; its log's share)`,
+    `${f(redis.perRetainedActivityBytes)} bytes`,
     redis.command,
   ],
   [
     'R3',
-    `Redis memory per retained activity (${f(redis.activityJsonBytes)} bytes of JSON)`,
-    `${f(redis.perActivityBytes)} bytes`,
+    `Redis short-lived keys per message (rate-limit counters, append markers; ≤ ${f(redis.transientTtlSeconds)} s)`,
+    `${f(redis.transientBytesPerMessage)} bytes`,
     redis.command,
   ],
 ];
@@ -155,9 +155,13 @@ const redisBusy = (RATE * cpu.redis) / 1000;
 const newPerSecond = RATE / PER_CONVERSATION;
 const activitiesPerConversation = 2 * PER_CONVERSATION;
 const perConversation =
-  redis.perConversationAfterFirstMessageBytes + (activitiesPerConversation - 2) * redis.perActivityBytes;
+  redis.perStartedConversationBytes + activitiesPerConversation * redis.perRetainedActivityBytes;
+// The bench reads the TTL left on one key; counters and markers are set for whole minutes (60 s windows).
+const transientSeconds = Math.ceil(redis.transientTtlSeconds / 60) * 60;
+const transientMemory = RATE * transientSeconds * redis.transientBytesPerMessage;
 const heldConversations = CONVERSATIONS + newPerSecond * RETENTION;
-const redisMemory = heldConversations * perConversation + STREAMS * streams.perStream.redisBytes;
+const redisMemory =
+  heldConversations * perConversation + STREAMS * streams.perStream.redisBytes + transientMemory;
 const shardsForCpu = Math.ceil(redisBusy / REDIS_CEILING);
 const shardsForMemory = Math.ceil(redisMemory / SHARD_BYTES);
 const shards = Math.max(3, shardsForCpu, shardsForMemory);
@@ -203,10 +207,11 @@ const rows = [
   ],
   [
     'Redis memory per conversation',
-    `R2 + ${activitiesPerConversation - 2} more activities × R3`,
+    `R1 + ${activitiesPerConversation} activities × R2`,
     `${f(perConversation)} bytes`,
   ],
-  ['Redis memory (data)', 'held × per conversation + streams × S5', gb(redisMemory)],
+  ['Redis short-lived keys', `${f(RATE)} msg/s × ${f(transientSeconds)} s × R3`, gb(transientMemory)],
+  ['Redis memory (data)', 'held × per conversation + streams × S5 + short-lived keys', gb(redisMemory)],
   [
     'Redis Cluster primaries',
     `max(3, ⌈cores ÷ ${REDIS_CEILING}⌉ = ${shardsForCpu}, ⌈memory ÷ ${number('redis-shard-gb')} GB⌉ = ${shardsForMemory})`,
@@ -223,7 +228,7 @@ say(
 say('|---|---|---|---|');
 for (const retention of [...new Set([RETENTION, 86_400, 3_600, 900])]) {
   const held = CONVERSATIONS + newPerSecond * retention;
-  const memory = held * perConversation + STREAMS * streams.perStream.redisBytes;
+  const memory = held * perConversation + STREAMS * streams.perStream.redisBytes + transientMemory;
   say(
     `| ${f(retention)} | ${f(held)} | ${gb(memory)} | ${f(Math.max(3, shardsForCpu, Math.ceil(memory / SHARD_BYTES)))} |`,
   );

@@ -110,6 +110,16 @@ async function main() {
     for (let round = 1; round < MESSAGES; round += 1) await sendRound(round);
     const allRounds = await usedMemory(redis);
     const kinds = await keyKinds(redis);
+    // Keys that live seconds (rate-limit counters, the append script's idempotency markers) leave with their TTL:
+    // what stays is the conversations' hashes and logs, for CONVERSATION_RETENTION_SECONDS.
+    const transientTtl = Math.max(
+      0,
+      ...[...kinds.values()].filter((entry) => entry.ttl > 0 && entry.ttl < 3600).map((entry) => entry.ttl),
+    );
+    await sleep((transientTtl + 2) * 1000);
+    const settled = await usedMemory(redis);
+    const perRetainedActivity = (settled - started) / (CONVERSATIONS * MESSAGES * 2);
+    const transientPerMessage = (allRounds - settled) / (CONVERSATIONS * MESSAGES);
 
     // Activities per message: the user's message and the bot's reply (the bot answers inside the delivery).
     const logKind = [...kinds.values()].find((entry) => entry.type === 'list');
@@ -132,6 +142,11 @@ async function main() {
     say(
       `  per retained activity (messages 2…${MESSAGES}, ${activitiesPerRound} activities each): ${perActivity.toFixed(0)} bytes` +
         (logKind ? ` (a stored activity is ${logKind.itemBytes.toFixed(0)} bytes of JSON)` : ''),
+    );
+    say(
+      `  after the short-lived keys expired (${transientTtl + 2} s later): ${(settled / 1048576).toFixed(1)} MB; ` +
+        `per retained activity (its conversation's log, spread over its activities): ${perRetainedActivity.toFixed(0)} bytes; ` +
+        `short-lived keys per message while they live (≤ ${transientTtl} s): ${transientPerMessage.toFixed(0)} bytes`,
     );
     say('');
     say('keys (MEMORY USAGE averaged over up to 50 keys of each kind; TTL of one):');
@@ -156,6 +171,10 @@ async function main() {
             perStartedConversationBytes: (started - empty) / CONVERSATIONS,
             perConversationAfterFirstMessageBytes: (firstRound - empty) / CONVERSATIONS,
             perActivityBytes: perActivity,
+            usedMemorySettled: settled,
+            perRetainedActivityBytes: perRetainedActivity,
+            transientBytesPerMessage: transientPerMessage,
+            transientTtlSeconds: transientTtl,
             activityJsonBytes: logKind?.itemBytes,
             keys: [...kinds].map(([kind, entry]) => ({
               kind,

@@ -28,6 +28,11 @@ const { values: options } = parseArgs({
     'chat-pause-ms': { type: 'string', default: process.env.SOAK_CHAT_PAUSE_MS ?? '250' },
     'chat-rate': { type: 'string', default: process.env.SOAK_CHAT_RATE },
     'api-rate': { type: 'string', default: process.env.SOAK_API_RATE },
+    'messages-per-conversation': {
+      type: 'string',
+      default: process.env.SOAK_MESSAGES_PER_CONVERSATION ?? '0',
+    },
+    'retention-seconds': { type: 'string', default: process.env.SOAK_RETENTION_SECONDS },
     'report-every': { type: 'string', default: process.env.SOAK_REPORT_EVERY ?? '60s' },
     url: { type: 'string', default: process.env.SOAK_TARGET_URL },
     secret: { type: 'string', default: process.env.SOAK_DIRECTLINE_SECRET },
@@ -57,6 +62,11 @@ const CHAT_PAUSE_MS = Number(options['chat-pause-ms']);
 // loop speeds up when the machine gets quieter, and the apps' heaps grow with the allocation rate).
 const CHAT_RATE = options['chat-rate'] ? Number(options['chat-rate']) : undefined;
 const API_RATE = options['api-rate'] ? Number(options['api-rate']) : undefined;
+// A user starts a new conversation after this many messages (0: one conversation per loop for the whole run); with
+// --retention-seconds (the gateways' CONVERSATION_RETENTION_SECONDS) finished conversations leave Redis, so its
+// memory reaches a steady state instead of growing with every retained activity.
+const MESSAGES_PER_CONVERSATION = Number(options['messages-per-conversation']);
+const RETENTION_SECONDS = options['retention-seconds'];
 
 /** A loop's schedule at `perSecond` of `loops` loops: `wait()` sleeps until the next slot; `late` counts missed ones. */
 class Schedule {
@@ -90,6 +100,7 @@ class Operation {
     this.name = name;
     this.latencies = [];
     this.errors = 0;
+    this.tolerated = 0;
     this.errorSamples = new Map();
   }
   ok(ms) {
@@ -112,8 +123,11 @@ const operation = (name) => {
   return operations.get(name);
 };
 
-/** Runs one HTTP request and records it under `name`: 2xx is a success, anything else an error. */
-async function timed(name, url, init = {}) {
+/**
+ * Runs one HTTP request and records it under `name`: 2xx is a success, a status in `tolerated` (the login throttle's
+ * 429, which the caller waits out and retries) is counted apart, anything else is an error.
+ */
+async function timed(name, url, init = {}, tolerated = []) {
   const started = performance.now();
   try {
     const response = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
@@ -123,7 +137,8 @@ async function timed(name, url, init = {}) {
       operation(name).ok(ms);
       return { status: response.status, body: body ? JSON.parse(body) : undefined };
     }
-    operation(name).fail(`HTTP ${response.status}`);
+    if (tolerated.includes(response.status)) operation(name).tolerated += 1;
+    else operation(name).fail(`HTTP ${response.status}`);
     return { status: response.status, body: undefined };
   } catch (error) {
     operation(name).fail(error.name === 'TimeoutError' ? 'timeout' : (error.code ?? error.message));
@@ -135,11 +150,16 @@ async function timed(name, url, init = {}) {
 async function apiToken(base, username, password) {
   // The login throttle (429) may refuse a burst of sign-ins of one user: wait and try again, as a client would.
   for (let attempt = 1; ; attempt += 1) {
-    const answer = await timed('POST /api/token/', `${base}/api/token/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username, password }),
-    });
+    const answer = await timed(
+      'POST /api/token/',
+      `${base}/api/token/`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password }),
+      },
+      [429],
+    );
     if (answer.body?.access) return answer.body.access;
     if (answer.status !== 429 || attempt >= 6) throw new Error(`no inspection token (HTTP ${answer.status})`);
     await sleep(10_000);
@@ -204,10 +224,33 @@ async function seedDevices(base, credentials, count) {
 }
 
 // ---------------------------------------------------------------- relay conversations with the bot
-const chat = { sent: 0, answered: 0, duplicates: 0, gaps: 0, reconnects: 0, socketsOpen: 0 };
+const chat = {
+  conversations: 0,
+  sent: 0,
+  answered: 0,
+  duplicates: 0,
+  gaps: 0,
+  reconnects: 0,
+  socketsOpen: 0,
+};
 const endToEnd = operation('chat: send → bot answer on the socket');
 
-async function conversation(domain, secret, until, index) {
+/**
+ * One user's loop: conversations one after another (a new one after --messages-per-conversation messages, as users
+ * start a new inspection), until the end of the run. The schedule (or pause) is the loop's, across its conversations.
+ */
+async function conversationLoop(domain, secret, until, index) {
+  // Between messages: keep the fixed rate's schedule, or pause --chat-pause-ms (± 50 %).
+  const schedule = CHAT_RATE ? new Schedule(CHAT_RATE, CONVERSATIONS, index) : undefined;
+  if (schedule) schedules.push(schedule);
+  const pause = () => (schedule ? schedule.wait() : sleep(CHAT_PAUSE_MS * (0.5 + Math.random())));
+  while (Date.now() < until) {
+    chat.conversations += 1;
+    await conversation(domain, secret, until, index, pause);
+  }
+}
+
+async function conversation(domain, secret, until, index, pause) {
   const generated = await timed('POST /v3/directline/tokens/generate', `${domain}/tokens/generate`, {
     method: 'POST',
     headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
@@ -259,12 +302,9 @@ async function conversation(domain, secret, until, index) {
     });
 
   socket = await openSocket(started.body.streamUrl);
-  // Between messages: keep the fixed rate's schedule, or pause --chat-pause-ms (± 50 %).
-  const schedule = CHAT_RATE ? new Schedule(CHAT_RATE, CONVERSATIONS, index) : undefined;
-  if (schedule) schedules.push(schedule);
-  const pause = () => (schedule ? schedule.wait() : sleep(CHAT_PAUSE_MS * (0.5 + Math.random())));
   let round = 0;
-  while (Date.now() < until) {
+  let sentHere = 0;
+  while (Date.now() < until && (MESSAGES_PER_CONVERSATION === 0 || sentHere < MESSAGES_PER_CONVERSATION)) {
     round += 1;
     if (socket.readyState !== WebSocket.OPEN) {
       // Reconnect with the watermark, as DirectLineJS does after a dropped socket.
@@ -294,6 +334,7 @@ async function conversation(domain, secret, until, index) {
     );
     if (answer.body?.id) {
       chat.sent += 1;
+      sentHere += 1;
       // The bot answers inside the send (before the POST returns), so the answer may already be in.
       if (early.has(answer.body.id)) {
         endToEnd.ok(early.get(answer.body.id) - sentAt);
@@ -392,7 +433,8 @@ function printOperations(elapsedSeconds) {
     const count = op.latencies.length;
     say(
       `${op.name.padEnd(52)} ${String(count).padStart(8)} ${(count / elapsedSeconds).toFixed(1).padStart(8)} ${op.percentile(0.5).toFixed(1).padStart(8)} ${op.percentile(0.99).toFixed(1).padStart(8)} ${String(op.errors).padStart(7)}` +
-        (op.errors ? `  (${[...op.errorSamples].map(([reason, n]) => `${reason}: ${n}`).join(', ')})` : ''),
+        (op.errors ? `  (${[...op.errorSamples].map(([reason, n]) => `${reason}: ${n}`).join(', ')})` : '') +
+        (op.tolerated ? `  (${op.tolerated} throttled and retried)` : ''),
     );
   }
 }
@@ -418,6 +460,9 @@ async function main() {
       }
       const database = await createScratchDatabase(adminUrl, 'soak');
       const heapSnapshotEnvironment = {};
+      const retentionEnvironment = RETENTION_SECONDS
+        ? { CONVERSATION_RETENTION_SECONDS: RETENTION_SECONDS }
+        : {};
       if (HEAP_DIRECTORY) {
         await mkdir(HEAP_DIRECTORY, { recursive: true });
         heapSnapshotEnvironment.NODE_OPTIONS = `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${HEAP_DIRECTORY}`;
@@ -433,9 +478,10 @@ async function main() {
           'relay-gateway': {
             RELAY_RATE_LIMIT_PER_TOKEN: '0',
             RELAY_RATE_LIMIT_PER_CONVERSATION: '0',
+            ...retentionEnvironment,
             ...heapSnapshotEnvironment,
           },
-          'connector-gateway': heapSnapshotEnvironment,
+          'connector-gateway': { ...retentionEnvironment, ...heapSnapshotEnvironment },
           'inspection-api': heapSnapshotEnvironment,
         },
       });
@@ -464,11 +510,13 @@ async function main() {
     // The mark's reading (and, with --heap-snapshots, a snapshot of every Node app first, so both readings include
     // whatever memory writing a snapshot leaves behind).
     let memoryAtMark = new Map();
+    let markedAt = startedAt + BASELINE_MS;
     let heapAtMark = new Map();
     let snapshotsAtMark;
     const mark = sleep(BASELINE_MS).then(async () => {
       if (HEAP_DIRECTORY && stack) snapshotsAtMark = await writeHeapSnapshots(stack, 'mark');
       memoryAtMark = memorySnapshot(stack);
+      markedAt = Date.now();
       heapAtMark = await heapSnapshotOfApps(stack);
     });
 
@@ -490,9 +538,15 @@ async function main() {
     progress.unref();
 
     const peak = new Map();
+    const samples = new Map(); // process → [{ at, bytes }] every 2 s
     const sampler = setInterval(() => {
-      for (const [name, bytes] of memorySnapshot(stack))
-        if (bytes !== undefined) peak.set(name, Math.max(peak.get(name) ?? 0, bytes));
+      const at = Date.now();
+      for (const [name, bytes] of memorySnapshot(stack)) {
+        if (bytes === undefined) continue;
+        peak.set(name, Math.max(peak.get(name) ?? 0, bytes));
+        if (!samples.has(name)) samples.set(name, []);
+        samples.get(name).push({ at, bytes });
+      }
     }, 2000);
     sampler.unref();
 
@@ -500,7 +554,7 @@ async function main() {
       ...Array.from({ length: API_WORKERS }, (_, index) =>
         apiWorker(base, credentials, deviceIds, until, index),
       ),
-      ...Array.from({ length: CONVERSATIONS }, (_, index) => conversation(domain, secret, until, index)),
+      ...Array.from({ length: CONVERSATIONS }, (_, index) => conversationLoop(domain, secret, until, index)),
     ]);
     await mark;
     clearInterval(progress);
@@ -524,7 +578,7 @@ async function main() {
       `throughput: ${(total / elapsedSeconds).toFixed(1)} successful HTTP requests/s through nginx; errors: ${errors}; workers that gave up: ${crashed.length}`,
     );
     say(
-      `chat: ${chat.sent} messages sent (${(chat.sent / elapsedSeconds).toFixed(1)}/s), ${chat.answered} answered on the socket, duplicates ${chat.duplicates}, gaps ${chat.gaps}, socket reconnects ${chat.reconnects}`,
+      `chat: ${chat.conversations} conversations, ${chat.sent} messages sent (${(chat.sent / elapsedSeconds).toFixed(1)}/s), ${chat.answered} answered on the socket, duplicates ${chat.duplicates}, gaps ${chat.gaps}, socket reconnects ${chat.reconnects}`,
     );
     const late = schedules.reduce((sum, schedule) => sum + schedule.late, 0);
     if (CHAT_RATE || API_RATE) {
@@ -536,20 +590,37 @@ async function main() {
     }
     for (const failure of crashed.slice(0, 5))
       say(`  worker failed: ${failure.reason?.message ?? failure.reason}`);
-    const growth = (name) => memoryAtEnd.get(name) / memoryAtMark.get(name);
+    // RSS swings with each major GC (V8 gives heap pages back and takes them again), so one reading can be a dip or a
+    // crest: the verdict compares the median of the samples in the minute after the mark with that of the last minute.
+    const finishedAt = Date.now();
+    const windowMs = Math.min(60_000, BASELINE_MS, (finishedAt - markedAt) / 2);
+    const medianBetween = (name, from, to) => {
+      const values = (samples.get(name) ?? [])
+        .filter((sample) => sample.at >= from && sample.at <= to)
+        .map((sample) => sample.bytes)
+        .sort((a, b) => a - b);
+      return values.length ? values[Math.floor(values.length / 2)] : undefined;
+    };
+    const afterMark = new Map(
+      [...memoryAtStart.keys()].map((name) => [name, medianBetween(name, markedAt, markedAt + windowMs)]),
+    );
+    const atEnd = new Map(
+      [...memoryAtStart.keys()].map((name) => [name, medianBetween(name, finishedAt - windowMs, finishedAt)]),
+    );
+    const growth = (name) => atEnd.get(name) / afterMark.get(name);
     const grown = [];
     if (stack) {
       const markLabel = `RSS ${(BASELINE_MS / 60_000).toFixed(1)} min MB`;
       say('');
       say(
-        `${'process'.padEnd(20)} ${'RSS start MB'.padStart(13)} ${markLabel.padStart(16)} ${'RSS end MB'.padStart(11)} ${'peak MB'.padStart(8)} ${'end/mark'.padStart(9)}`,
+        `${'process'.padEnd(20)} ${'RSS start MB'.padStart(13)} ${markLabel.padStart(16)} ${'RSS end MB'.padStart(11)} ${'peak MB'.padStart(8)} ${'median: after mark'.padStart(19)} ${'at end'.padStart(7)} ${'end/mark'.padStart(9)}`,
       );
       for (const [name, bytes] of memoryAtStart) {
         const ratio = growth(name);
         const flagged = !(ratio <= 1 + FLAT_TOLERANCE);
         if (flagged) grown.push(name);
         say(
-          `${name.padEnd(20)} ${mb(bytes).padStart(13)} ${mb(memoryAtMark.get(name)).padStart(16)} ${mb(memoryAtEnd.get(name)).padStart(11)} ${mb(peak.get(name)).padStart(8)} ${(Number.isFinite(ratio) ? ratio.toFixed(3) : '-').padStart(9)}` +
+          `${name.padEnd(20)} ${mb(bytes).padStart(13)} ${mb(memoryAtMark.get(name)).padStart(16)} ${mb(memoryAtEnd.get(name)).padStart(11)} ${mb(peak.get(name)).padStart(8)} ${mb(afterMark.get(name)).padStart(19)} ${mb(atEnd.get(name)).padStart(7)} ${(Number.isFinite(ratio) ? ratio.toFixed(3) : '-').padStart(9)}` +
             (flagged ? `  GROWTH > ${FLAT_TOLERANCE * 100} %` : ''),
         );
       }
@@ -561,6 +632,9 @@ async function main() {
       );
       for (const [name, heap] of heapAtEnd)
         say(`${name.padEnd(20)} ${heapLine(heapAtMark.get(name)).padEnd(50)} ${heapLine(heap)}`);
+      say(
+        `(end/mark: the median RSS of the ${(windowMs / 1000).toFixed(0)} s after the mark vs the last ${(windowMs / 1000).toFixed(0)} s, sampled every 2 s)`,
+      );
       say(
         grown.length === 0
           ? `memory flat: every process ended within ${FLAT_TOLERANCE * 100} % of its RSS at the mark`
@@ -592,12 +666,17 @@ async function main() {
           p99: op.percentile(0.99),
           errors: op.errors,
         })),
+        chatRate: CHAT_RATE,
+        apiRate: API_RATE,
+        loopsBehindSchedule: late,
         baselineSeconds: BASELINE_MS / 1000,
         memoryFlat: grown.length === 0,
         memory: [...memoryAtStart.keys()].map((name) => ({
           process: name,
           start: memoryAtStart.get(name),
           atMark: memoryAtMark.get(name),
+          medianAfterMark: afterMark.get(name),
+          medianAtEnd: atEnd.get(name),
           heapAtMark: heapAtMark.get(name),
           heapAtEnd: heapAtEnd.get(name),
           end: memoryAtEnd.get(name),
