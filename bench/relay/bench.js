@@ -1,7 +1,7 @@
 // Relay benchmark: N WebSocket clients in M conversations against a bot that answers every message.
 // Prints end-to-end latency (client POST → bot reply on the socket) p50/p99, the gateway's own processing time per
 // send (Server-Timing, bot excluded) p50/p99, sustained messages/s, and server memory per idle stream.
-// Usage: npm run build && node --expose-gc bench/relay/bench.js [--rate N] [--relays R] [clients=100] [conversations=50] [seconds=10] [idle=10000]
+// Usage: npm run build && node --expose-gc bench/relay/bench.js [--rate N] [--relays R] [--rate-limits] [clients=100] [conversations=50] [seconds=10] [idle=10000]
 // Without --rate each client sends in a closed loop (the next message once the bot's answer arrived): the rate the
 // machine sustains. With --rate N, N messages/s are sent whatever the answers do (an open loop): latency at that rate.
 // With REDIS_URL set, the relay uses Redis for its store and bus, the bot runs in a process of its own, and --relays R
@@ -26,6 +26,14 @@ function numberFlag(name, fallback) {
 }
 const rate = numberFlag('--rate', 0);
 const relayCount = Math.max(1, numberFlag('--relays', 1));
+/** Takes a `--name` switch out of argv. */
+function switchFlag(name) {
+  const at = process.argv.indexOf(name);
+  if (at >= 0) process.argv.splice(at, 1);
+  return at >= 0;
+}
+/** The relay's rate limits (per token, per conversation) count every send, with limits too high to refuse any. */
+const rateLimits = switchFlag('--rate-limits');
 const WARM_UP_SECONDS = 3;
 const [clients = 100, conversations = 50, seconds = 10, idle = 10_000] = process.argv.slice(2).map(Number);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
@@ -99,7 +107,7 @@ function child(script, env) {
 async function main() {
   if (relayCount > 1 && !process.env.REDIS_URL) throw new Error('--relays above 1 needs REDIS_URL');
   let bot;
-  const relayEnv = { ...process.env };
+  const relayEnv = { ...process.env, ...(rateLimits ? { BENCH_RATE_LIMITS: '1' } : {}) };
   if (process.env.REDIS_URL) {
     bot = child('bot.js', process.env);
     relayEnv.BENCH_BOT_PORT = String((await bot.ask()).port);
@@ -117,7 +125,7 @@ async function main() {
     agent.destroy();
   };
   console.log(
-    `${relayCount} relay${relayCount > 1 ? 's' : ''} ${relays.map((relay) => relay.url).join(', ')} (${process.env.REDIS_URL ? 'Redis store and bus, the bot in its own process' : 'in-process store and bus, the bot in the relay process'})`,
+    `${relayCount} relay${relayCount > 1 ? 's' : ''} ${relays.map((relay) => relay.url).join(', ')} (${process.env.REDIS_URL ? 'Redis store and bus, the bot in its own process' : 'in-process store and bus, the bot in the relay process'}; rate limits ${rateLimits ? 'counting' : 'off'})`,
   );
 
   // 1. Active load: `clients` sockets over `conversations` conversations. The clients of a conversation stream from
@@ -167,12 +175,21 @@ async function main() {
     if (timing) processing.push(Number(timing[1]));
   };
   if (rate > 0) {
-    for (const relay of relays) relay.send('loop-delay-reset');
-    await openLoop({ sendOne, pending, endToEnd, processing });
+    // The relays' event-loop delay and CPU time are counted from the end of the warm-up.
+    const afterWarmUp = () => {
+      for (const relay of relays) relay.send('loop-delay-reset');
+    };
+    const { sent } = await openLoop({ sendOne, pending, endToEnd, processing, afterWarmUp });
     for (const [index, relay] of relays.entries()) {
-      const { loopDelay } = await relay.ask('loop-delay');
+      const { loopDelay, cpu } = await relay.ask('loop-delay');
+      const name = `relay${relayCount > 1 ? ` ${index + 1}` : ''}`;
       console.log(
-        `  relay${relayCount > 1 ? ` ${index + 1}` : ''} event-loop delay: p50 ${loopDelay.p50.toFixed(1)} ms, p99 ${loopDelay.p99.toFixed(1)} ms, max ${loopDelay.max.toFixed(1)} ms`,
+        `  ${name} event-loop delay: p50 ${loopDelay.p50.toFixed(1)} ms, p99 ${loopDelay.p99.toFixed(1)} ms, max ${loopDelay.max.toFixed(1)} ms`,
+      );
+      // Per message sent (its echo and the bot's reply streamed to every socket included), over the relays.
+      const perMessage = (micros) => ((micros / sent) * relayCount).toFixed(0);
+      console.log(
+        `  ${name} CPU: ${perMessage(cpu.user + cpu.system)} µs per message (user ${perMessage(cpu.user)}, system ${perMessage(cpu.system)}), ${((cpu.user + cpu.system) / 1e4 / seconds).toFixed(0)}% of a core`,
       );
     }
     for (const socket of sockets) socket.terminate();
@@ -216,7 +233,7 @@ async function main() {
  * Open loop: messages are sent at a fixed rate whatever the answers do (a closed loop slows down with the server and
  * hides queueing), spread over the clients; prints the rate achieved, what was answered, and the latencies.
  */
-async function openLoop({ sendOne, pending, endToEnd, processing }) {
+async function openLoop({ sendOne, pending, endToEnd, processing, afterWarmUp }) {
   const run = async (label, runSeconds) => {
     let sent = 0;
     let failed = 0;
@@ -252,6 +269,7 @@ async function openLoop({ sendOne, pending, endToEnd, processing }) {
   await run('warm-up', WARM_UP_SECONDS);
   endToEnd.length = 0;
   processing.length = 0;
+  afterWarmUp();
   const { sent, failed, answered, sendingSeconds, failures } = await run('open', seconds);
   console.log(
     `open loop: ${rate} messages/s offered for ${seconds} s (after ${WARM_UP_SECONDS} s of warm-up) over ${clients} WebSocket clients in ${conversations} conversations`,
@@ -266,6 +284,7 @@ async function openLoop({ sendOne, pending, endToEnd, processing }) {
   console.log(
     `  gateway processing per send (bot excluded): p50 ${percentile(processing, 50).toFixed(3)} ms, p99 ${percentile(processing, 99).toFixed(3)} ms`,
   );
+  return { sent };
 }
 
 /** Idle streams: memory of the relay process per open socket. */

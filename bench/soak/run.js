@@ -6,10 +6,11 @@
 // See bench/soak/README.md for every option.
 'use strict';
 
-const { mkdtemp, rm } = require('node:fs/promises');
+const { mkdir, mkdtemp, readdir, rm, stat } = require('node:fs/promises');
 const { tmpdir } = require('node:os');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
+const { compareHeapSnapshots } = require('./heap-compare');
 
 const root = path.resolve(__dirname, '..', '..');
 const WebSocket = require(require.resolve('ws', { paths: [root] }));
@@ -25,11 +26,20 @@ const { values: options } = parseArgs({
     conversations: { type: 'string', default: process.env.SOAK_CONVERSATIONS ?? '20' },
     'api-workers': { type: 'string', default: process.env.SOAK_API_WORKERS ?? '8' },
     'chat-pause-ms': { type: 'string', default: process.env.SOAK_CHAT_PAUSE_MS ?? '250' },
+    'chat-rate': { type: 'string', default: process.env.SOAK_CHAT_RATE },
+    'api-rate': { type: 'string', default: process.env.SOAK_API_RATE },
+    'messages-per-conversation': {
+      type: 'string',
+      default: process.env.SOAK_MESSAGES_PER_CONVERSATION ?? '0',
+    },
+    'retention-seconds': { type: 'string', default: process.env.SOAK_RETENTION_SECONDS },
     'report-every': { type: 'string', default: process.env.SOAK_REPORT_EVERY ?? '60s' },
     url: { type: 'string', default: process.env.SOAK_TARGET_URL },
     secret: { type: 'string', default: process.env.SOAK_DIRECTLINE_SECRET },
     admin: { type: 'string', default: process.env.SOAK_ADMIN },
     json: { type: 'string', default: process.env.SOAK_JSON_REPORT },
+    'baseline-at': { type: 'string', default: process.env.SOAK_BASELINE_AT ?? '5m' },
+    'heap-snapshots': { type: 'string', default: process.env.SOAK_HEAP_SNAPSHOTS },
   },
 });
 
@@ -47,6 +57,40 @@ const RELAYS = Number(options.relays);
 const CONVERSATIONS = Number(options.conversations);
 const API_WORKERS = Number(options['api-workers']);
 const CHAT_PAUSE_MS = Number(options['chat-pause-ms']);
+// Fixed rates (messages/s over all conversations, requests/s over all API workers): each loop keeps a schedule
+// instead of pausing after each answer, so the load stays the same whether the machine is busy or quiet (a closed
+// loop speeds up when the machine gets quieter, and the apps' heaps grow with the allocation rate).
+const CHAT_RATE = options['chat-rate'] ? Number(options['chat-rate']) : undefined;
+const API_RATE = options['api-rate'] ? Number(options['api-rate']) : undefined;
+// A user starts a new conversation after this many messages (0: one conversation per loop for the whole run); with
+// --retention-seconds (the gateways' CONVERSATION_RETENTION_SECONDS) finished conversations leave Redis, so its
+// memory reaches a steady state instead of growing with every retained activity.
+const MESSAGES_PER_CONVERSATION = Number(options['messages-per-conversation']);
+const RETENTION_SECONDS = options['retention-seconds'];
+
+/** A loop's schedule at `perSecond` of `loops` loops: `wait()` sleeps until the next slot; `late` counts missed ones. */
+class Schedule {
+  constructor(perSecond, loops, index) {
+    this.intervalMs = (loops / perSecond) * 1000;
+    this.next = Date.now() + (this.intervalMs * index) / loops;
+    this.late = 0;
+  }
+  async wait() {
+    const now = Date.now();
+    if (this.next < now - this.intervalMs) {
+      this.late += 1;
+      this.next = now;
+    }
+    await sleep(Math.max(0, this.next - now));
+    this.next += this.intervalMs;
+  }
+}
+const schedules = [];
+// RSS is compared between this mark (warm: JIT done, pools and caches filled) and the end; a short run uses its middle.
+const BASELINE_MS = Math.min(parseDuration(options['baseline-at']), DURATION_MS / 2);
+/** Growth of RSS from the mark to the end above which a process is flagged (the issue's 10 %). */
+const FLAT_TOLERANCE = 0.1;
+const HEAP_DIRECTORY = options['heap-snapshots'] && path.resolve(options['heap-snapshots']);
 const say = (line = '') => process.stdout.write(`${line}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -56,6 +100,7 @@ class Operation {
     this.name = name;
     this.latencies = [];
     this.errors = 0;
+    this.tolerated = 0;
     this.errorSamples = new Map();
   }
   ok(ms) {
@@ -78,8 +123,11 @@ const operation = (name) => {
   return operations.get(name);
 };
 
-/** Runs one HTTP request and records it under `name`: 2xx is a success, anything else an error. */
-async function timed(name, url, init = {}) {
+/**
+ * Runs one HTTP request and records it under `name`: 2xx is a success, a status in `tolerated` (the login throttle's
+ * 429, which the caller waits out and retries) is counted apart, anything else is an error.
+ */
+async function timed(name, url, init = {}, tolerated = []) {
   const started = performance.now();
   try {
     const response = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
@@ -89,7 +137,8 @@ async function timed(name, url, init = {}) {
       operation(name).ok(ms);
       return { status: response.status, body: body ? JSON.parse(body) : undefined };
     }
-    operation(name).fail(`HTTP ${response.status}`);
+    if (tolerated.includes(response.status)) operation(name).tolerated += 1;
+    else operation(name).fail(`HTTP ${response.status}`);
     return { status: response.status, body: undefined };
   } catch (error) {
     operation(name).fail(error.name === 'TimeoutError' ? 'timeout' : (error.code ?? error.message));
@@ -99,21 +148,33 @@ async function timed(name, url, init = {}) {
 
 // ---------------------------------------------------------------- inspection API load
 async function apiToken(base, username, password) {
-  const answer = await timed('POST /api/token/', `${base}/api/token/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  if (!answer.body?.access) throw new Error(`no inspection token (HTTP ${answer.status})`);
-  return answer.body.access;
+  // The login throttle (429) may refuse a burst of sign-ins of one user: wait and try again, as a client would.
+  for (let attempt = 1; ; attempt += 1) {
+    const answer = await timed(
+      'POST /api/token/',
+      `${base}/api/token/`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password }),
+      },
+      [429],
+    );
+    if (answer.body?.access) return answer.body.access;
+    if (answer.status !== 429 || attempt >= 6) throw new Error(`no inspection token (HTTP ${answer.status})`);
+    await sleep(10_000);
+  }
 }
 
 async function apiWorker(base, credentials, deviceIds, until, workerIndex) {
   const [username, password] = credentials;
   let token = await apiToken(base, username, password);
   let round = 0;
+  const schedule = API_RATE ? new Schedule(API_RATE, API_WORKERS, workerIndex) : undefined;
+  if (schedule) schedules.push(schedule);
   while (Date.now() < until) {
     round += 1;
+    await schedule?.wait();
     // A fresh token now and then, as clients whose access token expired would.
     if (round % 50 === 0) token = await apiToken(base, username, password).catch(() => token);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -163,10 +224,33 @@ async function seedDevices(base, credentials, count) {
 }
 
 // ---------------------------------------------------------------- relay conversations with the bot
-const chat = { sent: 0, answered: 0, duplicates: 0, gaps: 0, reconnects: 0, socketsOpen: 0 };
+const chat = {
+  conversations: 0,
+  sent: 0,
+  answered: 0,
+  duplicates: 0,
+  gaps: 0,
+  reconnects: 0,
+  socketsOpen: 0,
+};
 const endToEnd = operation('chat: send → bot answer on the socket');
 
-async function conversation(domain, secret, until, index) {
+/**
+ * One user's loop: conversations one after another (a new one after --messages-per-conversation messages, as users
+ * start a new inspection), until the end of the run. The schedule (or pause) is the loop's, across its conversations.
+ */
+async function conversationLoop(domain, secret, until, index) {
+  // Between messages: keep the fixed rate's schedule, or pause --chat-pause-ms (± 50 %).
+  const schedule = CHAT_RATE ? new Schedule(CHAT_RATE, CONVERSATIONS, index) : undefined;
+  if (schedule) schedules.push(schedule);
+  const pause = () => (schedule ? schedule.wait() : sleep(CHAT_PAUSE_MS * (0.5 + Math.random())));
+  while (Date.now() < until) {
+    chat.conversations += 1;
+    await conversation(domain, secret, until, index, pause);
+  }
+}
+
+async function conversation(domain, secret, until, index, pause) {
   const generated = await timed('POST /v3/directline/tokens/generate', `${domain}/tokens/generate`, {
     method: 'POST',
     headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
@@ -219,7 +303,8 @@ async function conversation(domain, secret, until, index) {
 
   socket = await openSocket(started.body.streamUrl);
   let round = 0;
-  while (Date.now() < until) {
+  let sentHere = 0;
+  while (Date.now() < until && (MESSAGES_PER_CONVERSATION === 0 || sentHere < MESSAGES_PER_CONVERSATION)) {
     round += 1;
     if (socket.readyState !== WebSocket.OPEN) {
       // Reconnect with the watermark, as DirectLineJS does after a dropped socket.
@@ -249,12 +334,13 @@ async function conversation(domain, secret, until, index) {
     );
     if (answer.body?.id) {
       chat.sent += 1;
+      sentHere += 1;
       // The bot answers inside the send (before the POST returns), so the answer may already be in.
       if (early.has(answer.body.id)) {
         endToEnd.ok(early.get(answer.body.id) - sentAt);
         early.delete(answer.body.id);
         chat.answered += 1;
-        await sleep(CHAT_PAUSE_MS * (0.5 + Math.random()));
+        await pause();
         continue;
       }
       const answered = new Promise((resolve) => waiting.set(answer.body.id, resolve));
@@ -266,9 +352,48 @@ async function conversation(domain, secret, until, index) {
         endToEnd.fail('no bot answer on the socket within 15 s');
       }
     }
-    await sleep(CHAT_PAUSE_MS * (0.5 + Math.random()));
+    await pause();
   }
   socket.close();
+}
+
+// ---------------------------------------------------------------- heap snapshots
+/** The stack's Node apps: started with --heap-snapshots, each writes a heap snapshot on SIGUSR2. */
+const nodeApps = (stack) =>
+  stack.processes().filter((each) => /^(inspection-api|connector-gateway|relay-gateway)/.test(each.name));
+
+/** Waits for the snapshot a process writes after SIGUSR2 (a new `Heap.*.<pid>.*.heapsnapshot` whose size settled). */
+async function waitForSnapshot(pid, existing) {
+  const deadline = Date.now() + 180_000;
+  let file;
+  let lastSize = -1;
+  while (Date.now() < deadline) {
+    await sleep(500);
+    file ??= (await readdir(HEAP_DIRECTORY)).find(
+      (name) => !existing.has(name) && name.includes(`.${pid}.`) && name.endsWith('.heapsnapshot'),
+    );
+    if (!file) continue;
+    const { size } = await stat(path.join(HEAP_DIRECTORY, file));
+    if (size > 0 && size === lastSize) return path.join(HEAP_DIRECTORY, file);
+    lastSize = size;
+  }
+  throw new Error(`no heap snapshot from process ${pid} within 180 s`);
+}
+
+/** One heap snapshot per Node app, one app at a time (writing one pauses that process for a few seconds). */
+async function writeHeapSnapshots(stack, label) {
+  const files = new Map();
+  for (const app of nodeApps(stack)) {
+    if (app.pid === undefined) continue;
+    const existing = new Set(await readdir(HEAP_DIRECTORY));
+    process.kill(app.pid, 'SIGUSR2');
+    const written = await waitForSnapshot(app.pid, existing);
+    const file = path.join(HEAP_DIRECTORY, `${label}-${app.name.replace('#', '-')}.heapsnapshot`);
+    await require('node:fs/promises').rename(written, file);
+    files.set(app.name, file);
+  }
+  say(`  heap snapshots (${label}): ${[...files.values()].join(', ')}`);
+  return files;
 }
 
 // ---------------------------------------------------------------- report
@@ -276,6 +401,28 @@ const mb = (bytes) => (bytes === undefined ? '   gone' : `${(bytes / 1048576).to
 
 function memorySnapshot(stack) {
   return stack ? new Map(stack.processes().map((p) => [p.name, p.residentSetBytes()])) : new Map();
+}
+
+/** A Node app's V8 heap (used, total) and external memory, from its /metrics (prom-client's default metrics). */
+async function heapOf(url) {
+  try {
+    const text = await (await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
+    const value = (name) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1]);
+    return {
+      used: value('nodejs_heap_size_used_bytes'),
+      total: value('nodejs_heap_size_total_bytes'),
+      external: value('nodejs_external_memory_bytes'),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Heaps of the stack's Node apps: name → heap (RSS alone cannot tell a JavaScript leak from native memory). */
+async function heapSnapshotOfApps(stack) {
+  if (!stack) return new Map();
+  const apps = [stack.inspectionApi, stack.connectorGateway, ...stack.relays];
+  return new Map(await Promise.all(apps.map(async (app) => [app.name, await heapOf(app.url)])));
 }
 
 function printOperations(elapsedSeconds) {
@@ -286,7 +433,8 @@ function printOperations(elapsedSeconds) {
     const count = op.latencies.length;
     say(
       `${op.name.padEnd(52)} ${String(count).padStart(8)} ${(count / elapsedSeconds).toFixed(1).padStart(8)} ${op.percentile(0.5).toFixed(1).padStart(8)} ${op.percentile(0.99).toFixed(1).padStart(8)} ${String(op.errors).padStart(7)}` +
-        (op.errors ? `  (${[...op.errorSamples].map(([reason, n]) => `${reason}: ${n}`).join(', ')})` : ''),
+        (op.errors ? `  (${[...op.errorSamples].map(([reason, n]) => `${reason}: ${n}`).join(', ')})` : '') +
+        (op.tolerated ? `  (${op.tolerated} throttled and retried)` : ''),
     );
   }
 }
@@ -311,6 +459,14 @@ async function main() {
         adminUrl = server.url;
       }
       const database = await createScratchDatabase(adminUrl, 'soak');
+      const heapSnapshotEnvironment = {};
+      const retentionEnvironment = RETENTION_SECONDS
+        ? { CONVERSATION_RETENTION_SECONDS: RETENTION_SECONDS }
+        : {};
+      if (HEAP_DIRECTORY) {
+        await mkdir(HEAP_DIRECTORY, { recursive: true });
+        heapSnapshotEnvironment.NODE_OPTIONS = `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${HEAP_DIRECTORY}`;
+      }
       cleanups.unshift(() => database.drop());
       stack = await startLocalStack({
         repositoryRoot: root,
@@ -319,7 +475,14 @@ async function main() {
         relayInstances: RELAYS,
         extraEnvironment: {
           // The soak measures the platform, not the per-token abuse limits.
-          'relay-gateway': { RELAY_RATE_LIMIT_PER_TOKEN: '0', RELAY_RATE_LIMIT_PER_CONVERSATION: '0' },
+          'relay-gateway': {
+            RELAY_RATE_LIMIT_PER_TOKEN: '0',
+            RELAY_RATE_LIMIT_PER_CONVERSATION: '0',
+            ...retentionEnvironment,
+            ...heapSnapshotEnvironment,
+          },
+          'connector-gateway': { ...retentionEnvironment, ...heapSnapshotEnvironment },
+          'inspection-api': heapSnapshotEnvironment,
         },
       });
       cleanups.unshift(() => stack.stop());
@@ -340,26 +503,50 @@ async function main() {
     const startedAt = Date.now();
     const until = startedAt + DURATION_MS;
     say(
-      `soak: ${options.duration} of ${API_WORKERS} API workers and ${CONVERSATIONS} conversations with the bot (pause ${CHAT_PAUSE_MS} ms)`,
+      `soak: ${options.duration} of ${API_WORKERS} API workers (${API_RATE ? `${API_RATE} requests/s` : 'closed loops'}) and ` +
+        `${CONVERSATIONS} conversations with the bot (${CHAT_RATE ? `${CHAT_RATE} messages/s` : `pause ${CHAT_PAUSE_MS} ms`}); ` +
+        `RSS compared between the ${(BASELINE_MS / 60_000).toFixed(1)}-minute mark and the end`,
     );
+    // The mark's reading (and, with --heap-snapshots, a snapshot of every Node app first, so both readings include
+    // whatever memory writing a snapshot leaves behind).
+    let memoryAtMark = new Map();
+    let markedAt = startedAt + BASELINE_MS;
+    let heapAtMark = new Map();
+    let snapshotsAtMark;
+    const mark = sleep(BASELINE_MS).then(async () => {
+      if (HEAP_DIRECTORY && stack) snapshotsAtMark = await writeHeapSnapshots(stack, 'mark');
+      memoryAtMark = memorySnapshot(stack);
+      markedAt = Date.now();
+      heapAtMark = await heapSnapshotOfApps(stack);
+    });
 
-    const progress = setInterval(() => {
+    const progress = setInterval(async () => {
       const seconds = (Date.now() - startedAt) / 1000;
+      const heaps = [...(await heapSnapshotOfApps(stack))]
+        .map(([name, heap]) => `${name} ${heap ? mb(heap.used).trim() : '-'}`)
+        .join(', ');
       const requests = [...operations.values()].reduce((sum, op) => sum + op.latencies.length, 0);
       const errors = [...operations.values()].reduce((sum, op) => sum + op.errors, 0);
       const memory = stack
         ? [...memorySnapshot(stack)].map(([name, bytes]) => `${name} ${mb(bytes).trim()}`).join(', ')
         : '';
       say(
-        `  ${seconds.toFixed(0)} s: ${requests} operations, ${errors} errors, chat ${chat.answered}/${chat.sent} answered; RSS MB: ${memory}`,
+        `  ${seconds.toFixed(0)} s: ${requests} operations, ${errors} errors, chat ${chat.answered}/${chat.sent} answered; RSS MB: ${memory}` +
+          (stack ? `; V8 heap used MB: ${heaps}` : ''),
       );
     }, REPORT_EVERY_MS);
     progress.unref();
 
     const peak = new Map();
+    const samples = new Map(); // process → [{ at, bytes }] every 2 s
     const sampler = setInterval(() => {
-      for (const [name, bytes] of memorySnapshot(stack))
-        if (bytes !== undefined) peak.set(name, Math.max(peak.get(name) ?? 0, bytes));
+      const at = Date.now();
+      for (const [name, bytes] of memorySnapshot(stack)) {
+        if (bytes === undefined) continue;
+        peak.set(name, Math.max(peak.get(name) ?? 0, bytes));
+        if (!samples.has(name)) samples.set(name, []);
+        samples.get(name).push({ at, bytes });
+      }
     }, 2000);
     sampler.unref();
 
@@ -367,12 +554,16 @@ async function main() {
       ...Array.from({ length: API_WORKERS }, (_, index) =>
         apiWorker(base, credentials, deviceIds, until, index),
       ),
-      ...Array.from({ length: CONVERSATIONS }, (_, index) => conversation(domain, secret, until, index)),
+      ...Array.from({ length: CONVERSATIONS }, (_, index) => conversationLoop(domain, secret, until, index)),
     ]);
+    await mark;
     clearInterval(progress);
     clearInterval(sampler);
     const elapsedSeconds = (Date.now() - startedAt) / 1000;
     const memoryAtEnd = memorySnapshot(stack);
+    const heapAtEnd = await heapSnapshotOfApps(stack);
+    const snapshotsAtEnd =
+      HEAP_DIRECTORY && stack && snapshotsAtMark ? await writeHeapSnapshots(stack, 'end') : undefined;
     const crashed = results.filter((result) => result.status === 'rejected');
 
     say('');
@@ -387,19 +578,79 @@ async function main() {
       `throughput: ${(total / elapsedSeconds).toFixed(1)} successful HTTP requests/s through nginx; errors: ${errors}; workers that gave up: ${crashed.length}`,
     );
     say(
-      `chat: ${chat.sent} messages sent, ${chat.answered} answered on the socket, duplicates ${chat.duplicates}, gaps ${chat.gaps}, socket reconnects ${chat.reconnects}`,
+      `chat: ${chat.conversations} conversations, ${chat.sent} messages sent (${(chat.sent / elapsedSeconds).toFixed(1)}/s), ${chat.answered} answered on the socket, duplicates ${chat.duplicates}, gaps ${chat.gaps}, socket reconnects ${chat.reconnects}`,
     );
+    const late = schedules.reduce((sum, schedule) => sum + schedule.late, 0);
+    if (CHAT_RATE || API_RATE) {
+      say(
+        late === 0
+          ? 'fixed rates held: no loop fell a whole interval behind its schedule'
+          : `fixed rates NOT held: loops fell a whole interval behind their schedule ${late} times (the stack, or this machine, could not keep up)`,
+      );
+    }
     for (const failure of crashed.slice(0, 5))
       say(`  worker failed: ${failure.reason?.message ?? failure.reason}`);
+    // RSS swings with each major GC (V8 gives heap pages back and takes them again), so one reading can be a dip or a
+    // crest: the verdict compares the median of the samples in the minute after the mark with that of the last minute.
+    const finishedAt = Date.now();
+    const windowMs = Math.min(60_000, BASELINE_MS, (finishedAt - markedAt) / 2);
+    const medianBetween = (name, from, to) => {
+      const values = (samples.get(name) ?? [])
+        .filter((sample) => sample.at >= from && sample.at <= to)
+        .map((sample) => sample.bytes)
+        .sort((a, b) => a - b);
+      return values.length ? values[Math.floor(values.length / 2)] : undefined;
+    };
+    const afterMark = new Map(
+      [...memoryAtStart.keys()].map((name) => [name, medianBetween(name, markedAt, markedAt + windowMs)]),
+    );
+    const atEnd = new Map(
+      [...memoryAtStart.keys()].map((name) => [name, medianBetween(name, finishedAt - windowMs, finishedAt)]),
+    );
+    const growth = (name) => atEnd.get(name) / afterMark.get(name);
+    const grown = [];
     if (stack) {
+      const markLabel = `RSS ${(BASELINE_MS / 60_000).toFixed(1)} min MB`;
       say('');
       say(
-        `${'process'.padEnd(20)} ${'RSS start MB'.padStart(13)} ${'RSS end MB'.padStart(11)} ${'peak MB'.padStart(8)}`,
+        `${'process'.padEnd(20)} ${'RSS start MB'.padStart(13)} ${markLabel.padStart(16)} ${'RSS end MB'.padStart(11)} ${'peak MB'.padStart(8)} ${'median: after mark'.padStart(19)} ${'at end'.padStart(7)} ${'end/mark'.padStart(9)}`,
       );
       for (const [name, bytes] of memoryAtStart) {
+        const ratio = growth(name);
+        const flagged = !(ratio <= 1 + FLAT_TOLERANCE);
+        if (flagged) grown.push(name);
         say(
-          `${name.padEnd(20)} ${mb(bytes).padStart(13)} ${mb(memoryAtEnd.get(name)).padStart(11)} ${mb(peak.get(name)).padStart(8)}`,
+          `${name.padEnd(20)} ${mb(bytes).padStart(13)} ${mb(memoryAtMark.get(name)).padStart(16)} ${mb(memoryAtEnd.get(name)).padStart(11)} ${mb(peak.get(name)).padStart(8)} ${mb(afterMark.get(name)).padStart(19)} ${mb(atEnd.get(name)).padStart(7)} ${(Number.isFinite(ratio) ? ratio.toFixed(3) : '-').padStart(9)}` +
+            (flagged ? `  GROWTH > ${FLAT_TOLERANCE * 100} %` : ''),
         );
+      }
+      const heapLine = (heap) =>
+        heap ? `${mb(heap.used).trim()} / ${mb(heap.total).trim()} / ${mb(heap.external).trim()}` : '-';
+      say('');
+      say(
+        `${'Node app'.padEnd(20)} ${'V8 heap used / total / external MB: at the mark'.padEnd(50)} at the end`,
+      );
+      for (const [name, heap] of heapAtEnd)
+        say(`${name.padEnd(20)} ${heapLine(heapAtMark.get(name)).padEnd(50)} ${heapLine(heap)}`);
+      say(
+        `(end/mark: the median RSS of the ${(windowMs / 1000).toFixed(0)} s after the mark vs the last ${(windowMs / 1000).toFixed(0)} s, sampled every 2 s)`,
+      );
+      say(
+        grown.length === 0
+          ? `memory flat: every process ended within ${FLAT_TOLERANCE * 100} % of its RSS at the mark`
+          : `memory NOT flat: ${grown.join(', ')} grew more than ${FLAT_TOLERANCE * 100} % after the mark` +
+              (snapshotsAtEnd
+                ? ' (heap snapshots compared below)'
+                : ' (rerun with --heap-snapshots <dir> to compare heaps)'),
+      );
+      if (snapshotsAtEnd) {
+        for (const [name, endFile] of snapshotsAtEnd) {
+          const markFile = snapshotsAtMark.get(name);
+          if (!markFile) continue;
+          say('');
+          say(`${name}: heap at the mark → at the end, the kinds that grew most`);
+          for (const line of compareHeapSnapshots(markFile, endFile, 15)) say(`  ${line}`);
+        }
       }
     }
     if (options.json) {
@@ -415,11 +666,22 @@ async function main() {
           p99: op.percentile(0.99),
           errors: op.errors,
         })),
+        chatRate: CHAT_RATE,
+        apiRate: API_RATE,
+        loopsBehindSchedule: late,
+        baselineSeconds: BASELINE_MS / 1000,
+        memoryFlat: grown.length === 0,
         memory: [...memoryAtStart.keys()].map((name) => ({
           process: name,
           start: memoryAtStart.get(name),
+          atMark: memoryAtMark.get(name),
+          medianAfterMark: afterMark.get(name),
+          medianAtEnd: atEnd.get(name),
+          heapAtMark: heapAtMark.get(name),
+          heapAtEnd: heapAtEnd.get(name),
           end: memoryAtEnd.get(name),
           peak: peak.get(name),
+          endOverMark: growth(name),
         })),
       };
       require('node:fs').writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);

@@ -9,6 +9,7 @@ import {
   acceptedVariables,
   APPS,
   isAppName,
+  METRICS_PORT,
   readYamlDocuments,
   REPOSITORY_ROOT,
   repositoryFileExists,
@@ -145,6 +146,19 @@ describe('docker-compose.yml', () => {
     const command = compose.services.migrate.command ?? [];
     expect(command.slice(0, 2)).toEqual(['node', 'apps/inspection-api/dist/database/migrate.js']);
     expect(repositoryFileExists('apps/inspection-api/src/database/migrate.ts')).toBe(true);
+  });
+
+  it('serves every app’s /metrics on its own port, published nowhere (issue 15, finding 13)', () => {
+    const services = compose.services as Record<string, ComposeService & { ports?: string[] }>;
+    for (const app of Object.keys(APPS)) {
+      const service = services[app];
+      expect({ app, port: service.environment?.METRICS_PORT }).toEqual({ app, port: String(METRICS_PORT) });
+      expect(service.expose ?? []).not.toContain(String(METRICS_PORT));
+      expect((service.ports ?? []).join(' ')).not.toContain(String(METRICS_PORT));
+    }
+    // The proxy answers 404 for /metrics (checked for real in nginx.e2e-spec.ts) and has no upstream on it.
+    const template = readFileSync(join(REPOSITORY_ROOT, 'infra/nginx/fieldops.conf.template'), 'utf8');
+    expect(template).not.toContain(String(METRICS_PORT));
   });
 
   it('lets a relay replica drain before Docker kills it', () => {

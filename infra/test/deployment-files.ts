@@ -31,6 +31,9 @@ export const APPS = {
 
 export type AppName = keyof typeof APPS;
 
+/** The port every deployed app serves `/metrics` on (METRICS_PORT), apart from its app port. */
+export const METRICS_PORT = 9464;
+
 /** Variables the images themselves set rather than the app reads. */
 const IMAGE_VARIABLES = ['NODE_ENV'];
 

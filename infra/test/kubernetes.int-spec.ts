@@ -5,6 +5,7 @@ import {
   acceptedVariables,
   APPS,
   isAppName,
+  METRICS_PORT,
   readYamlDocuments,
   REPOSITORY_ROOT,
   repositoryFileExists,
@@ -98,7 +99,12 @@ describe('Kubernetes manifests', () => {
       if (!isAppName(app)) continue;
       const [container] = podContainers(deployment);
       expect(container.image).toBe(`fieldops/${app}`);
-      expect(container.ports).toEqual([{ name: 'http', containerPort: APPS[app].port }]);
+      // METRICS_PORT (issue 15, finding 13): /metrics on a port of its own, `metrics`, beside `http`.
+      expect(container.ports).toEqual([
+        { name: 'http', containerPort: APPS[app].port },
+        { name: 'metrics', containerPort: METRICS_PORT },
+      ]);
+      expect(container.env).toContainEqual({ name: 'METRICS_PORT', value: String(METRICS_PORT) });
       const accepted = new Set([...acceptedVariables(app), ...platformConfigVariables]);
       const unknown = (container.env ?? [])
         .map((variable) => variable.name)
@@ -107,6 +113,26 @@ describe('Kubernetes manifests', () => {
       expect(container.env).toContainEqual({ name: APPS[app].portVariable, value: String(APPS[app].port) });
       expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'http' });
       expect(container.livenessProbe?.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    }
+  });
+
+  it('keeps the metrics port out of every Service (so out of the Ingress too): Prometheus scrapes the pods', () => {
+    for (const service of byKind('Service')) {
+      const ports = (service.spec as { ports: Array<{ name?: string; port: number; targetPort?: unknown }> })
+        .ports;
+      for (const port of ports) {
+        expect({ service: service.metadata.name, port }).not.toMatchObject({
+          port: { targetPort: 'metrics' },
+        });
+        expect({ service: service.metadata.name, port }).not.toMatchObject({
+          port: { targetPort: METRICS_PORT },
+        });
+        expect({ service: service.metadata.name, port }).not.toMatchObject({ port: { port: METRICS_PORT } });
+      }
+    }
+    for (const ingress of byKind('Ingress')) {
+      expect(JSON.stringify(ingress.spec)).not.toContain(String(METRICS_PORT));
+      expect(JSON.stringify(ingress.spec)).not.toContain('"metrics"');
     }
   });
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Expose } from 'class-transformer';
 import { IsIn, IsOptional, IsString } from 'class-validator';
-import { LOG_LEVELS, type LogLevel } from '@fieldops/platform';
+import { ConfigurationError, LOG_LEVELS, type LogLevel } from '@fieldops/platform';
 
 /** What the launcher itself reads; every app validates its own variables on start. */
 export class AllInOneEnvironment {
@@ -11,6 +11,20 @@ export class AllInOneEnvironment {
   @Expose() @IsOptional() @IsString() REDIS_URL?: string;
   /** The apps to start (comma-separated; `--apps` wins); unset: all four. See app-selection.ts. */
   @Expose() @IsOptional() @IsString() PLATFORM_APPS?: string;
+  /** Read here only to refuse one metrics port for several apps (each app validates it). */
+  @Expose() @IsOptional() @IsString() METRICS_PORT?: string;
+}
+
+/**
+ * METRICS_PORT gives one app a metrics port of its own; the launcher runs several apps with one environment, so it
+ * is refused unless one app is started (METRICS_BEARER_TOKEN protects `/metrics` on every app port instead).
+ */
+export function checkMetricsPort(environment: AllInOneEnvironment, apps: ReadonlySet<string>): void {
+  if (environment.METRICS_PORT === undefined || apps.size <= 1) return;
+  throw new ConfigurationError('all-in-one', [
+    `METRICS_PORT: one port cannot serve the metrics of ${apps.size} apps; unset it (and set METRICS_BEARER_TOKEN ` +
+      'to protect /metrics on each app port), or start one app per launcher (--apps)',
+  ]);
 }
 
 /** The example platform configuration (a demo bot) used when PLATFORM_CONFIG is unset. */

@@ -1,4 +1,5 @@
 import { ConfigurationError } from '@fieldops/platform';
+import { AllInOneEnvironment, checkMetricsPort } from './all-in-one.environment';
 import { PLATFORM_APPS, selectApps } from './app-selection';
 
 describe('selectApps', () => {
@@ -22,5 +23,20 @@ describe('selectApps', () => {
       /PLATFORM_APPS: inspection-bot runs only with inspection-api, connector-gateway beside it/,
     );
     expect(() => selectApps(['--apps'], undefined)).toThrow(ConfigurationError);
+  });
+});
+
+describe('checkMetricsPort', () => {
+  const withPort = Object.assign(new AllInOneEnvironment(), { METRICS_PORT: '9464' });
+
+  it('refuses one metrics port for several apps, naming the variable', () => {
+    expect(() => checkMetricsPort(withPort, selectApps([], undefined))).toThrow(
+      /METRICS_PORT: one port cannot/,
+    );
+  });
+
+  it('accepts it for one app, and no METRICS_PORT for any number', () => {
+    expect(() => checkMetricsPort(withPort, selectApps(['--apps', 'relay'], undefined))).not.toThrow();
+    expect(() => checkMetricsPort(new AllInOneEnvironment(), selectApps([], undefined))).not.toThrow();
   });
 });

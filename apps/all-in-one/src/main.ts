@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { createLogger, loadEnvironment, runUntilSignalled } from '@fieldops/platform';
-import { AllInOneEnvironment } from './all-in-one.environment';
+import { AllInOneEnvironment, checkMetricsPort } from './all-in-one.environment';
 import { startInProcessPlatform } from './in-process-platform';
 import { selectApps } from './app-selection';
 import { startSeparateProcesses } from './separate-processes-platform';
@@ -17,6 +17,7 @@ runUntilSignalled(async () => {
   const logger = createLogger({ service: 'all-in-one', level: environment.LOG_LEVEL });
 
   const apps = selectApps(process.argv.slice(2), environment.PLATFORM_APPS);
+  checkMetricsPort(environment, apps);
 
   if (environment.REDIS_URL && (environment.DATABASE_URL || !apps.has('inspection-api'))) {
     logger.info(

@@ -72,7 +72,10 @@ export class ConnectorGatewayModule {
         ConversationsModule,
         AiServicesModule.forRoot(aiServices, environment),
       ],
-      providers: [{ provide: APP_FILTER, useClass: ConnectorGatewayExceptionFilter }],
+      providers: [
+        ConnectorGatewayExceptionFilter,
+        { provide: APP_FILTER, useClass: ConnectorGatewayExceptionFilter },
+      ],
     };
   }
 }

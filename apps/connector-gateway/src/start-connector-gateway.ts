@@ -9,14 +9,22 @@ import {
   applyConnectionTimeouts,
   type StartedService,
   startService,
+  type JsonBodyOptions,
+  jsonBodyParser,
   type StartServiceOptions,
 } from '@fieldops/platform';
 import { type AiServicesConfig, loadPlatformConfig, type PlatformConfig } from '@fieldops/platform-config';
-import { rawTranslateBody } from './ai-services/raw-body';
+import { BotBearerGuard } from './bot-auth/bot-bearer.guard';
 import { registeredBotsFromPlatformConfig } from './bots/platform-bots';
 import { type RegisteredBot } from './bots/registered-bot';
 import { ConnectorGatewayEnvironment } from './config/connector-gateway.environment';
+import { ConnectorGatewayExceptionFilter } from './connector-gateway-exception.filter';
 import { ConnectorGatewayModule } from './connector-gateway.module';
+import { BotConversationsService } from './conversations/bot-conversations.service';
+import { botSendRoute } from './conversations/bot-send.route';
+import { DeliveriesController } from './delivery/deliveries.controller';
+import { deliveriesRoute } from './delivery/deliveries.route';
+import { InternalKeyGuard } from './delivery/internal-key.guard';
 
 export interface StartConnectorGatewayOptions extends StartServiceOptions {
   /** A bus owned by the caller (the all-in-one process shares one in-process bus between apps). */
@@ -37,6 +45,15 @@ export type StartedConnectorGateway = StartedService<ConnectorGatewayEnvironment
   httpsUrl?: string;
   httpsPort?: number;
 };
+
+/**
+ * How the connector reads JSON bodies, on the framework's routes and on the send route alike: above the 256 KB
+ * activity limit (413 MessageSizeTooBig from validation) with room for base64 uploads; nesting up to JSON_MAX_DEPTH;
+ * no `\u0000` (it would be stored and handed to every channel).
+ */
+function connectorJsonBody(environment: ConnectorGatewayEnvironment): JsonBodyOptions {
+  return { limit: 8 * 1024 * 1024, maxDepth: environment.JSON_MAX_DEPTH, refuseNul: true };
+}
 
 /** Validates the configuration, then starts connector-gateway and returns once it listens. */
 export async function startConnectorGateway(
@@ -67,6 +84,12 @@ export async function startConnectorGateway(
       publicUrl: (environment) => environment.CONNECTOR_PUBLIC_URL,
       // Attachments bots upload here are shown by Web Chat on other origins.
       crossOriginResources: 'cross-origin',
+      // Bodies are read after the guards (a request without a valid bot token is refused unread); forms: the OAuth
+      // token endpoint.
+      bodies: (environment) => ({
+        json: connectorJsonBody(environment),
+        urlencoded: { limit: '100kb' },
+      }),
       module: ({ environment, variables, logger }) =>
         ConnectorGatewayModule.forRoot({
           environment,
@@ -76,7 +99,7 @@ export async function startConnectorGateway(
           bots: botsOf(environment, variables),
           aiServices: options.aiServices ?? platformConfigOf(environment, variables)?.aiServices,
         }),
-      configure: (app) => {
+      configure: (app, { environment }) => {
         // Every response carries an operation id, as the real Bot Connector's do.
         app.use(
           (
@@ -88,10 +111,26 @@ export async function startConnectorGateway(
             next();
           },
         );
-        // The translate operation reads its body itself (credentials and Content-Type are checked first).
-        app.use('/translate', rawTranslateBody());
-        // Above the 256 KB activity limit (413 MessageSizeTooBig from validation) and room for base64 uploads.
-        app.useBodyParser('json', { limit: 8 * 1024 * 1024 });
+        const parseJson = jsonBodyParser(connectorJsonBody(environment));
+        // Every bot message (SendToConversation, ReplyToActivity) is answered here, before the router: its guard, then
+        // the JSON parser the framework's routes get (BodyParsingInterceptor, after their guards), same limit and rules.
+        app.use(
+          botSendRoute({
+            guard: app.get(BotBearerGuard),
+            conversations: app.get(BotConversationsService),
+            filter: app.get(ConnectorGatewayExceptionFilter),
+            parseJson,
+          }),
+        );
+        // The relay's delivery of every message (when the relay runs in a process of its own), likewise.
+        app.use(
+          deliveriesRoute({
+            guards: [app.get(BotBearerGuard), app.get(InternalKeyGuard)],
+            controller: app.get(DeliveriesController),
+            filter: app.get(ConnectorGatewayExceptionFilter),
+            parseJson,
+          }),
+        );
       },
     },
     options,

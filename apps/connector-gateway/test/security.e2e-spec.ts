@@ -1,4 +1,4 @@
-import { slowHeaders, trickleRequest } from '@fieldops/platform';
+import { chunkedUpload, slowHeaders, trickleRequest } from '@fieldops/platform';
 import { type GatewayFixture, requestToken, SCOPE, startGatewayFixture } from './support/gateway';
 import { LateBoundServer, type PlatformBot, type RunningPlatform, startPlatform } from './support/platform';
 
@@ -185,5 +185,160 @@ describe('security review: connector-gateway', () => {
       expect(slow.closedAfterMs).toBeLessThan(3_000);
       expect(slow.received).toMatch(/^HTTP\/1\.1 408/);
     }, 15_000);
+  });
+});
+
+/** `depth` objects nested in each other: `{"a":{"a":…1…}}`. */
+const nested = (depth: number): string => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+describe('security review: connector-gateway input (findings 4, 9, 11)', () => {
+  const endpoint = new LateBoundServer();
+  const bot: PlatformBot = {
+    id: 'input-bot',
+    appId: 'input-bot-app-id',
+    secret: 'input-bot-directline-secret-0001',
+    credentials: ['appPassword: input-bot-password-1'],
+    endpoint,
+  };
+  let platform: RunningPlatform;
+  let token: string;
+  let conversationId: string;
+
+  beforeAll(async () => {
+    await endpoint.start();
+    endpoint.handler = (_request, response) => response.writeHead(200).end();
+    platform = await startPlatform([bot]);
+    const issued = await requestToken(platform.connector, {
+      grant_type: 'client_credentials',
+      client_id: bot.appId,
+      client_secret: 'input-bot-password-1',
+      scope: SCOPE,
+    });
+    token = String(issued.body.access_token);
+    const started = await fetch(`${platform.relay.url}/v3/directline/conversations`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${bot.secret}` },
+    });
+    conversationId = ((await started.json()) as { conversationId: string }).conversationId;
+  });
+  afterAll(async () => {
+    await platform.close();
+    await endpoint.stop();
+  });
+
+  const send = (body: string | Buffer): Promise<Response> =>
+    fetch(`${platform.connector.url}/v3/conversations/${conversationId}/activities`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body,
+    });
+
+  async function errorOf(response: Response): Promise<{ status: number; code: string; message: string }> {
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    return { status: response.status, code: body.error.code, message: body.error.message };
+  }
+
+  const activity = (text: string): string =>
+    JSON.stringify({ type: 'message', from: { id: bot.appId }, text });
+
+  it('finding 4: 10,000 nested objects in an activity are 400 BadSyntax, never 500', async () => {
+    const response = await send(`{"type":"message","text":"x","value":${nested(10_000)}}`);
+    expect(await errorOf(response)).toEqual({
+      status: 400,
+      code: 'BadSyntax',
+      message: expect.stringMatching(/deeper than 64 levels/),
+    });
+    expect((await send(`{"type":"message","text":"x","value":${nested(62)}}`)).status).toBe(200);
+  });
+
+  it('finding 11: invalid UTF-8 is 400 BadSyntax (not stored as U+FFFD), and so is a NUL character', async () => {
+    const invalid = Buffer.concat([
+      Buffer.from('{"type":"message","text":"a'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('"}'),
+    ]);
+    expect(await errorOf(await send(invalid))).toEqual({
+      status: 400,
+      code: 'BadSyntax',
+      message: expect.stringMatching(
+        /not valid UTF-8 \(byte 0xc3 at position 27: invalid continuation byte\)/,
+      ),
+    });
+    expect(await errorOf(await send(activity('before\u0000after')))).toEqual({
+      status: 400,
+      code: 'BadSyntax',
+      message: expect.stringMatching(/NUL character/),
+    });
+    expect((await send(activity('clean text'))).status).toBe(200);
+  });
+
+  it.each([
+    ['/v3/conversations/c1/activities', 'Content-Type: application/json', 401, '"code":"Unauthorized"'],
+    ['/v3/conversations/c1/attachments', 'Content-Type: application/json', 401, '"code":"Unauthorized"'],
+    ['/translate?api-version=3.0&to=de', 'Content-Type: application/json', 401, '"code":401000'],
+  ])(
+    'finding 9: an unauthenticated chunked 50 MB POST to %s is refused after its headers, unread, and closed',
+    async (path, contentType, status, code) => {
+      const exchange = await chunkedUpload(
+        platform.connector.port,
+        [`POST ${path} HTTP/1.1`, `Host: 127.0.0.1:${platform.connector.port}`, contentType].join('\r\n'),
+        50 * 1024 * 1024,
+      );
+      expect(exchange.received).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(exchange.received).toMatch(/\r\nconnection: close\r\n/i);
+      expect(exchange.received).toContain(code);
+      expect(exchange.bodyBytesBeforeAnswer).toBe(64 * 1024);
+      expect(exchange.closedAfterMs).toBeDefined();
+      expect(exchange.bodyBytesWritten).toBeLessThan(20 * 1024 * 1024);
+    },
+    30_000,
+  );
+
+  it('finding 9: authenticated large-but-allowed bodies are read (a 3 MB base64 upload), oversize is 413', async () => {
+    const upload = await fetch(`${platform.connector.url}/v3/conversations/${conversationId}/attachments`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        type: 'application/octet-stream',
+        name: 'big.bin',
+        originalBase64: Buffer.alloc(3 * 1024 * 1024, 7).toString('base64'),
+      }),
+    });
+    expect(upload.status).toBe(200);
+    const oversize = await send(activity('x'.repeat(9 * 1024 * 1024)));
+    expect((await errorOf(oversize)).status).toBe(413);
+  });
+});
+
+describe('security review: connector-gateway, finding 13: /metrics', () => {
+  const metricsToken = 'connector-metrics-token-0123456789';
+
+  it('with METRICS_BEARER_TOKEN: 401 in the connector format without the token, 200 with it', async () => {
+    const { gateway } = await startGatewayFixture({ METRICS_BEARER_TOKEN: metricsToken });
+    try {
+      const open = await fetch(`${gateway.url}/metrics`);
+      expect(open.status).toBe(401);
+      expect(open.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+      expect(((await open.json()) as { error: { code: string } }).error.code).toBeTruthy();
+      const scraped = await fetch(`${gateway.url}/metrics`, {
+        headers: { Authorization: `Bearer ${metricsToken}` },
+      });
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain('service="connector-gateway"');
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('with METRICS_PORT: absent from the app port, served on the metrics port only', async () => {
+    const { gateway } = await startGatewayFixture({ METRICS_PORT: '0' });
+    try {
+      expect((await fetch(`${gateway.url}/metrics`)).status).toBe(404);
+      const scraped = await fetch(gateway.metricsUrl ?? 'http://127.0.0.1:1/metrics');
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain('service="connector-gateway"');
+    } finally {
+      await gateway.close();
+    }
   });
 });

@@ -1,14 +1,12 @@
-import { All, Controller, Get, Req, UseInterceptors } from '@nestjs/common';
+import { All, Controller, Get, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { type Request } from 'express';
-import { DrfRenderer } from './drf/json-renderer';
 import { requestOrigin } from './drf/pagination';
 import { otherMethod, ROOT_METHODS } from './drf/routes';
 
 /** DRF DefaultRouter's API root: links to the four resources (needs authentication, like every view). */
 @ApiExcludeController()
 @Controller('api')
-@UseInterceptors(DrfRenderer)
 export class ApiRootController {
   @Get()
   root(@Req() request: Request): Record<string, string> {

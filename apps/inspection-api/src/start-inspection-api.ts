@@ -10,6 +10,7 @@ import { type NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { authorizationHeaderMiddleware } from './auth/authorization-header';
 import { inspectionKeyRing } from './auth/inspection-key-ring';
+import { DrfExpressAdapter } from './drf/json-renderer';
 import { bodyParsingMiddleware } from './drf/request-input';
 import { apiHeadersMiddleware } from './drf/routes';
 import { allowedHostsMiddleware } from './hosts/allowed-hosts';
@@ -60,6 +61,8 @@ export function startInspectionApi(
       publicUrl: (environment) => environment.INSPECTION_PUBLIC_URL,
       // The chat page (another origin) shows record photos from /media.
       crossOriginResources: 'cross-origin',
+      // Handlers return representations; the adapter sends DRF's bytes.
+      httpAdapter: () => new DrfExpressAdapter(),
       module: async ({ environment, logger, onClosed }) =>
         InspectionApiModule.forRoot({
           environment,
@@ -68,6 +71,8 @@ export function startInspectionApi(
           keyRing: inspectionKeyRing(environment, logger),
         }),
       configure: async (app, { environment, logger }) => {
+        // DRF sends no ETag (Django's ConditionalGetMiddleware is not in its stack); Express would hash every body.
+        app.set('etag', false);
         app.use(
           allowedHostsMiddleware(environment.INSPECTION_ALLOWED_HOSTS, environment.INSPECTION_PUBLIC_URL),
         );
@@ -87,6 +92,7 @@ export function startInspectionApi(
             environment.INSPECTION_MAX_PHOTO_BYTES,
             environment.INSPECTION_MAX_ATTACHMENT_BYTES,
           ),
+          maxJsonDepth: environment.JSON_MAX_DEPTH,
         }))
           app.use(parser);
         configureOpenApi(app);
@@ -99,6 +105,15 @@ export function startInspectionApi(
           await app
             .get(UsersService)
             .ensureUser(environment.INSPECTION_ADMIN_USERNAME, environment.INSPECTION_ADMIN_PASSWORD);
+        } else if (!(await app.get(UsersService).anyUser())) {
+          // Nobody can sign in yet: say how to make the first (supervisor) account.
+          logger.warn(
+            {
+              create: "echo '<password>' | npm run users -w @fieldops/inspection-api -- create <username>",
+              or: 'set INSPECTION_ADMIN_USERNAME and INSPECTION_ADMIN_PASSWORD',
+            },
+            'no user yet: create a supervisor to sign in with (npm start makes one and prints it)',
+          );
         }
       },
     },

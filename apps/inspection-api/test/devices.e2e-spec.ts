@@ -274,6 +274,19 @@ describe('device pages', () => {
     expect(both.count).toBe(5);
     expect(((await api.get('/api/devices/?search=%25_%5C%00')).body as { count: number }).count).toBe(0);
   });
+
+  it('lists the distinct groups for group filters (GET /api/devices/groups/), not taken for a device id', async () => {
+    await api.post('/api/devices/', { name: 'No group', code: 'NG-1' });
+    const groups = await api.get('/api/devices/groups/');
+    expect(groups.status).toBe(200);
+    expect(groups.body).toEqual(['north', 'south']);
+    expect(groups.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect((await api.get('/api/devices/groups')).body).toEqual(['north', 'south']);
+    const post = await api.post('/api/devices/groups/', {});
+    expect(post.status).toBe(405);
+    expect(post.body).toEqual({ detail: 'Method "POST" not allowed.' });
+    expect((await api.get('/api/devices/1/')).status).toBe(200);
+  });
 });
 
 describe('device links behind an untrusted proxy', () => {

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import fc from 'fast-check';
 import { TestApi } from './support/test-api';
 
@@ -130,6 +131,36 @@ describe('no input produces a 5xx', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('deep nesting and invalid UTF-8 in JSON bodies are parse errors (400), never 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...RESOURCES.map((r) => `/api/${r}/`), '/api/token/', '/api/records/1/'),
+        fc.constantFrom('POST', 'PUT', 'PATCH'),
+        fc.oneof(
+          fc
+            .integer({ min: 65, max: 20_000 })
+            .map((depth) => `{"name":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`),
+          fc.integer({ min: 65, max: 20_000 }).map((depth) => `{"name":${'['.repeat(depth)}`),
+          fc
+            .uint8Array({ minLength: 1, maxLength: 6 })
+            .filter((bytes) => !isUtf8(bytes))
+            .map((bytes) => Buffer.concat([Buffer.from('{"name":"'), Buffer.from(bytes), Buffer.from('"}')])),
+        ),
+        async (path, method, raw) => {
+          const response = await fetch(`${api.url}${path}`, {
+            method,
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: raw,
+          });
+          const text = await response.text();
+          expect(response.status).toBeLessThan(500);
+          if (response.status === 400) expect(text).toMatch(/^\{"detail":"JSON parse error - /);
+        },
+      ),
+      { numRuns: 100 },
     );
   });
 

@@ -86,6 +86,23 @@ describe('GET /api/records/export.csv', () => {
     expect((await api.get('/api/records/?checked_by=sam')).body).toMatchObject({ count: 1 });
   });
 
+  it("orders by ?ordering= as DRF's OrderingFilter (unknown fields ignored), the list and the export alike", async () => {
+    const listed = async (query: string) =>
+      ((await api.get(`/api/records/?${query}`)).body as { results: Array<{ id: number }> }).results.map(
+        (record) => record.id,
+      );
+    expect(await listed('')).toEqual([ids.first, ids.second]);
+    expect(await listed('ordering=-checked_at')).toEqual([ids.second, ids.first]);
+    expect(await listed('ordering=status,-id')).toEqual([ids.first, ids.second]); // fail < ok
+    expect(await listed('ordering=-status')).toEqual([ids.second, ids.first]);
+    expect(await listed('ordering=nonsense,-checked_at')).toEqual([ids.second, ids.first]);
+    expect(await listed('ordering=nonsense')).toEqual([ids.first, ids.second]);
+    const page = await api.get('/api/records/?ordering=-checked_at&page_size=1');
+    expect((page.body as { next: string }).next).toMatch(/\?ordering=-checked_at&page=2&page_size=1$/);
+    const exported = (await api.get('/api/records/export.csv?ordering=-checked_at')).text.trim().split('\n');
+    expect(exported[1]).toMatch(new RegExp(`^${ids.second},`));
+  });
+
   it('refuses bad filters with a DRF 400, and needs a token; inspectors may export', async () => {
     const bad = await api.get('/api/records/export.csv?status=bad&device=x');
     expect(bad.status).toBe(400);

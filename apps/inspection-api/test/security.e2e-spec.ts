@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { slowHeaders, trickleRequest } from '@fieldops/platform';
 import { chromium } from 'playwright-core';
+import { startInspectionApi } from '../src';
 import { ADMIN, type ApiResponse, TestApi } from './support/test-api';
 
 /** JSON text of `"x"` nested `depth` lists deep (JSON.stringify itself would overflow the stack). */
@@ -317,5 +318,134 @@ describe('security review: inspection-api', () => {
       expect(slow.closedAfterMs).toBeLessThan(3_000);
       expect(slow.received).toMatch(/^HTTP\/1\.1 408/);
     }, 15_000);
+  });
+});
+
+/** `depth` objects nested in each other: `{"a":{"a":…1…}}`. */
+const nestedObjects = (depth: number): string => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+describe('security review: inspection-api input (findings 4, 11)', () => {
+  let api: TestApi;
+  const json = { 'content-type': 'application/json' };
+  beforeAll(async () => {
+    api = await TestApi.start('inspection_security_input');
+  });
+  afterAll(() => api?.close());
+
+  describe('finding 4: JSON nesting depth', () => {
+    it("10,000 nested objects in a device name are DRF's 400 parse error, refused before parsing", async () => {
+      const device = await api.call('POST', '/api/devices/', {
+        raw: `{"name":${nestedObjects(10_000)},"code":"DEEP-2"}`,
+        headers: json,
+      });
+      expect(device.status).toBe(400);
+      expect(device.body).toEqual({
+        detail:
+          'JSON parse error - maximum recursion depth exceeded while decoding a JSON object from a unicode string',
+      });
+      const list = await api.call('POST', '/api/devices/', { raw: `{"name":${nested(65)}}`, headers: json });
+      expect(list.body).toEqual({
+        detail:
+          'JSON parse error - maximum recursion depth exceeded while decoding a JSON array from a unicode string',
+      });
+    });
+
+    it('nesting up to the limit (64, JSON_MAX_DEPTH) is parsed and gets field errors as before', async () => {
+      const device = await api.call('POST', '/api/devices/', {
+        raw: `{"name":${nested(63)},"code":"DEEP-3"}`,
+        headers: json,
+      });
+      expect(device.status).toBe(400);
+      expect(device.body).toEqual({ name: ['Not a valid string.'] });
+    });
+  });
+
+  describe('finding 11: invalid bytes', () => {
+    it("invalid UTF-8 in a JSON body is DRF's 400 parse error (Python's codec message), nothing stored", async () => {
+      const bytes = Buffer.concat([
+        Buffer.from('{"name":"caf'),
+        Buffer.from([0xe9]),
+        Buffer.from('","code":"UTF-1"}'),
+      ]);
+      const device = await api.call('POST', '/api/devices/', { raw: bytes, headers: json });
+      expect(device.status).toBe(400);
+      expect(device.body).toEqual({
+        detail:
+          "JSON parse error - 'utf-8' codec can't decode byte 0xe9 in position 12: invalid continuation byte",
+      });
+      const truncated = Buffer.concat([
+        Buffer.from('{"name":"'),
+        Buffer.from([0xf0, 0x9f, 0x98]),
+        Buffer.from('"}'),
+      ]);
+      expect((await api.call('POST', '/api/devices/', { raw: truncated, headers: json })).body).toEqual({
+        detail:
+          "JSON parse error - 'utf-8' codec can't decode bytes in position 9-11: invalid continuation byte",
+      });
+      const start = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff]), Buffer.from('"}')]);
+      expect((await api.call('POST', '/api/devices/', { raw: start, headers: json })).body).toEqual({
+        detail: "JSON parse error - 'utf-8' codec can't decode byte 0xff in position 9: invalid start byte",
+      });
+      const stored = await api.get('/api/devices/?search=UTF-1');
+      expect(stored.text).not.toContain('UTF-1');
+    });
+
+    it('NUL in a text field is the field error "Null characters are not allowed."', async () => {
+      const device = await api.post('/api/devices/', { name: 'a\u0000b', code: 'NUL-1' });
+      expect(device.status).toBe(400);
+      expect(device.body).toEqual({ name: ['Null characters are not allowed.'] });
+    });
+
+    it('NUL in a query parameter or a login is a 4xx, never a 500 from PostgreSQL', async () => {
+      for (const path of [
+        '/api/devices/?search=a%00b',
+        '/api/devices/?code=a%00b',
+        '/api/records/?status=a%00b',
+      ]) {
+        const response = await api.get(path);
+        expect(response.status).toBeLessThan(500);
+      }
+      const login = await api.call('POST', '/api/token/', {
+        json: { username: 'ad\u0000min', password: 'x' },
+        token: false,
+      });
+      expect(login.status).toBe(400);
+    });
+  });
+});
+
+describe('security review: inspection-api, finding 13: /metrics', () => {
+  const metricsToken = 'inspection-metrics-token-0123456789';
+  let api: TestApi;
+
+  beforeAll(async () => {
+    api = await TestApi.start('security_metrics', { METRICS_BEARER_TOKEN: metricsToken });
+  });
+  afterAll(() => api.close());
+
+  it("with METRICS_BEARER_TOKEN: 401 in DRF's format without the token, 200 with it", async () => {
+    const open = await fetch(`${api.url}/metrics`);
+    expect(open.status).toBe(401);
+    expect(open.headers.get('www-authenticate')).toContain('Bearer');
+    expect(Object.keys((await open.json()) as object)).toEqual(['detail']);
+    const scraped = await fetch(`${api.url}/metrics`, {
+      headers: { Authorization: `Bearer ${metricsToken}` },
+    });
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toContain('service="inspection-api"');
+  });
+
+  it('with METRICS_PORT: absent from the app port, served on the metrics port only', async () => {
+    const separate = await startInspectionApi({ environment: { ...api.environment, METRICS_PORT: '0' } });
+    try {
+      expect((await fetch(`${separate.url}/metrics`)).status).toBe(404);
+      const scraped = await fetch(separate.metricsUrl ?? 'http://127.0.0.1:1/metrics', {
+        headers: { Authorization: `Bearer ${metricsToken}` },
+      });
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain('service="inspection-api"');
+    } finally {
+      await separate.close();
+    }
   });
 });

@@ -13,9 +13,8 @@ export function startInspectionBot(
       port: (environment) => environment.INSPECTION_BOT_PORT,
       module: ({ environment, logger }) => InspectionBotModule.forRoot({ environment, logger }),
       publicUrl: (environment) => environment.INSPECTION_BOT_PUBLIC_URL,
-      configure: (app) => {
-        app.useBodyParser('json', { limit: '1mb' });
-      },
+      // The platform's JSON input rules: invalid UTF-8 and nesting deeper than JSON_MAX_DEPTH are a 400 BadSyntax.
+      bodies: () => ({ json: { limit: '1mb' } }),
     },
     options,
   );

@@ -11,6 +11,7 @@ import { type PlatformConfig } from '@fieldops/platform-config';
 import { RateLimitStore, RateLimitStoreModule } from '@fieldops/rate-limits';
 import { ActivitiesController } from './activities/activities.controller';
 import { ActivitiesService } from './activities/activities.service';
+import { ActivitySendRoute } from './activities/activity-send.route';
 import { RelayGatewayEnvironment } from './config/relay-gateway.environment';
 import { ConversationFactsCache } from './conversations/conversation-facts.cache';
 import { ConversationMembershipService } from './conversations/conversation-membership.service';
@@ -18,7 +19,7 @@ import { ConversationsController } from './conversations/conversations.controlle
 import { ConversationsService } from './conversations/conversations.service';
 import { BOT_DELIVERY, type BotDelivery } from './delivery/bot-delivery';
 import { BotServiceUrlProbe } from './delivery/bot-service-url.probe';
-import { selectBotDelivery } from './delivery/connector-bot-delivery';
+import { ConnectorBotDelivery, selectBotDelivery } from './delivery/connector-bot-delivery';
 import { HttpBotDelivery } from './delivery/http-bot-delivery';
 import { DirectLineAuthGuard } from './direct-line/direct-line-auth.guard';
 import { RelayExceptionFilter } from './relay-exception.filter';
@@ -48,7 +49,8 @@ export interface RelayGatewayModuleOptions {
 class DeliveryLifecycle implements OnApplicationShutdown {
   constructor(readonly delivery: BotDelivery) {}
   onApplicationShutdown(): void {
-    if (this.delivery instanceof HttpBotDelivery) this.delivery.close();
+    if (this.delivery instanceof HttpBotDelivery || this.delivery instanceof ConnectorBotDelivery)
+      this.delivery.close();
   }
 }
 
@@ -94,6 +96,7 @@ export class RelayGatewayModule {
         { provide: RelayGatewayEnvironment, useValue: environment },
         { provide: PLATFORM_CONFIG, useValue: options.platformConfig },
         { provide: APP_FILTER, useClass: RelayExceptionFilter },
+        RelayExceptionFilter,
         {
           provide: DeliveryLifecycle,
           useValue: new DeliveryLifecycle(options.botDelivery ?? selectBotDelivery(environment)),
@@ -112,6 +115,7 @@ export class RelayGatewayModule {
         ConversationsService,
         TokensService,
         ActivitiesService,
+        ActivitySendRoute,
         StreamService,
         UploadQuota,
         UploadsService,

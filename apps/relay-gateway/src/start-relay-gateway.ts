@@ -1,7 +1,14 @@
 import { type ActivityBus } from '@fieldops/bus';
 import { type ConversationStore } from '@fieldops/conversation-store';
-import { type StartedService, startService, type StartServiceOptions } from '@fieldops/platform';
+import {
+  jsonBodyParser,
+  type StartedService,
+  startService,
+  type StartServiceOptions,
+} from '@fieldops/platform';
 import { loadPlatformConfig, type PlatformConfig } from '@fieldops/platform-config';
+import { ActivitySendRoute } from './activities/activity-send.route';
+import { relayJsonBody } from './activities/relay-json-body';
 import { RelayGatewayEnvironment } from './config/relay-gateway.environment';
 import { type BotDelivery } from './delivery/bot-delivery';
 import { RelayGatewayModule } from './relay-gateway.module';
@@ -32,6 +39,8 @@ export function startRelayGateway(
       publicUrl: (environment) => environment.RELAY_PUBLIC_URL,
       // Web Chat on another origin shows the uploads (contentUrl) as images.
       crossOriginResources: 'cross-origin',
+      // Bodies are read after the auth guard: an unauthenticated request is refused unread.
+      bodies: (environment) => ({ json: relayJsonBody(environment) }),
       module: ({ environment, variables, logger }) =>
         RelayGatewayModule.forRoot({
           environment,
@@ -44,7 +53,9 @@ export function startRelayGateway(
             loadPlatformConfig(environment.PLATFORM_CONFIG, { environment: variables }),
         }),
       configure: (app, { environment }) => {
-        // Browsers host Web Chat anywhere; trusted origins are enforced per bot/token by the auth guard.
+        // Browsers host Web Chat anywhere. A bot's (or token's) trusted origins are enforced by the auth guard, which
+        // also withdraws Access-Control-Allow-Origin from its 403 for another origin. A preflight carries no
+        // credential, so it cannot tell the bot: it is answered for any origin (README, relay-gateway, CORS).
         app.enableCors({
           origin: true,
           // Bearer-only: no cookies, so no Access-Control-Allow-Credentials (a credentialed read from any origin).
@@ -53,8 +64,9 @@ export function startRelayGateway(
           allowedHeaders: CORS_HEADERS,
           maxAge: 600,
         });
-        // Above the activity limit so oversize activities get 413 MessageSizeTooBig from validation, not the parser.
-        app.useBodyParser('json', { limit: environment.RELAY_MAX_ACTIVITY_BYTES * 4 });
+        // The send (every message) is answered here, before the router: its guard, then the JSON parser the framework's
+        // routes get (BodyParsingInterceptor, after their guards), with the same limit and input rules.
+        app.use(app.get(ActivitySendRoute).middleware(jsonBodyParser(relayJsonBody(environment))));
         app.get(StreamService).attach(app.getHttpServer());
       },
     },

@@ -1,13 +1,17 @@
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { type Activity } from '@fieldops/contracts';
-import { capturingLogger, slowHeaders, trickleRequest } from '@fieldops/platform';
+import { capturingLogger, chunkedUpload, slowHeaders, trickleRequest } from '@fieldops/platform';
 import { CONVERSATION_STORE, InProcessConversationStore } from '@fieldops/conversation-store';
 import {
   auth,
+  ENHANCED_SECRET,
   type Fixture,
   type RelayGateway,
   SECRET,
   startFixture,
   startRelay,
+  TRUSTED_ORIGIN,
   waitFor,
 } from './support/relay-harness';
 
@@ -41,6 +45,31 @@ async function uploadFiles(
     method: 'POST',
     headers: { Authorization: `Bearer ${credential}` },
     body: form,
+  });
+}
+
+/** The status of a WebSocket handshake on `streamUrl` (101 when upgraded; the socket is closed at once). */
+function upgradeStatus(streamUrl: string, origin?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const handshake = httpRequest(new URL(streamUrl.replace(/^ws/, 'http')), {
+      headers: {
+        Connection: 'Upgrade',
+        Upgrade: 'websocket',
+        'Sec-WebSocket-Version': '13',
+        'Sec-WebSocket-Key': randomBytes(16).toString('base64'),
+        ...(origin ? { Origin: origin } : {}),
+      },
+    });
+    handshake.once('upgrade', (response, socket) => {
+      socket.destroy();
+      resolve(response.statusCode ?? 0);
+    });
+    handshake.once('response', (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    handshake.once('error', reject);
+    handshake.end();
   });
 }
 
@@ -293,6 +322,163 @@ describe('security review: relay-gateway', () => {
       });
       expect(answer.headers.get('access-control-allow-credentials')).toBeNull();
     });
+
+    it('never allows credentials on any route, preflight or answer, Direct Line 3.0 and 1.1', async () => {
+      const { conversationId, token } = await startConversation(fixture.base);
+      const origin = { Origin: 'https://any.example' };
+      const routes = [
+        `${fixture.base}/conversations/${conversationId}/activities`,
+        `${fixture.base}/conversations/${conversationId}/upload?userId=u1`,
+        `${fixture.base}/tokens/refresh`,
+        `${fixture.base}/session/getsessionid`,
+        `${fixture.relay.url}/api/conversations`,
+        `${fixture.relay.url}/v3/directline`,
+      ];
+      for (const url of routes) {
+        const preflight = await fetch(url, {
+          method: 'OPTIONS',
+          headers: {
+            ...origin,
+            'Access-Control-Request-Method': 'POST',
+            'Access-Control-Request-Headers': 'authorization',
+          },
+        });
+        const answer = await fetch(url, { headers: auth(token, origin) });
+        expect({ url, preflight: preflight.headers.get('access-control-allow-credentials') }).toEqual({
+          url,
+          preflight: null,
+        });
+        expect({ url, answer: answer.headers.get('access-control-allow-credentials') }).toEqual({
+          url,
+          answer: null,
+        });
+      }
+    });
+
+    it("answers a bot's trusted origins only: another origin gets its 403 without Access-Control-Allow-Origin", async () => {
+      const body = JSON.stringify({ user: { id: 'dl_cors-user' } });
+      const generate = (origin: string): Promise<Response> =>
+        fetch(`${fixture.base}/tokens/generate`, {
+          method: 'POST',
+          headers: auth(ENHANCED_SECRET, { Origin: origin, 'Content-Type': 'application/json' }),
+          body,
+        });
+      const trusted = await generate(TRUSTED_ORIGIN);
+      expect(trusted.status).toBe(200);
+      expect(trusted.headers.get('access-control-allow-origin')).toBe(TRUSTED_ORIGIN);
+      const { token } = (await trusted.json()) as { token: string };
+
+      const other = await generate('https://evil.example');
+      expect(other.status).toBe(403);
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+
+      // The conversation routes too, with the token of the trusted page.
+      const started = await fetch(`${fixture.base}/conversations`, {
+        method: 'POST',
+        headers: auth(token, { Origin: 'https://evil.example' }),
+      });
+      expect(started.status).toBe(403);
+      expect(started.headers.get('access-control-allow-origin')).toBeNull();
+      const fromTrusted = await fetch(`${fixture.base}/conversations`, {
+        method: 'POST',
+        headers: auth(token, { Origin: TRUSTED_ORIGIN }),
+      });
+      expect(fromTrusted.status).toBe(201);
+      expect(fromTrusted.headers.get('access-control-allow-origin')).toBe(TRUSTED_ORIGIN);
+    });
+
+    it('binds a token generated with trustedOrigins to them; a bot without trusted origins answers any origin', async () => {
+      const generated = await fetch(`${fixture.base}/tokens/generate`, {
+        method: 'POST',
+        headers: auth(SECRET, { 'Content-Type': 'application/json' }),
+        body: JSON.stringify({ trustedOrigins: ['https://app.example'] }),
+      });
+      const { conversationId, token } = (await generated.json()) as Started;
+      const activities = (origin: string): Promise<Response> =>
+        fetch(`${fixture.base}/conversations/${conversationId}/activities`, {
+          headers: auth(token, { Origin: origin }),
+        });
+      const other = await activities('https://other.example');
+      expect(other.status).toBe(403);
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+      // The send route too (served before the router, guards included).
+      const send = await fetch(`${fixture.base}/conversations/${conversationId}/activities`, {
+        method: 'POST',
+        headers: auth(token, { Origin: 'https://other.example', 'Content-Type': 'application/json' }),
+        body: JSON.stringify({ type: 'message', from: { id: 'u1' }, text: 'hi' }),
+      });
+      expect(send.status).toBe(403);
+      expect(send.headers.get('access-control-allow-origin')).toBeNull();
+      const bound = await fetch(`${fixture.base}/conversations`, {
+        method: 'POST',
+        headers: auth(token, { Origin: 'https://app.example' }),
+      });
+      expect(bound.headers.get('access-control-allow-origin')).toBe('https://app.example');
+
+      // The default bot has no trusted origins: its secret and unbound tokens answer any origin.
+      const open = await fetch(`${fixture.base}/conversations`, {
+        method: 'POST',
+        headers: auth(SECRET, { Origin: 'https://anywhere.example' }),
+      });
+      expect(open.status).toBe(201);
+      expect(open.headers.get('access-control-allow-origin')).toBe('https://anywhere.example');
+    });
+
+    it("opens a bot's stream only from its trusted origins (WebSockets know no CORS: the upgrade's Origin is checked)", async () => {
+      const generated = await fetch(`${fixture.base}/tokens/generate`, {
+        method: 'POST',
+        headers: auth(ENHANCED_SECRET, { Origin: TRUSTED_ORIGIN, 'Content-Type': 'application/json' }),
+        body: JSON.stringify({ user: { id: 'dl_stream-user' } }),
+      });
+      const { token } = (await generated.json()) as { token: string };
+      const started = await fetch(`${fixture.base}/conversations`, {
+        method: 'POST',
+        headers: auth(token, { Origin: TRUSTED_ORIGIN }),
+      });
+      const { streamUrl } = (await started.json()) as { streamUrl: string };
+      expect(await upgradeStatus(streamUrl, 'https://evil.example')).toBe(403);
+      expect(await upgradeStatus(streamUrl, TRUSTED_ORIGIN)).toBe(101);
+      // No Origin: not a browser page (DirectLineJS in Node, a server).
+      expect(await upgradeStatus(streamUrl)).toBe(101);
+
+      // A token generated with trustedOrigins binds its stream too; the default bot's stream opens from anywhere.
+      const bound = await fetch(`${fixture.base}/tokens/generate`, {
+        method: 'POST',
+        headers: auth(SECRET, { 'Content-Type': 'application/json' }),
+        body: JSON.stringify({ trustedOrigins: ['https://app.example'] }),
+      });
+      const boundToken = ((await bound.json()) as { token: string }).token;
+      const boundStream = (
+        (await (
+          await fetch(`${fixture.base}/conversations`, { method: 'POST', headers: auth(boundToken) })
+        ).json()) as {
+          streamUrl: string;
+        }
+      ).streamUrl;
+      expect(await upgradeStatus(boundStream, 'https://other.example')).toBe(403);
+      expect(await upgradeStatus(boundStream, 'https://app.example')).toBe(101);
+      const open = (await (
+        await fetch(`${fixture.base}/conversations`, { method: 'POST', headers: auth(SECRET) })
+      ).json()) as {
+        streamUrl: string;
+      };
+      expect(await upgradeStatus(open.streamUrl, 'https://anywhere.example')).toBe(101);
+    });
+
+    it('answers a preflight for any origin (it carries no credential to tell the bot by), without credentials', async () => {
+      const preflight = await fetch(`${fixture.base}/tokens/generate`, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: 'https://evil.example',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'authorization,content-type,x-ms-bot-agent,x-requested-with',
+        },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('https://evil.example');
+      expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+      expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+    });
   });
 
   describe('finding 5: credentials in logs', () => {
@@ -367,5 +553,154 @@ describe('security review: relay-gateway', () => {
       expect(slow.closedAfterMs).toBeLessThan(3_000);
       expect(slow.received).toMatch(/^HTTP\/1\.1 408/);
     }, 15_000);
+  });
+});
+
+/** `depth` objects nested in each other: `{"a":{"a":…1…}}`. */
+const nested = (depth: number): string => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+describe('security review: relay-gateway input (findings 4, 9, 11)', () => {
+  let fixture: Fixture;
+
+  beforeAll(async () => {
+    fixture = await startFixture();
+  });
+  afterAll(() => fixture.close());
+
+  async function send(body: string | Buffer, credential?: string): Promise<Response> {
+    const { conversationId, token } = await startConversation(fixture.base);
+    return fetch(`${fixture.base}/conversations/${conversationId}/activities`, {
+      method: 'POST',
+      headers: auth(credential ?? token),
+      body,
+    });
+  }
+
+  const activity = (text: string): string => JSON.stringify({ type: 'message', from: { id: 'u1' }, text });
+
+  describe('finding 4: JSON nesting depth', () => {
+    it('10,000 nested objects in an activity are 400 BadSyntax, never 500', async () => {
+      const response = await send(
+        `{"type":"message","from":{"id":"u1"},"text":"x","value":${nested(10_000)}}`,
+      );
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('BadSyntax');
+      expect(body.error.message).toMatch(/deeper than 64 levels/);
+    });
+
+    it('nesting up to the limit (64, JSON_MAX_DEPTH) is accepted', async () => {
+      const response = await send(`{"type":"message","from":{"id":"u1"},"text":"x","value":${nested(62)}}`);
+      expect(response.status).toBe(200);
+    });
+  });
+
+  describe('finding 11: invalid bytes', () => {
+    it('invalid UTF-8 in a JSON body is 400 BadSyntax, not stored as U+FFFD', async () => {
+      const bytes = Buffer.concat([
+        Buffer.from('{"type":"message","from":{"id":"u1"},"text":"a'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('"}'),
+      ]);
+      const response = await send(bytes);
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      expect(body.error).toEqual({
+        code: 'BadSyntax',
+        message: expect.stringMatching(/not valid UTF-8 \(byte 0xff/),
+      });
+    });
+
+    it('a NUL character (\\u0000) in an activity is 400 BadSyntax', async () => {
+      const response = await send(activity('before\u0000after'));
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('BadSyntax');
+    });
+  });
+
+  describe('finding 9: bodies are read only after authentication', () => {
+    it('an unauthenticated chunked 50 MB POST gets 401 after its headers, unread, and the connection is closed', async () => {
+      const { conversationId } = await startConversation(fixture.base);
+      const exchange = await chunkedUpload(
+        fixture.relay.port,
+        [
+          `POST /v3/directline/conversations/${conversationId}/activities HTTP/1.1`,
+          `Host: 127.0.0.1:${fixture.relay.port}`,
+          'Content-Type: application/json',
+        ].join('\r\n'),
+        50 * 1024 * 1024,
+      );
+      expect(exchange.received).toMatch(/^HTTP\/1\.1 401 /);
+      expect(exchange.received).toMatch(/\r\nconnection: close\r\n/i);
+      expect(exchange.received).toMatch(/"code":"BadArgument"/);
+      // Answered after the first 64 KB chunk, and the connection closed long before 50 MB were sent.
+      expect(exchange.bodyBytesBeforeAnswer).toBe(64 * 1024);
+      expect(exchange.closedAfterMs).toBeDefined();
+      expect(exchange.bodyBytesWritten).toBeLessThan(20 * 1024 * 1024);
+    }, 30_000);
+
+    it('the same for an upload with a wrong token', async () => {
+      const { conversationId } = await startConversation(fixture.base);
+      const exchange = await chunkedUpload(
+        fixture.relay.port,
+        [
+          `POST /v3/directline/conversations/${conversationId}/upload?userId=u1 HTTP/1.1`,
+          `Host: 127.0.0.1:${fixture.relay.port}`,
+          'Authorization: Bearer not-a-token',
+          'Content-Type: multipart/form-data; boundary=x',
+        ].join('\r\n'),
+        50 * 1024 * 1024,
+      );
+      expect(exchange.received).toMatch(/^HTTP\/1\.1 403 /);
+      expect(exchange.received).toMatch(/\r\nconnection: close\r\n/i);
+      expect(exchange.bodyBytesBeforeAnswer).toBe(64 * 1024);
+      expect(exchange.closedAfterMs).toBeDefined();
+      expect(exchange.bodyBytesWritten).toBeLessThan(20 * 1024 * 1024);
+    }, 30_000);
+
+    it('authenticated bodies are still read: oversize activities are 413 MessageSizeTooBig, others pass', async () => {
+      const large = await send(activity('x'.repeat(600 * 1024)));
+      expect(large.status).toBe(413);
+      expect(((await large.json()) as { error: { code: string } }).error.code).toBe('MessageSizeTooBig');
+      const huge = await send(activity('x'.repeat(2 * 1024 * 1024)));
+      expect(huge.status).toBe(413);
+      expect(((await huge.json()) as { error: { code: string } }).error.code).toBe('MessageSizeTooBig');
+      const small = await send(activity('hello'));
+      expect(small.status).toBe(200);
+      expect(small.headers.get('connection')).not.toBe('close');
+    });
+  });
+});
+
+describe('security review: relay-gateway, finding 13: /metrics', () => {
+  const metricsToken = 'relay-metrics-token-0123456789';
+
+  it('with METRICS_BEARER_TOKEN: 401 in the Direct Line format without the token, 200 with it', async () => {
+    const fixture = await startFixture({ METRICS_BEARER_TOKEN: metricsToken });
+    try {
+      const open = await fetch(`${fixture.relay.url}/metrics`);
+      expect(open.status).toBe(401);
+      expect(open.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+      expect(((await open.json()) as { error: { code: string } }).error.code).toBeTruthy();
+      const scraped = await fetch(`${fixture.relay.url}/metrics`, {
+        headers: { Authorization: `Bearer ${metricsToken}` },
+      });
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain('relay_open_streams');
+    } finally {
+      await fixture.close();
+    }
+  });
+
+  it('with METRICS_PORT: absent from the app port, served on the metrics port only', async () => {
+    const fixture = await startFixture({ METRICS_PORT: '0' });
+    try {
+      expect((await fetch(`${fixture.relay.url}/metrics`)).status).toBe(404);
+      const scraped = await fetch(fixture.relay.metricsUrl ?? 'http://127.0.0.1:1/metrics');
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain('relay_open_streams');
+    } finally {
+      await fixture.close();
+    }
   });
 });

@@ -60,6 +60,16 @@ interface ChannelState {
 type RedisConnectionRole = 'publisher' | 'subscriber';
 
 /**
+ * How a server-side script publishes an envelope on this bus itself, in the same step as it writes (the conversation
+ * store's append does): the conversation's channel, and the command that reaches this bus's subscribers.
+ */
+export interface RedisPublishRoute {
+  readonly channel: string;
+  /** SPUBLISH on a Redis Cluster (sharded pub/sub), PUBLISH otherwise. */
+  readonly command: 'PUBLISH' | 'SPUBLISH';
+}
+
+/**
  * Multi-instance bus over Redis pub/sub: one channel per conversation, one publisher and one subscriber
  * connection per bus. On a Redis Cluster it uses sharded pub/sub (SPUBLISH/SSUBSCRIBE, Redis 7): a message travels
  * only to the shard owning the conversation, and ioredis keeps one subscriber connection per primary. Channel subscriptions are reference-counted across handlers. ioredis reconnects with
@@ -78,6 +88,7 @@ export class RedisActivityBus implements ActivityBus {
   private readonly connectionReporters: Record<RedisConnectionRole, ConnectionErrorReporter>;
   private readonly channels = new Map<string, ChannelState>();
   private readonly target: string;
+  private readonly redisUrl: string;
   private readonly logger: ActivityBusLogger | undefined;
   private readonly reportHandlerError: HandlerErrorReporter;
   private readonly readyTimeoutMs: number;
@@ -92,6 +103,7 @@ export class RedisActivityBus implements ActivityBus {
 
   constructor(options: RedisActivityBusOptions) {
     this.channelPrefix = options.channelPrefix ?? DEFAULT_CHANNEL_PREFIX;
+    this.redisUrl = options.redisUrl.trim();
     this.target = redactRedisUrl(options.redisUrl);
     this.logger = options.logger;
     this.reportHandlerError = options.onHandlerError ?? logHandlerError(options.logger);
@@ -185,6 +197,23 @@ export class RedisActivityBus implements ActivityBus {
     const channelName = this.channelFor(envelope.conversationId);
     if (this.sharded) await this.publisher.spublish(channelName, message);
     else await this.publisher.publish(channelName, message);
+  }
+
+  /** Whether this bus is on the Redis the URL names, so a script run there reaches its subscribers. */
+  isOn(redisUrl: string): boolean {
+    return redisUrl.trim() === this.redisUrl;
+  }
+
+  /**
+   * Where a script on this bus's Redis (see {@link isOn}) publishes an envelope of the conversation: the message must
+   * be exactly what {@link publish} would send (`encodeActivityEnvelope`). On a cluster the channel carries the
+   * conversation's hash tag, so a script whose keys carry it too may SPUBLISH there (same slot).
+   */
+  publishRouteFor(conversationId: string): RedisPublishRoute {
+    return {
+      channel: this.channelFor(conversationId),
+      command: this.sharded ? 'SPUBLISH' : 'PUBLISH',
+    };
   }
 
   async subscribe(conversationId: string, handler: ActivityEnvelopeHandler): Promise<BusSubscription> {

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { ACTIVITY_BUS, type ActivityBus, type ActivityBusLogger } from '@fieldops/bus';
+import { ACTIVITY_BUS, type ActivityBus, type ActivityBusLogger, RedisActivityBus } from '@fieldops/bus';
 import { type Activity, type ChannelAccount, type ConversationAccount } from '@fieldops/contracts';
 import { LOGGER } from '@fieldops/platform';
 import { botAccount, type ConversationBot } from './bot-account';
 import { CONVERSATION_STORE, type ConversationStore, type StoredActivity } from './conversation-store';
+import { RedisConversationStore } from './redis-conversation-store';
 
 /**
  * How an activity enters a conversation, whoever sends it: it is stamped for the conversation (below), appended to
@@ -102,24 +103,47 @@ export type ConversationLogLogger = Pick<ActivityBusLogger, 'warn'>;
  */
 @Injectable()
 export class ConversationLog {
+  /** Set when store and bus are on one Redis: the append script publishes the envelope itself. */
+  private readonly fused: { store: RedisConversationStore; bus: RedisActivityBus } | undefined;
+
   constructor(
     @Inject(CONVERSATION_STORE) private readonly store: ConversationStore,
     @Inject(ACTIVITY_BUS) private readonly bus: ActivityBus,
     @Inject(LOGGER) private readonly logger: ConversationLogLogger,
-  ) {}
+  ) {
+    this.fused =
+      store instanceof RedisConversationStore && bus instanceof RedisActivityBus && store.canPublishOn(bus)
+        ? { store, bus }
+        : undefined;
+  }
 
   /**
    * Appends to the activity's conversation (the truth), then publishes it (the wake-up). Rejects with
    * `UnknownConversationError` for a conversation the store does not hold (never created, or expired); a failed
    * publish is only logged: streams catch up from the store on their next wake-up or reconnect.
    *
-   * Append and publish are two round trips to Redis here; a store and bus on one Redis may fuse them into one
-   * server-side script behind this method, which every caller goes through. On a Redis Cluster such a script must
-   * name only keys with the conversation's hash tag and `SPUBLISH` to the bus's tagged channel (`<prefix>{<id>}`, see
-   * `RedisActivityBus`), which lives in the same slot; `PUBLISH` would be broadcast to every node.
+   * When store and bus share one Redis (a single server, a Sentinel-managed primary or a cluster), both happen in one
+   * server-side script (`RedisConversationStore.appendAndPublish`): one round trip, bus order equal to seq order, and
+   * on a cluster an `SPUBLISH` to the conversation's tagged channel (`<prefix>{<id>}`, see `RedisActivityBus`), which
+   * lives in the slot of the conversation's keys. The script is idempotent, so a re-sent append never appends twice.
    */
   async append(activity: StampedActivity, correlationId: string = randomUUID()): Promise<StoredActivity> {
     const conversationId = activity.conversation.id;
+    // The bus's own check (encodeActivityEnvelope) wants a string type; anything else takes the bus path, which
+    // refuses to publish it after the append, as it always did.
+    if (this.fused && typeof activity.type === 'string') {
+      const { stored, publishError } = await this.fused.store.appendAndPublish(conversationId, activity, {
+        route: this.fused.bus.publishRouteFor(conversationId),
+        correlationId,
+      });
+      if (publishError !== undefined) {
+        this.logger.warn(
+          { err: new Error(publishError), conversationId, seq: stored.seq },
+          'bus publish failed after append',
+        );
+      }
+      return stored;
+    }
     const stored = await this.store.append(conversationId, activity);
     try {
       await this.bus.publish({ conversationId, seq: stored.seq, activity: stored.activity, correlationId });

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
+import { type RedisActivityBus, type RedisPublishRoute } from '@fieldops/bus';
 import { type Activity } from '@fieldops/contracts';
 import {
   closeRedisClient,
+  clusterSlotOf,
   createRedisClient,
   hashTag,
   isClusterClient,
   type RedisClient,
+  slotTag,
 } from '@fieldops/redis-connection';
 import {
   type AttachmentMetadata,
@@ -34,11 +37,55 @@ export interface RedisConversationStoreOptions {
 }
 
 /**
+ * The ISO-8601 UTC timestamp of `isoTimestampFromMicros` (7 fractional digits), computed in Lua from epoch
+ * microseconds: the calendar date by Howard Hinnant's days-to-civil algorithm (Lua 5.1 in Redis has no `os.date`).
+ */
+export const LUA_ISO_TIMESTAMP = `
+local function isoTimestamp(micros)
+  local secs = math.floor(micros / 1000000)
+  local fraction = micros - secs * 1000000
+  local days = math.floor(secs / 86400)
+  local rest = secs - days * 86400
+  local hour = math.floor(rest / 3600)
+  rest = rest - hour * 3600
+  local minute = math.floor(rest / 60)
+  local second = rest - minute * 60
+  local z = days + 719468
+  local era = math.floor(z / 146097)
+  local doe = z - era * 146097
+  local yoe = math.floor((doe - math.floor(doe / 1460) + math.floor(doe / 36524) - math.floor(doe / 146096)) / 365)
+  local doy = doe - (365 * yoe + math.floor(yoe / 4) - math.floor(yoe / 100))
+  local mp = math.floor((5 * doy + 2) / 153)
+  local day = doy - math.floor((153 * mp + 2) / 5) + 1
+  local month = mp < 10 and mp + 3 or mp - 9
+  local year = yoe + era * 400
+  if month <= 2 then year = year + 1 end
+  return string.format('%04d-%02d-%02dT%02d:%02d:%02d.%06d0Z', year, month, day, hour, minute, second, fraction)
+end
+`;
+
+/**
  * Sequence and log entry in one atomic step: the counter and the list can never disagree, so the list index is the
  * sequence number and a reader that sees seq N also sees every seq below it. The timestamp comes from the Redis
  * clock, forced strictly above the previous one, so timestamps are monotonic in seq across all instances.
+ *
+ * Idempotent: KEYS[3] (the append's own key, ARGV[3] seconds to live) remembers `seq:micros`, and a second run with
+ * the same key (ioredis re-sends a command whose reply a dropped connection lost) answers the first run's result
+ * without appending again.
+ *
+ * With a channel (ARGV[4], '' for none), the script also publishes the envelope the bus would (`ARGV[5]` = PUBLISH or,
+ * on a cluster, SPUBLISH to the conversation's tagged channel, in the slot of its keys): the wake-up leaves in the same
+ * step as the append, so bus order is seq order and a send costs one round trip. The envelope is
+ * `ARGV[6] .. seq .. ',"activity":' .. activity .. ARGV[8]` and the activity is the stored one with `"id":` ARGV[7]
+ * `.. seq7 .. '"'` and its timestamp appended, exactly as `JSON.stringify` of the stamped activity reads. A failed
+ * publish does not undo the append: its error is returned as the 4th element.
  */
-const APPEND_SCRIPT = `
+const APPEND_SCRIPT = `${LUA_ISO_TIMESTAMP}
+local done = redis.call('GET', KEYS[3])
+if done then
+  local colon = string.find(done, ':', 1, true)
+  return {tonumber(string.sub(done, 1, colon - 1)), string.sub(done, colon + 1), 1, ''}
+end
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1) - 1
 local time = redis.call('TIME')
@@ -50,8 +97,39 @@ redis.call('HSET', KEYS[1], 'lastMicros', stamp)
 redis.call('RPUSH', KEYS[2], '{"s":' .. seq .. ',"t":' .. stamp .. ',"a":' .. ARGV[1] .. '}')
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 redis.call('EXPIRE', KEYS[2], ARGV[2])
-return {seq, stamp}
+redis.call('SET', KEYS[3], seq .. ':' .. stamp, 'EX', ARGV[3])
+local published = ''
+if ARGV[4] ~= '' then
+  local activity = ARGV[1]
+  if activity == '{}' then activity = '{' else activity = string.sub(activity, 1, -2) .. ',' end
+  activity = activity .. '"id":' .. ARGV[7] .. string.format('%07d', seq) .. '","timestamp":"' .. isoTimestamp(micros) .. '"}'
+  local result = redis.pcall(ARGV[5], ARGV[4], ARGV[6] .. seq .. ',"activity":' .. activity .. ARGV[8])
+  if type(result) == 'table' and result.err then published = result.err end
+end
+return {seq, stamp, 0, published}
 `;
+
+/**
+ * How long an append's idempotency key is kept: far longer than ioredis takes to re-send a command after a reconnect
+ * (it gives a command up after a few reconnection attempts, about a second), short enough that the keys of 20,000
+ * appends/s stay small (see `docs/capacity.md` for the memory).
+ */
+export const APPEND_IDEMPOTENCY_SECONDS = 60;
+
+/** What an append may publish in the same step: the bus's route for the conversation and the envelope's fields. */
+export interface AppendPublication {
+  route: RedisPublishRoute;
+  correlationId: string;
+}
+
+/** The outcome of {@link RedisConversationStore.appendAndPublish}. */
+export interface AppendOutcome {
+  stored: StoredActivity;
+  /** The append had already run with this idempotency key: the first run's result, nothing appended or published. */
+  duplicate: boolean;
+  /** Redis's error when the publish failed (the append holds: streams catch up from the store). */
+  publishError?: string;
+}
 
 /**
  * The conversation's hash with its record's fields (ARGV[2..], field/value pairs) and the retention (ARGV[1]) as its
@@ -90,7 +168,19 @@ return 1
 
 interface StoreCommands {
   fieldopsCreate(meta: string, ttl: number, ...fields: string[]): Promise<number>;
-  fieldopsAppend(meta: string, log: string, activity: string, ttl: number): Promise<[number, string] | null>;
+  fieldopsAppend(
+    meta: string,
+    log: string,
+    appendKey: string,
+    activity: string,
+    ttl: number,
+    appendKeyTtl: number,
+    channel: string,
+    publishCommand: string,
+    envelopeHead: string,
+    idOpening: string,
+    envelopeTail: string,
+  ): Promise<[number, string, 0 | 1, string] | null>;
   fieldopsClaim(meta: string, field: string, ttl: number): Promise<number>;
   fieldopsSetUser(meta: string, userId: string, userName: string, ttl: number): Promise<number>;
 }
@@ -110,8 +200,10 @@ export class RedisConversationStore implements ConversationStore {
   private readonly prefix: string;
   private closing: Promise<void> | undefined;
   private readonly readyTimeoutMs: number;
+  private readonly redisUrl: string;
 
   constructor(options: RedisConversationStoreOptions) {
+    this.redisUrl = options.redisUrl.trim();
     this.retentionSeconds = options.retentionSeconds ?? DEFAULT_RETENTION_SECONDS;
     this.prefix = options.keyPrefix ?? DEFAULT_STORE_KEY_PREFIX;
     this.readyTimeoutMs = options.readyTimeoutMs ?? 2_000;
@@ -123,7 +215,7 @@ export class RedisConversationStore implements ConversationStore {
     });
     this.clustered = isClusterClient(redis);
     redis.on('error', () => undefined); // surfaced through failing commands and checkReady()
-    redis.defineCommand('fieldopsAppend', { numberOfKeys: 2, lua: APPEND_SCRIPT });
+    redis.defineCommand('fieldopsAppend', { numberOfKeys: 3, lua: APPEND_SCRIPT });
     redis.defineCommand('fieldopsCreate', { numberOfKeys: 1, lua: CREATE_SCRIPT });
     redis.defineCommand('fieldopsClaim', { numberOfKeys: 1, lua: CLAIM_SCRIPT });
     redis.defineCommand('fieldopsSetUser', { numberOfKeys: 1, lua: SET_USER_SCRIPT });
@@ -185,16 +277,49 @@ export class RedisConversationStore implements ConversationStore {
   }
 
   async append(conversationId: string, activity: Activity): Promise<StoredActivity> {
+    return (await this.appendAndPublish(conversationId, activity)).stored;
+  }
+
+  /**
+   * {@link append}, idempotent under `idempotencyKey` (a fresh one by default: a command ioredis re-sends after a
+   * reconnect carries the same key and does not append twice), and with `publication` also published on the bus in
+   * the same server-side step. Only for a bus on this store's Redis ({@link canPublishOn}).
+   */
+  async appendAndPublish(
+    conversationId: string,
+    activity: Activity,
+    publication?: AppendPublication,
+    idempotencyKey: string = randomUUID(),
+  ): Promise<AppendOutcome> {
     const { id: _id, timestamp: _timestamp, ...rest } = activity;
+    const part = this.conversationPart(conversationId);
+    const meta = `${this.prefix}conversation:${part}`;
     const result = await this.redis.fieldopsAppend(
-      this.metaKey(conversationId),
-      this.logKey(conversationId),
+      meta,
+      `${meta}:log`,
+      this.appendMarkerKey(conversationId, idempotencyKey),
       JSON.stringify(rest),
       this.retentionSeconds,
+      APPEND_IDEMPOTENCY_SECONDS,
+      publication ? publication.route.channel : '',
+      publication ? publication.route.command : '',
+      publication ? `{"conversationId":${JSON.stringify(conversationId)},"seq":` : '',
+      publication ? JSON.stringify(`${conversationId}|`).slice(0, -1) : '',
+      publication ? `,"correlationId":${JSON.stringify(publication.correlationId)}}` : '',
     );
     if (!result) throw new UnknownConversationError(conversationId);
-    const [seq, micros] = result;
-    return { seq, activity: stampActivity(conversationId, seq, Number(micros), rest) };
+    const [seq, micros, duplicate, publishError] = result;
+    const outcome: AppendOutcome = {
+      stored: { seq, activity: stampActivity(conversationId, seq, Number(micros), rest) },
+      duplicate: duplicate === 1,
+    };
+    if (publishError) outcome.publishError = publishError;
+    return outcome;
+  }
+
+  /** Whether the bus is on this store's Redis, so {@link appendAndPublish} can publish on it. */
+  canPublishOn(bus: RedisActivityBus): boolean {
+    return bus.isOn(this.redisUrl);
   }
 
   async read(conversationId: string, afterSeq?: number, limit?: number): Promise<StoredActivity[]> {
@@ -276,6 +401,16 @@ export class RedisConversationStore implements ConversationStore {
   close(): Promise<void> {
     this.closing ??= closeRedisClient(this.redis);
     return this.closing;
+  }
+
+  /**
+   * The marker of one append (its idempotency key, kept {@link APPEND_IDEMPOTENCY_SECONDS}): a request marker, not
+   * state of the conversation, so it does not carry the conversation's tag; on a cluster it carries a tag of the
+   * conversation's slot instead (the script must reach it).
+   */
+  private appendMarkerKey(conversationId: string, idempotencyKey: string): string {
+    if (!this.clustered) return `${this.prefix}append:${idempotencyKey}`;
+    return `${this.prefix}append:${slotTag(clusterSlotOf(hashTag(conversationId)))}:${idempotencyKey}`;
   }
 
   /** The conversation part of its keys: hash-tagged on a cluster, so all of them live on one shard. */

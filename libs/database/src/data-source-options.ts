@@ -25,6 +25,8 @@ export interface PostgresDataSourceSettings {
   connectionTimeoutMillis?: number;
   /** How long an idle pooled connection is kept (default 30000 ms). */
   idleTimeoutMillis?: number;
+  /** Server settings of every connection, as libpq's `options` (e.g. `-c jit=off`). */
+  serverOptions?: string;
 }
 
 /** Default pool size per process. */
@@ -61,6 +63,7 @@ export function buildPostgresDataSourceOptions(settings: PostgresDataSourceSetti
       max: poolSize,
       connectionTimeoutMillis: settings.connectionTimeoutMillis ?? 5_000,
       idleTimeoutMillis: settings.idleTimeoutMillis ?? 30_000,
+      ...(settings.serverOptions ? { options: settings.serverOptions } : {}),
     },
   };
   return options;

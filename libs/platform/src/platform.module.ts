@@ -5,6 +5,7 @@ import { HealthController } from './health/health.controller';
 import { ReadinessRegistry } from './health/readiness.registry';
 import { HttpMetrics } from './metrics/http-metrics';
 import { MetricsController } from './metrics/metrics.controller';
+import { MetricsExposure } from './metrics/metrics-exposure';
 
 /** Injection token for the service's pino logger. */
 export const LOGGER = Symbol('LOGGER');
@@ -40,6 +41,8 @@ export class PlatformModule {
         { provide: LOGGER, useValue: logger },
         { provide: Registry, useValue: registry },
         { provide: HttpMetrics, useValue: new HttpMetrics(registry) },
+        // Open on the app port until startHttpService applies METRICS_BEARER_TOKEN / METRICS_PORT.
+        { provide: MetricsExposure, useValue: new MetricsExposure() },
         ReadinessRegistry,
         {
           provide: ShutdownReadiness,
@@ -47,7 +50,7 @@ export class PlatformModule {
           inject: [ReadinessRegistry],
         },
       ],
-      exports: [LOGGER, Registry, HttpMetrics, ReadinessRegistry],
+      exports: [LOGGER, Registry, HttpMetrics, MetricsExposure, ReadinessRegistry],
     };
   }
 }

@@ -122,6 +122,52 @@ describe('startHttpService', () => {
   });
 });
 
+describe('metrics exposure (METRICS_BEARER_TOKEN, METRICS_PORT)', () => {
+  const token = 'metrics-token-0123456789abcdef';
+
+  it('with a bearer token: 401 with a Bearer challenge without it or with another, 200 with it', async () => {
+    const { running } = await startDemo({}, { metrics: { bearerToken: token } });
+    try {
+      const open = await fetch(`${running.url}/metrics`);
+      expect(open.status).toBe(401);
+      expect(open.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+      const wrong = await fetch(`${running.url}/metrics`, { headers: { authorization: `Bearer ${token}x` } });
+      expect(wrong.status).toBe(401);
+      const basic = await fetch(`${running.url}/metrics`, { headers: { authorization: `Basic ${token}` } });
+      expect(basic.status).toBe(401);
+      const right = await fetch(`${running.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+      expect(right.status).toBe(200);
+      expect(await right.text()).toContain('process_cpu_user_seconds_total');
+      // Health probes stay open.
+      expect((await fetch(`${running.url}/healthz`)).status).toBe(200);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('on a separate port: absent from the app port, served there only, closed with the app', async () => {
+    const { running } = await startDemo({}, { metrics: { port: 0, bearerToken: token } });
+    const metricsUrl = running.metricsUrl ?? '';
+    try {
+      expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+      expect(new URL(metricsUrl).port).not.toBe(String(running.port));
+      expect(
+        (await fetch(`${running.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).status,
+      ).toBe(404);
+      expect((await fetch(metricsUrl)).status).toBe(401);
+      const scraped = await fetch(metricsUrl, { headers: { authorization: `Bearer ${token}` } });
+      expect(scraped.status).toBe(200);
+      expect(scraped.headers.get('content-type')).toContain('text/plain');
+      expect(await scraped.text()).toContain('http_requests_total');
+      expect((await fetch(metricsUrl.replace('/metrics', '/healthz'))).status).toBe(404);
+      expect((await fetch(metricsUrl, { method: 'POST' })).status).toBe(405);
+    } finally {
+      await running.close();
+    }
+    await expect(fetch(metricsUrl)).rejects.toThrow();
+  });
+});
+
 describe('readiness', () => {
   it('answers 503 naming what is down', async () => {
     const { running } = await startDemo({

@@ -1,32 +1,33 @@
-import { type NextFunction, type Request, type Response } from 'express';
+import { type Request } from 'express';
 
 /** The largest translate body read (50,000 characters of CJK text plus JSON overhead); larger: 400077. */
 export const MAX_TRANSLATE_BODY_BYTES = 1024 * 1024;
 
-export type RequestWithRawBody = Request & { rawBody?: Buffer; rawBodyTooLarge?: boolean };
+/** A body read unparsed: its bytes up to the limit, and whether it was larger. */
+export interface RawBody {
+  bytes: Buffer;
+  tooLarge: boolean;
+}
 
 /**
- * Reads the body of the translate route unparsed (the route checks credentials and Content-Type before it parses,
- * in the Translator's order). Never fails: an oversize body is flagged and drained. Marks the request as parsed so
- * the app's JSON parser leaves it alone.
+ * Reads the translate route's body unparsed, once the route has checked credentials and Content-Type (in the
+ * Translator's order; a request refused before is never read). Never fails: an oversize body is flagged and drained.
  */
-export function rawTranslateBody(limitBytes = MAX_TRANSLATE_BODY_BYTES) {
-  return (request: RequestWithRawBody, _response: Response, next: NextFunction): void => {
+export function readRawBody(request: Request, limitBytes = MAX_TRANSLATE_BODY_BYTES): Promise<RawBody> {
+  return new Promise((resolve) => {
+    if (request.complete && request.readableEnded) {
+      resolve({ bytes: Buffer.alloc(0), tooLarge: false });
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
-    (request as { _body?: boolean })._body = true;
+    let tooLarge = false;
     request.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limitBytes) request.rawBodyTooLarge = true;
+      if (size > limitBytes) tooLarge = true;
       else chunks.push(chunk);
     });
-    request.on('end', () => {
-      request.rawBody = Buffer.concat(chunks);
-      next();
-    });
-    request.on('error', () => {
-      request.rawBody = Buffer.alloc(0);
-      next();
-    });
-  };
+    request.on('end', () => resolve({ bytes: Buffer.concat(chunks), tooLarge }));
+    request.on('error', () => resolve({ bytes: Buffer.alloc(0), tooLarge }));
+  });
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { All, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { type Response } from 'express';
-import { Public } from '@fieldops/platform';
+import { type Request, type Response } from 'express';
+import { OwnBody, Public } from '@fieldops/platform';
 import { type TranslateResponseElement } from './dto/translate.dto';
-import { type RequestWithRawBody } from './raw-body';
+import { readRawBody } from './raw-body';
 import { TranslatorService } from './translator.service';
 import { TranslatorException } from './translator-error';
 
@@ -18,8 +18,9 @@ export class TranslatorController {
 
   @Post('translate')
   @HttpCode(200)
+  @OwnBody()
   async translate(
-    @Req() request: RequestWithRawBody,
+    @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<TranslateResponseElement[]> {
     const requestId = randomUUID();
@@ -30,8 +31,7 @@ export class TranslatorController {
       header: (name) => request.get(name),
       hostname: request.hostname,
       contentType: request.get('content-type'),
-      body: request.rawBody ?? Buffer.alloc(0),
-      bodyTooLarge: request.rawBodyTooLarge ?? false,
+      readBody: () => readRawBody(request),
       requestId,
     });
     response.setHeader('X-metered-usage', String(outcome.meteredCharacters));

@@ -1,11 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { LOGGER, type Logger } from '@fieldops/platform';
+import { type JsonInputRules, LOGGER, type Logger, parseJsonInput } from '@fieldops/platform';
+import { ConnectorGatewayEnvironment } from '../config/connector-gateway.environment';
 import { AiAuthenticationError, AiAuthenticator, type AiCaller } from './ai-authenticator.service';
 import { CharacterQuota } from './character-quota';
 import { type TranslateResponseElement } from './dto/translate.dto';
 import { LANGUAGE_TAG, supportedLanguage } from './languages';
 import { TRANSLATION_PROVIDER, type TranslationProvider } from './translation/translation-provider';
 import { TranslatorException } from './translator-error';
+import { type RawBody } from './raw-body';
 
 /** Translator v3 limits (service-limits.md). */
 export const MAX_ELEMENTS = 1000;
@@ -18,8 +20,8 @@ export interface IncomingTranslateRequest {
   header(name: string): string | undefined;
   hostname: string;
   contentType: string | undefined;
-  body: Buffer;
-  bodyTooLarge: boolean;
+  /** Reads the body (called once credentials and Content-Type are accepted). */
+  readBody(): Promise<RawBody>;
   requestId: string;
 }
 
@@ -60,12 +62,16 @@ function textOf(element: unknown): string | undefined {
 @Injectable()
 export class TranslatorService {
   private readonly quota = new CharacterQuota();
+  private readonly jsonRules: JsonInputRules;
 
   constructor(
     private readonly authenticator: AiAuthenticator,
     @Inject(TRANSLATION_PROVIDER) private readonly provider: TranslationProvider,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    environment: ConnectorGatewayEnvironment,
+  ) {
+    this.jsonRules = { maxDepth: environment.JSON_MAX_DEPTH, refuseNul: true };
+  }
 
   get providerName(): string {
     return this.provider.name;
@@ -81,10 +87,12 @@ export class TranslatorService {
 
     const mediaType = request.contentType?.split(';')[0]?.trim().toLowerCase();
     if (mediaType !== 'application/json') throw new TranslatorException(415000);
-    if (request.bodyTooLarge) throw new TranslatorException(400077);
+    const body = await request.readBody();
+    if (body.tooLarge) throw new TranslatorException(400077);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(request.body.toString('utf8'));
+      // The platform's JSON input rules: invalid UTF-8, nesting deeper than JSON_MAX_DEPTH and \u0000 are refused.
+      parsed = parseJsonInput(body.bytes, this.jsonRules);
     } catch {
       throw new TranslatorException(400074);
     }

@@ -5,7 +5,7 @@ import { BotBearerGuard } from './bot-bearer.guard';
 
 /** Bearer authentication of bots calling the `/v3` API, installed as the fail-closed global guard. */
 @Module({
-  providers: [BotAccessTokenVerifier, { provide: APP_GUARD, useClass: BotBearerGuard }],
-  exports: [BotAccessTokenVerifier],
+  providers: [BotAccessTokenVerifier, BotBearerGuard, { provide: APP_GUARD, useClass: BotBearerGuard }],
+  exports: [BotAccessTokenVerifier, BotBearerGuard],
 })
 export class BotAuthModule {}

@@ -8,6 +8,7 @@ import { createLogger, ErrorEnvelopeException, loadEnvironment, Public } from '@
 import { InMemoryBotRegistry } from '../bots/bot-registry';
 import { ConnectorGatewayEnvironment } from '../config/connector-gateway.environment';
 import { appIdFromClaims, BotAccessTokenVerifier } from './bot-access-token-verifier';
+import { AnonymousBotsAllowed } from './anonymous-bots.decorator';
 import { BotBearerGuard, type RequestWithBot } from './bot-bearer.guard';
 
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -21,11 +22,13 @@ const guard = new BotBearerGuard(
   new Reflector(),
   new BotAccessTokenVerifier(keyRing, environment, registry),
   createLogger({ service: 'test', level: 'silent' }),
+  registry,
 );
 
 class Routes {
   protected() {}
   @Public() open() {}
+  @AnonymousBotsAllowed() anonymousAllowed() {}
 }
 
 function contextFor(authorization: string | undefined, handler: () => void = Routes.prototype.protected) {
@@ -132,6 +135,33 @@ describe('BotBearerGuard', () => {
     expect(refusal(`Bearer ${token({ appid: 'bot-anon' })}`).status).toBe(401);
     expect(refusal(`Bearer ${token({ azp: 'bot-a', ver: '1.0' })}`).status).toBe(401);
     expect(refusal('Bearer not-a-jwt').body).toMatchObject({ message: 'The bearer token is not a JWT.' });
+  });
+});
+
+describe('BotBearerGuard on routes open to anonymous bots', () => {
+  const verifier = new BotAccessTokenVerifier(keyRing, environment, registry);
+  const logger = createLogger({ service: 'test', level: 'silent' });
+
+  it('lets a request without Authorization through while an anonymous bot is registered', () => {
+    const withAnonymous = new BotBearerGuard(new Reflector(), verifier, logger, registry);
+    expect(withAnonymous.canActivate(contextFor(undefined, Routes.prototype.anonymousAllowed).context)).toBe(
+      true,
+    );
+  });
+
+  it('refuses it with 401 (before the body is read) when no bot is anonymous', () => {
+    const noAnonymous = new InMemoryBotRegistry([
+      {
+        appId: 'bot-a',
+        displayName: 'A',
+        messagingEndpoint: 'http://127.0.0.1/api',
+        appPassword: 'password-a',
+      },
+    ]);
+    const strict = new BotBearerGuard(new Reflector(), verifier, logger, noAnonymous);
+    expect(() =>
+      strict.canActivate(contextFor(undefined, Routes.prototype.anonymousAllowed).context),
+    ).toThrow(ErrorEnvelopeException);
   });
 });
 

@@ -5,6 +5,7 @@ import { TokenVerificationError } from '@fieldops/auth';
 import { IS_PUBLIC_KEY, LOGGER, type Logger } from '@fieldops/platform';
 import { unauthorized } from '@fieldops/contracts';
 import { ANONYMOUS_BOTS_KEY } from './anonymous-bots.decorator';
+import { BotRegistry } from '../bots/bot-registry';
 import { BotAccessTokenVerifier, type BotPrincipal } from './bot-access-token-verifier';
 
 export type RequestWithBot = Request & { bot?: BotPrincipal };
@@ -20,15 +21,22 @@ const MESSAGES: Record<TokenVerificationError['reason'], string> = {
 /**
  * The app's global guard: every route not marked `@Public()` needs `Authorization: Bearer <token>` with
  * a token this gateway issued to a registered bot (fail-closed). The bot is put on `request.bot`.
- * Refusals are 401 `{"error":{"code":"Unauthorized","message":…}}`.
+ * Refusals are 401 `{"error":{"code":"Unauthorized","message":…}}`, before the request's body is read. A request
+ * without Authorization on a route open to anonymous bots passes only while some bot is registered `anonymous: true`
+ * (an anonymous bot has no credentials; the route admits it for that bot's resources only).
  */
 @Injectable()
 export class BotBearerGuard implements CanActivate {
+  private readonly anonymousBots: boolean;
+
   constructor(
     private readonly reflector: Reflector,
     private readonly verifier: BotAccessTokenVerifier,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    registry: BotRegistry,
+  ) {
+    this.anonymousBots = registry.all().some((bot) => bot.anonymous);
+  }
 
   canActivate(context: ExecutionContext): boolean {
     const isPublic = this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC_KEY, [
@@ -41,6 +49,7 @@ export class BotBearerGuard implements CanActivate {
     // Anonymous bots send no Authorization at all; the route then checks the conversation's bot is anonymous.
     if (
       header === '' &&
+      this.anonymousBots &&
       this.reflector.getAllAndOverride<boolean | undefined>(ANONYMOUS_BOTS_KEY, [
         context.getHandler(),
         context.getClass(),

@@ -18,7 +18,10 @@ export interface ConversationResourceResponse extends ResourceResponse {
   serviceUrl: string;
 }
 
-/** The Bot Connector `/v3/conversations` API bots call on their `serviceUrl`. */
+/**
+ * The Bot Connector `/v3/conversations` API bots call on their `serviceUrl`. SendToConversation and ReplyToActivity
+ * are usually answered before routing, by BotSendRoute (the same guard and service); these handlers take the rest.
+ */
 @AnonymousBotsAllowed()
 @Controller('v3/conversations')
 export class BotConversationsController {
@@ -66,9 +69,7 @@ export class BotConversationsController {
     @Param('conversationId') conversationId: string,
     @Body() body: unknown,
   ): Promise<ResourceResponse> {
-    const access = await this.conversations.access(conversationId, caller);
-    const stored = await this.conversations.post(access, body);
-    return { id: stored.activity.id! };
+    return this.conversations.send(caller, conversationId, body);
   }
 
   @Post(':conversationId/activities/:activityId')
@@ -79,10 +80,7 @@ export class BotConversationsController {
     @Param('activityId') activityId: string,
     @Body() body: unknown,
   ): Promise<ResourceResponse> {
-    const access = await this.conversations.access(conversationId, caller);
-    // The replied-to activity is not looked up: conversationUpdates the bot answers are not in the log.
-    const stored = await this.conversations.post(access, body, activityId);
-    return { id: stored.activity.id! };
+    return this.conversations.send(caller, conversationId, body, activityId);
   }
 
   @Put(':conversationId/activities/:activityId')

@@ -79,6 +79,21 @@ export class BotConversationsService {
   }
 
   /** SendToConversation / ReplyToActivity: validated, stamped, appended, published; answers the stamped id. */
+  /**
+   * SendToConversation (no `replyToId`) and ReplyToActivity: the caller's access to the conversation, then the post.
+   * The replied-to activity is not looked up: conversationUpdates the bot answers are not in the log.
+   */
+  async send(
+    caller: BotPrincipal | undefined,
+    conversationId: string,
+    body: unknown,
+    replyToId?: string,
+  ): Promise<{ id: string }> {
+    const access = await this.access(conversationId, caller);
+    const stored = await this.post(access, body, replyToId);
+    return { id: stored.activity.id! };
+  }
+
   async post(access: ConversationAccess, body: unknown, replyToId?: string): Promise<StoredActivity> {
     assertValidBotActivity(body);
     const activity = body as Activity;

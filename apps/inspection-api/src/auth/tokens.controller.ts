@@ -1,4 +1,4 @@
-import { All, Controller, Post, Req, UseInterceptors } from '@nestjs/common';
+import { All, Controller, Post, Req } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBody,
@@ -13,7 +13,6 @@ import { Public } from '@fieldops/platform';
 import { type Request } from 'express';
 import { isFieldErrors, validationError } from '../drf/exceptions';
 import { validateInput } from '../drf/serializer';
-import { DrfRenderer } from '../drf/json-renderer';
 import { Body, type RequestInput } from '../drf/request-input';
 import { otherMethod, postActions, TOKEN_METHODS } from '../drf/routes';
 import { DrfException } from '../drf/exceptions';
@@ -37,7 +36,6 @@ const noRelations = (): Promise<Set<number>> => Promise.resolve(new Set());
 @ApiTags('token')
 @Public()
 @Controller('api/token')
-@UseInterceptors(DrfRenderer)
 export class TokensController {
   constructor(
     private readonly users: UsersService,

@@ -40,6 +40,9 @@ export class SqlParameters {
 /** `%term%` for ILIKE with the pattern characters escaped. */
 export const containsPattern = (term: string): string => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** Prepared statements' names by text (the texts come from a small fixed set). */
+const statementNames = new Map<string, string>();
+
 /**
  * Runs a statement as a named prepared statement of the pooled connection (node-postgres keeps it per connection):
  * PostgreSQL parses and plans it once per connection instead of once per request, which for the hot list
@@ -52,7 +55,11 @@ export async function preparedQuery<T>(
   parameters: unknown[],
 ): Promise<T[]> {
   const pool = (dataSource.driver as unknown as { master: Pool }).master;
-  const name = `fieldops_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    name = `fieldops_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    statementNames.set(sql, name);
+  }
   const result = await pool.query({ name, text: sql, values: parameters });
   return result.rows as T[];
 }

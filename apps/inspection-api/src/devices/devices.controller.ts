@@ -1,5 +1,12 @@
-import { Controller, Get, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { All, Controller, Get, Req } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiExcludeEndpoint,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import { type Request } from 'express';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { type RawJson } from '../drf/json-renderer';
@@ -12,6 +19,7 @@ import {
   pageCount,
 } from '../drf/pagination';
 import { ResourceRoutes } from '../drf/resource-routes';
+import { otherMethod, ROOT_METHODS } from '../drf/routes';
 import { DevicesService } from './devices.service';
 import { DEVICE_INFO, DeviceDto, DeviceInputDto, DevicePageDto } from './dto/device.dto';
 
@@ -53,5 +61,19 @@ export class DevicesController extends ResourceRoutes({
     const { count, page, results } = await this.devices.page(filters, wanted);
     const links = pageLinks(request, query, page, pageCount(count, wanted.size));
     return rawPageEnvelope(count, links, results);
+  }
+
+  /** Before the detail routes (a subclass's routes are registered first), so `groups` is not taken for an id. */
+  @Get('groups')
+  @ApiOperation({ summary: 'The distinct non-empty device groups, sorted (for group filters)' })
+  @ApiOkResponse({ schema: { type: 'array', items: { type: 'string' }, example: ['boilers', 'pumps'] } })
+  groups(): Promise<string[]> {
+    return this.devices.groups();
+  }
+
+  @All('groups')
+  @ApiExcludeEndpoint()
+  groupsOther(@Req() request: Request): Promise<object> {
+    return otherMethod(request, ROOT_METHODS, 'Device Groups');
   }
 }

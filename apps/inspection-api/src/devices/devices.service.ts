@@ -79,6 +79,16 @@ export class DevicesService {
     });
   }
 
+  /** The distinct non-empty groups, sorted (by the group index). */
+  async groups(): Promise<string[]> {
+    const rows = await preparedQuery<{ group: string }>(
+      this.dataSource,
+      `SELECT DISTINCT d."group" FROM "devices" d WHERE d."group" <> '' ORDER BY d."group"`,
+      [],
+    );
+    return rows.map((row) => row.group);
+  }
+
   async findOne(id: number): Promise<RawJson> {
     const rows = await preparedQuery<{ body: string }>(
       this.dataSource,

@@ -86,3 +86,23 @@ export function dateFilter(value: string | undefined, name: string, errors: Fiel
   }
   return value.trim();
 }
+
+/** One term of an ordering: a field and its direction. */
+export interface OrderingTerm {
+  field: string;
+  descending: boolean;
+}
+
+/**
+ * DRF's OrderingFilter reading of `?ordering=`: comma-separated fields, `-` for descending; terms naming a field that
+ * is not in `fields` are dropped silently (`remove_invalid_fields`), and nothing valid means the default ordering
+ * (an empty list here).
+ */
+export function orderingFilter(value: string | undefined, fields: readonly string[]): OrderingTerm[] {
+  if (!value) return [];
+  return value
+    .split(',')
+    .map((term) => term.trim())
+    .filter((term) => fields.includes(term.replace(/^-/, '')))
+    .map((term) => ({ field: term.replace(/^-/, ''), descending: term.startsWith('-') }));
+}

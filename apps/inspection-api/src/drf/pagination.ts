@@ -89,15 +89,18 @@ export async function paginate<Results>(
 
 /** The absolute URL of this request with `page` set (or removed), query re-encoded sorted by name. */
 function linkWithPage(request: Request, query: Map<string, string[]>, page: number | undefined): string {
-  const path = request.originalUrl.split('?')[0] ?? '/';
-  const entries = new Map(query);
-  if (page === undefined) entries.delete('page');
-  else entries.set('page', [String(page)]);
-  const names = [...entries.keys()].sort();
-  const encoded = names
-    .flatMap((name) => (entries.get(name) ?? []).map((value) => `${quotePlus(name)}=${quotePlus(value)}`))
-    .join('&');
-  return `${requestOrigin(request)}${path}${encoded ? `?${encoded}` : ''}`;
+  const url = request.originalUrl;
+  const at = url.indexOf('?');
+  const path = at < 0 ? url : url.slice(0, at);
+  const names = [...query.keys()].filter((name) => name !== 'page');
+  if (page !== undefined) names.push('page');
+  names.sort();
+  let encoded = '';
+  for (const name of names) {
+    const values = name === 'page' ? [String(page)] : (query.get(name) ?? []);
+    for (const value of values) encoded += `${encoded ? '&' : '?'}${quotePlus(name)}=${quotePlus(value)}`;
+  }
+  return `${requestOrigin(request)}${path}${encoded}`;
 }
 
 export interface PageLinks {

@@ -1,3 +1,5 @@
+import { type JsonInputProblem } from '@fieldops/platform';
+
 /**
  * Words a JSON syntax error the way Python's json module does (DRF puts that text after
  * "JSON parse error - "): `Expecting value: line 1 column 9 (char 8)`.
@@ -35,4 +37,25 @@ export function pythonJsonError(error: Error, body: string | undefined): string 
   const line = before.split('\n').length;
   const column = position - (before.lastIndexOf('\n') + 1) + 1;
   return `${what}: line ${line} column ${column} (char ${position})`;
+}
+
+/**
+ * Words a body the platform's JSON input rules refused the way Python does when DRF's JSONParser reads it: invalid
+ * UTF-8 as the codec's UnicodeDecodeError (`'utf-8' codec can't decode byte 0xff in position 9: invalid start
+ * byte`), nesting deeper than the limit as the decoder's RecursionError (which DRF itself would let through as a 500).
+ */
+export function pythonJsonInputError(problem: JsonInputProblem): string {
+  switch (problem.kind) {
+    case 'encoding': {
+      const where =
+        problem.bytes > 1
+          ? `bytes in position ${problem.position}-${problem.position + problem.bytes - 1}`
+          : `byte 0x${problem.byte.toString(16).padStart(2, '0')} in position ${problem.position}`;
+      return `'utf-8' codec can't decode ${where}: ${problem.reason}`;
+    }
+    case 'depth':
+      return `maximum recursion depth exceeded while decoding a JSON ${problem.container} from a unicode string`;
+    case 'nul':
+      return 'Null characters are not allowed.';
+  }
 }

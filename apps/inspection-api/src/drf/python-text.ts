@@ -120,8 +120,11 @@ export function pythonTypeName(value: unknown): string {
   return 'dict';
 }
 
+const QUOTE_SAFE = /^[\w.~-]*$/;
+
 /** Python's urllib.parse.quote_plus (safe characters: letters, digits, `_.-~`). */
 export function quotePlus(text: string): string {
+  if (QUOTE_SAFE.test(text)) return text; // the usual case (page numbers, ids): nothing to escape
   return encodeURIComponent(text)
     .replace(/[!'()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(/%20/g, '+');

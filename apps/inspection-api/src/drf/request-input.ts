@@ -2,9 +2,10 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import express from 'express';
 import multer from 'multer';
+import { JsonInputError, jsonInputVerifier } from '@fieldops/platform';
 import { type DrfException, parseError, payloadTooLarge, unsupportedMediaType } from './exceptions';
 import { type Input } from './serializer';
-import { pythonJsonError } from './python-json-error';
+import { pythonJsonError, pythonJsonInputError } from './python-json-error';
 
 /** A file part of a multipart request. */
 export interface UploadedPart {
@@ -27,6 +28,8 @@ type RequestWithBody = Request & { drfBody?: ParsedBody };
 export interface BodyLimits {
   maxBodyBytes: number;
   maxFileBytes: number;
+  /** Deepest nesting of a JSON body (JSON_MAX_DEPTH); deeper is DRF's parse error. */
+  maxJsonDepth: number;
 }
 
 function formMap(body: unknown): Map<string, string[]> {
@@ -62,7 +65,13 @@ interface ParserError extends Error {
  * order. Installed under the names Nest looks for, so Nest adds no parser of its own.
  */
 export function bodyParsingMiddleware(limits: BodyLimits): RequestHandler[] {
-  const json = express.json({ limit: limits.maxBodyBytes, strict: false, type: () => true });
+  // Invalid UTF-8 and nesting deeper than the limit are refused before JSON.parse, as DRF's parse error.
+  const json = express.json({
+    limit: limits.maxBodyBytes,
+    strict: false,
+    type: () => true,
+    verify: jsonInputVerifier({ maxDepth: limits.maxJsonDepth }),
+  });
   const urlencoded = express.urlencoded({
     extended: false,
     limit: limits.maxBodyBytes,
@@ -89,6 +98,8 @@ export function bodyParsingMiddleware(limits: BodyLimits): RequestHandler[] {
       return payloadTooLarge(`Form field exceeds the limit of ${limits.maxBodyBytes} bytes.`);
     if (error.type === 'charset.unsupported' || error.type === 'encoding.unsupported')
       return unsupportedMediaType(request.headers['content-type'] ?? '');
+    if (error instanceof JsonInputError)
+      return parseError(`JSON parse error - ${pythonJsonInputError(error.problem)}`);
     if (kind === 'json' && error.type === 'entity.parse.failed')
       return parseError(`JSON parse error - ${pythonJsonError(error, (error as { body?: string }).body)}`);
     if (kind === 'multipart') return parseError(`Multipart form parse error - ${error.message}`);

@@ -10,7 +10,6 @@ import {
   Put,
   Req,
   type Type,
-  UseInterceptors,
 } from '@nestjs/common';
 import {
   ApiBody,
@@ -28,7 +27,6 @@ import { type Request } from 'express';
 import { type SerializerInfo } from './metadata';
 import { notFound } from './exceptions';
 import { type Input } from './serializer';
-import { DrfRenderer } from './json-renderer';
 import { requestOrigin } from './pagination';
 import { Body, type RequestInput, type UploadedPart } from './request-input';
 import { DETAIL_METHODS, LIST_METHODS, otherMethod, postActions, putActions } from './routes';
@@ -97,7 +95,7 @@ export interface ResourceRoutesOptions {
   uploads?: ResourceUploads;
 }
 
-/** The handlers ResourceRoutes adds (Nest calls them; `DrfRenderer` sends what they return). */
+/** The handlers ResourceRoutes adds (Nest calls them; `DrfExpressAdapter` sends what they return). */
 export interface ResourceHandlers {
   create(request: Request, body: RequestInput): Promise<unknown>;
   listOther(request: Request): Promise<object>;
@@ -129,7 +127,7 @@ function writeBody(options: ResourceRoutesOptions, description?: string): Method
  * The routes every ModelViewSet-like resource shares, after the subclass's own `GET` list (Nest registers a
  * subclass's methods before its base's, so the list comes first and the catch-alls last): create, retrieve,
  * replace, partial update, delete, and the OPTIONS / 405 catch-alls of the list and detail paths. Every
- * handler of the resource controller, its own list included, answers through `DrfRenderer`.
+ * handler of the resource controller, its own list included, answers through `DrfExpressAdapter`.
  */
 export function ResourceRoutes(
   options: ResourceRoutesOptions,
@@ -140,7 +138,6 @@ export function ResourceRoutes(
     files: options.uploads && body ? () => body.files() : NO_FILES,
   });
 
-  @UseInterceptors(DrfRenderer)
   class ResourceRoutesBase implements ResourceHandlers {
     constructor(private readonly resource: ResourceService) {}
 

@@ -11,6 +11,7 @@ export const ROOT_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
 const ROUTES: Array<[RegExp, readonly string[]]> = [
   [/^\/api\/?$/, ROOT_METHODS],
   [/^\/api\/users\/me\/?$/, ROOT_METHODS],
+  [/^\/api\/devices\/groups\/?$/, ROOT_METHODS],
   [/^\/api\/users\/[^/.]+\/set_password\/?$/, TOKEN_METHODS],
   [/^\/api\/(devices|items|plans|records|users)\/?$/, LIST_METHODS],
   [/^\/api\/(devices|items|plans|records|users)\/[^/.]+\/?$/, DETAIL_METHODS],

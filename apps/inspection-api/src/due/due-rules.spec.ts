@@ -1,7 +1,11 @@
+import { createScratchDatabase, type ScratchDatabase } from '@fieldops/database';
+import { Client } from 'pg';
 import {
-  type CheckFacts,
-  dueStatus,
+  type DueStatus,
+  dueStatusSql,
   dueWindow,
+  type DueWindow,
+  type Frequency,
   localDate,
   parseCalendarDate,
   periodOf,
@@ -65,62 +69,109 @@ describe('time zones', () => {
   });
 });
 
-describe('due status', () => {
+/** The facts of one check as the due statements see them. */
+interface CheckFacts {
+  frequency: Frequency;
+  /** The last record of the check, if any (the statement looks only before the end of the date). */
+  lastCheckedAt: Date | undefined;
+  deviceCreatedAt: Date;
+}
+
+describe('due status (dueStatusSql, evaluated by PostgreSQL)', () => {
+  let database: ScratchDatabase;
+  let client: Client;
+
+  beforeAll(async () => {
+    database = await createScratchDatabase(process.env.DATABASE_URL ?? '', 'due_rules');
+    client = new Client({ connectionString: database.url });
+    await client.connect();
+  });
+
+  afterAll(async () => {
+    await client?.end();
+    await database?.drop();
+  });
+
+  /** The status the due statements give a check with these facts, in this window. */
+  const dueStatus = async (facts: CheckFacts, window: DueWindow): Promise<DueStatus> => {
+    const bounds = window.frequencies[facts.frequency];
+    const sql = `SELECT ${dueStatusSql({
+      lastCheckedAt: '$1::timestamptz',
+      deviceCreatedAt: '$2::timestamptz',
+      start: '$3::timestamptz',
+      previousStart: '$4::timestamptz',
+      asOf: '$5::timestamptz',
+    })} AS "status"`;
+    const values = [
+      facts.lastCheckedAt ?? null,
+      facts.deviceCreatedAt,
+      bounds.start,
+      bounds.previousStart,
+      window.asOf,
+    ];
+    const { rows } = await client.query<{ status: DueStatus }>(sql, values);
+    return rows[0].status;
+  };
+
   const created = new Date('2026-01-01T00:00:00Z');
   const facts = (overrides: Partial<CheckFacts>): CheckFacts => ({
     frequency: 'daily',
     lastCheckedAt: undefined,
-    doneInPreviousPeriod: false,
     deviceCreatedAt: created,
     ...overrides,
   });
 
-  it('daily in UTC: done today, due when yesterday was done, overdue when yesterday was missed', () => {
+  it('daily in UTC: done today, due when yesterday was done, overdue when yesterday was missed', async () => {
     const window = dueWindow('2026-11-24', 'UTC');
-    expect(dueStatus(facts({ lastCheckedAt: new Date('2026-11-24T00:00:00Z') }), window)).toBe('done');
-    expect(dueStatus(facts({ lastCheckedAt: new Date('2026-11-24T23:59:59Z') }), window)).toBe('done');
-    expect(
-      dueStatus(
-        facts({ lastCheckedAt: new Date('2026-11-23T23:59:59Z'), doneInPreviousPeriod: true }),
-        window,
-      ),
-    ).toBe('due');
-    expect(dueStatus(facts({ lastCheckedAt: new Date('2026-11-22T12:00:00Z') }), window)).toBe('overdue');
-    expect(dueStatus(facts({}), window)).toBe('overdue');
+    expect(await dueStatus(facts({ lastCheckedAt: new Date('2026-11-24T00:00:00Z') }), window)).toBe('done');
+    expect(await dueStatus(facts({ lastCheckedAt: new Date('2026-11-24T23:59:59Z') }), window)).toBe('done');
+    expect(await dueStatus(facts({ lastCheckedAt: new Date('2026-11-23T23:59:59Z') }), window)).toBe('due');
+    expect(await dueStatus(facts({ lastCheckedAt: new Date('2026-11-22T12:00:00Z') }), window)).toBe(
+      'overdue',
+    );
+    expect(await dueStatus(facts({}), window)).toBe('overdue');
     // A record after the date asked about does not count for it.
-    expect(dueStatus(facts({ lastCheckedAt: new Date('2026-11-25T00:00:00Z') }), window)).toBe('overdue');
+    expect(await dueStatus(facts({ lastCheckedAt: new Date('2026-11-25T00:00:00Z') }), window)).toBe(
+      'overdue',
+    );
   });
 
-  it('a device added in the current period is due, not overdue, until checked', () => {
+  it('a device added in the current period is due, not overdue, until checked', async () => {
     const window = dueWindow('2026-11-24', 'UTC');
-    expect(dueStatus(facts({ deviceCreatedAt: new Date('2026-11-24T06:00:00Z') }), window)).toBe('due');
+    expect(await dueStatus(facts({ deviceCreatedAt: new Date('2026-11-24T06:00:00Z') }), window)).toBe('due');
     const monthly = dueWindow('2026-11-30', 'UTC');
     expect(
-      dueStatus(facts({ frequency: 'monthly', deviceCreatedAt: new Date('2026-11-02T00:00:00Z') }), monthly),
+      await dueStatus(
+        facts({ frequency: 'monthly', deviceCreatedAt: new Date('2026-11-02T00:00:00Z') }),
+        monthly,
+      ),
     ).toBe('due');
   });
 
-  it('weekly and monthly: a check early in the period keeps it done until the period ends', () => {
+  it('weekly and monthly: a check early in the period keeps it done until the period ends', async () => {
     const sunday = dueWindow('2026-11-29', 'UTC');
     const monday = dueWindow('2026-11-30', 'UTC');
     const checked = facts({ frequency: 'weekly', lastCheckedAt: new Date('2026-11-23T08:00:00Z') });
-    expect(dueStatus(checked, sunday)).toBe('done');
-    expect(dueStatus({ ...checked, doneInPreviousPeriod: true }, monday)).toBe('due');
+    expect(await dueStatus(checked, sunday)).toBe('done');
+    expect(await dueStatus(checked, monday)).toBe('due');
     const month = facts({ frequency: 'monthly', lastCheckedAt: new Date('2026-11-01T00:00:00Z') });
-    expect(dueStatus(month, dueWindow('2026-11-30', 'UTC'))).toBe('done');
-    expect(dueStatus({ ...month, doneInPreviousPeriod: true }, dueWindow('2026-12-01', 'UTC'))).toBe('due');
+    expect(await dueStatus(month, dueWindow('2026-11-30', 'UTC'))).toBe('done');
+    expect(await dueStatus(month, dueWindow('2026-12-01', 'UTC'))).toBe('due');
   });
 
-  it('across time zones: the same record is today in Shanghai but yesterday in Los Angeles', () => {
-    const record = facts({ lastCheckedAt: new Date('2026-11-23T23:30:00Z'), doneInPreviousPeriod: true });
-    expect(dueStatus(record, dueWindow('2026-11-24', 'Asia/Shanghai'))).toBe('done'); // 07:30 on the 24th
-    expect(dueStatus(record, dueWindow('2026-11-24', 'America/Los_Angeles'))).toBe('due'); // 15:30 on the 23rd
-    expect(dueStatus(record, dueWindow('2026-11-23', 'America/Los_Angeles'))).toBe('done');
-    expect(dueStatus(record, dueWindow('2026-11-24', 'UTC'))).toBe('due');
-    // A weekly check on Sunday 23:30 UTC is already Monday (the next week) in Shanghai.
+  it('across time zones: the same record is today in Shanghai but yesterday in Los Angeles', async () => {
+    const record = facts({ lastCheckedAt: new Date('2026-11-23T23:30:00Z') });
+    expect(await dueStatus(record, dueWindow('2026-11-24', 'Asia/Shanghai'))).toBe('done'); // 07:30 on the 24th
+    expect(await dueStatus(record, dueWindow('2026-11-24', 'America/Los_Angeles'))).toBe('due'); // 15:30 on the 23rd
+    expect(await dueStatus(record, dueWindow('2026-11-23', 'America/Los_Angeles'))).toBe('done');
+    expect(await dueStatus(record, dueWindow('2026-11-24', 'UTC'))).toBe('due');
+    // A weekly check on Sunday 23:30 UTC is already Monday (the next week) in Shanghai; in UTC it was last week's,
+    // so this week is due, not overdue.
     const weekly = facts({ frequency: 'weekly', lastCheckedAt: new Date('2026-11-29T23:30:00Z') });
-    expect(dueStatus(weekly, dueWindow('2026-11-30', 'Asia/Shanghai'))).toBe('done');
-    expect(dueStatus(weekly, dueWindow('2026-11-30', 'UTC'))).toBe('overdue');
+    expect(await dueStatus(weekly, dueWindow('2026-11-30', 'Asia/Shanghai'))).toBe('done');
+    expect(await dueStatus(weekly, dueWindow('2026-11-30', 'UTC'))).toBe('due');
+    // Missing the whole previous week is overdue.
+    expect(await dueStatus(weekly, dueWindow('2026-12-07', 'UTC'))).toBe('overdue');
   });
 
   it("the window carries each frequency's period and its instants", () => {

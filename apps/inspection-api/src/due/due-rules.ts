@@ -1,6 +1,8 @@
 /**
- * The one definition of "due" (issue 14). Everything here is plain date arithmetic on the API's configured time
- * zone (INSPECTION_TIME_ZONE); the SQL of DueService only fetches the facts this module classifies.
+ * The one definition of "due" (issue 14): the calendar (periods and the instants they start at in the API's
+ * configured time zone, INSPECTION_TIME_ZONE) is date arithmetic here; the status is `dueStatusSql`, the SQL
+ * expression DueService's statements classify every check with (so a page, its count and the summary are each one
+ * statement). Both are tested in `due-rules.spec.ts`, the status on a real PostgreSQL.
  *
  * - A plan's period containing a date: `daily` that day, `weekly` the ISO week (Monday to Sunday), `monthly` the
  *   calendar month — calendar days in the configured time zone.
@@ -43,30 +45,43 @@ export function addDays(date: CalendarDate, days: number): CalendarDate {
   return fromDate(moved);
 }
 
+/**
+ * One formatter per time zone and kind: constructing an `Intl.DateTimeFormat` costs about 0.1 ms (it loads the
+ * zone's ICU data), far more than formatting with it, and a due page or a statistics range needs dozens of them.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(kind: 'date' | 'instant', timeZone: string): Intl.DateTimeFormat {
+  const key = `${kind} ${timeZone}`;
+  let cached = formatters.get(key);
+  if (!cached) {
+    cached =
+      kind === 'date'
+        ? new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+        : new Intl.DateTimeFormat('en-US', {
+            timeZone,
+            hourCycle: 'h23',
+            year: 'numeric',
+            month: 'numeric',
+            day: 'numeric',
+            hour: 'numeric',
+            minute: 'numeric',
+            second: 'numeric',
+          });
+    formatters.set(key, cached);
+  }
+  return cached;
+}
+
 /** The calendar date of an instant in a time zone. */
 export function localDate(instant: Date, timeZone: string): CalendarDate {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(instant);
+  const parts = formatter('date', timeZone).formatToParts(instant);
   const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')}`;
 }
 
 /** Milliseconds the zone is ahead of UTC at an instant. */
 function zoneOffset(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(new Date(instant));
+  const parts = formatter('instant', timeZone).formatToParts(new Date(instant));
   const value = (type: string) => Number(parts.find((candidate) => candidate.type === type)?.value);
   const asUtc = Date.UTC(
     value('year'),
@@ -84,13 +99,27 @@ function zoneOffset(instant: number, timeZone: string): number {
  * instant of that day).
  */
 export function startOfDay(date: CalendarDate, timeZone: string): Date {
-  const midnightUtc = toDate(date).getTime();
-  let instant = midnightUtc - zoneOffset(midnightUtc, timeZone);
-  // The offset at the guess may differ from the offset at the answer (a DST change near midnight): settle it.
-  for (let round = 0; round < 2; round += 1) instant = midnightUtc - zoneOffset(instant, timeZone);
-  if (localDate(new Date(instant), timeZone) !== date) instant += 3_600_000; // midnight did not exist
-  return new Date(instant);
+  const key = `${date} ${timeZone}`;
+  let start = dayStarts.get(key);
+  if (start === undefined) {
+    const midnightUtc = toDate(date).getTime();
+    let instant = midnightUtc - zoneOffset(midnightUtc, timeZone);
+    // The offset at the guess may differ from the offset at the answer (a DST change near midnight): settle it.
+    for (let round = 0; round < 2; round += 1) instant = midnightUtc - zoneOffset(instant, timeZone);
+    if (localDate(new Date(instant), timeZone) !== date) instant += 3_600_000; // midnight did not exist
+    if (dayStarts.size >= MAX_DAY_STARTS) dayStarts.clear();
+    start = instant;
+    dayStarts.set(key, start);
+  }
+  return new Date(start);
 }
+
+/**
+ * Day starts already computed, by date and zone: each takes a few `formatToParts` calls, and every due request and
+ * statistics range asks for the same few dozen days again.
+ */
+const dayStarts = new Map<string, number>();
+const MAX_DAY_STARTS = 10_000;
 
 export interface Period {
   start: CalendarDate;
@@ -154,20 +183,34 @@ export function dueWindow(date: CalendarDate, timeZone: string): DueWindow {
   };
 }
 
-/** The facts about one check the rule needs. */
-export interface CheckFacts {
-  frequency: Frequency;
-  /** When the last record (up to the end of the date) was made, if any. */
-  lastCheckedAt: Date | undefined;
-  /** Whether a record was made in the previous period. */
-  doneInPreviousPeriod: boolean;
-  deviceCreatedAt: Date;
+/** The SQL values the status of one check is decided from (expressions or parameters, all `timestamptz`). */
+export interface CheckFactsSql {
+  /** When the last record of the check was made before the end of the date asked about (NULL: never). */
+  lastCheckedAt: string;
+  /** When the device was created. */
+  deviceCreatedAt: string;
+  /** The instant the plan's current period starts (`PeriodBounds.start`). */
+  start: string;
+  /** The instant the previous period starts (`PeriodBounds.previousStart`). */
+  previousStart: string;
+  /** The end of the date asked about (`DueWindow.asOf`). */
+  asOf: string;
 }
 
-/** The status of a check as of the window's date. */
-export function dueStatus(facts: CheckFacts, window: DueWindow): DueStatus {
-  const { start } = window.frequencies[facts.frequency];
-  if (facts.lastCheckedAt && facts.lastCheckedAt >= start && facts.lastCheckedAt < window.asOf) return 'done';
-  if (!facts.doneInPreviousPeriod && facts.deviceCreatedAt < start) return 'overdue';
-  return 'due';
+/**
+ * The status of a check as SQL (`'done' | 'overdue' | 'due'`):
+ * - `done`: the last record before the end of the date is in the current period;
+ * - `overdue`: otherwise, when there is no record in the previous period either — the last record is older than
+ *   the previous period's start (or there is none) — and the device existed before the current period started;
+ * - `due`: otherwise.
+ * The last record alone decides whether the previous period had one: when it is older than the current period,
+ * every record of the previous period would be at least as recent as it.
+ */
+export function dueStatusSql(facts: CheckFactsSql): string {
+  const { deviceCreatedAt, start, previousStart, asOf } = facts;
+  // A record made after the date asked about does not count for it.
+  const last = `(CASE WHEN ${facts.lastCheckedAt} < ${asOf} THEN ${facts.lastCheckedAt} END)`;
+  return `(CASE WHEN ${last} >= ${start} THEN 'done'
+    WHEN (${last} IS NULL OR ${last} < ${previousStart}) AND ${deviceCreatedAt} < ${start} THEN 'overdue'
+    ELSE 'due' END)`;
 }

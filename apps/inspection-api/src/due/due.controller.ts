@@ -1,4 +1,4 @@
-import { All, Controller, Get, Req, UseInterceptors } from '@nestjs/common';
+import { All, Controller, Get, Req } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiExcludeEndpoint,
@@ -11,9 +11,15 @@ import { type Request } from 'express';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { type FieldErrors } from '../drf/exceptions';
 import { choiceFilter, dateFilter, filterError, integerFilter } from '../drf/filters';
-import { DrfRenderer } from '../drf/json-renderer';
-import { invalidPage } from '../drf/exceptions';
-import { pageCount, pageEnvelope, pageLinks, pageRequest, parseQuery, queryValue } from '../drf/pagination';
+import { type RawJson } from '../drf/json-renderer';
+import {
+  pageCount,
+  pageLinks,
+  pageRequest,
+  parseQuery,
+  queryValue,
+  rawPageEnvelope,
+} from '../drf/pagination';
 import { otherMethod, ROOT_METHODS } from '../drf/routes';
 import { DUE_STATUSES, type DueStatus } from './due-rules';
 import { type DueFilters, DueService } from './due.service';
@@ -37,7 +43,6 @@ function dueFilters(query: Map<string, string[]>, errors: FieldErrors): DueFilte
 @ApiTags('due')
 @ApiBearerAuth()
 @Controller('api/due')
-@UseInterceptors(DrfRenderer)
 export class DueController {
   constructor(
     private readonly due: DueService,
@@ -55,7 +60,7 @@ export class DueController {
   @ApiQuery({ name: 'page', required: false, type: Number, description: 'Page number, or "last".' })
   @ApiQuery({ name: 'page_size', required: false, type: Number, description: 'Default 20, at most 100.' })
   @ApiOkResponse({ type: DuePageDto })
-  async list(@Req() request: Request): Promise<object> {
+  async list(@Req() request: Request): Promise<RawJson> {
     const query = parseQuery(request);
     const wanted = pageRequest(query, {
       defaultSize: this.environment.INSPECTION_PAGE_SIZE,
@@ -63,16 +68,11 @@ export class DueController {
     });
     const errors: FieldErrors = {};
     const filters = dueFilters(query, errors);
-    const status = choiceFilter(queryValue(query, 'status'), 'status', DUE_STATUSES, errors) as
+    filters.status = choiceFilter(queryValue(query, 'status'), 'status', DUE_STATUSES, errors) as
       DueStatus | undefined;
     filterError(errors);
-    const { checks } = await this.due.checks(filters);
-    const matching = status === undefined ? checks : checks.filter((check) => check.status === status);
-    const pages = pageCount(matching.length, wanted.size);
-    const page = wanted.page === 'last' ? pages : wanted.page;
-    if (page > pages) throw invalidPage();
-    const results = matching.slice((page - 1) * wanted.size, page * wanted.size);
-    return pageEnvelope(matching.length, pageLinks(request, query, page, pages), results);
+    const { count, page, results } = await this.due.page(filters, wanted);
+    return rawPageEnvelope(count, pageLinks(request, query, page, pageCount(count, wanted.size)), results);
   }
 
   @Get('summary')

@@ -2,12 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { isoTimestamp, SqlParameters } from '../database/sql';
+import { type PageRequest, paginate, type PageRows } from '../drf/pagination';
 import {
   type CalendarDate,
   type DueStatus,
-  dueStatus,
+  dueStatusSql,
   dueWindow,
   type DueWindow,
+  FREQUENCIES,
   type Frequency,
   localDate,
 } from './due-rules';
@@ -16,17 +18,7 @@ export interface DueFilters {
   date?: CalendarDate;
   plan?: number;
   group?: string;
-}
-
-/** One check as `GET /api/due/` shows it. */
-export interface DueCheck {
-  plan: { id: number; name: string; frequency: Frequency };
-  device: { id: number; code: string; name: string; group: string; location: string };
-  item: { id: number; name: string } | null;
-  status: DueStatus;
-  period_start: CalendarDate;
-  period_end: CalendarDate;
-  last_record: { id: number; status: string; checked_at: string; checked_by: string } | null;
+  status?: DueStatus;
 }
 
 export interface DueSummary {
@@ -46,75 +38,121 @@ export interface DueSummary {
   }>;
 }
 
-interface DueRow {
-  plan_id: number;
-  plan_name: string;
-  frequency: Frequency;
-  device_id: number;
-  device_code: string;
-  device_name: string;
-  device_group: string;
-  device_location: string;
-  device_created_at: Date;
-  item_id: number | null;
-  item_name: string | null;
-  record_id: number | null;
-  record_status: string | null;
-  record_checked_at: Date | null;
-  record_checked_at_text: string | null;
-  record_checked_by: string | null;
-  previous_done: boolean;
-}
+/** A value as compact JSON text (`null` for NULL), escaped as PostgreSQL's JSON functions escape strings. */
+const json = (value: string): string => `COALESCE(to_json(${value})::text, 'null')`;
 
 /**
- * The facts of every check of the active plans in one statement: per (plan, device, item) the last record up to
- * the end of the date (by the item's index, or the device's for a device without items) and whether the previous
- * period has a record. `$1` the end of the date, `$2..$7` the current and previous period starts of daily, weekly
- * and monthly plans.
+ * The CTE `checks`: every check of the active plans (filtered), one row per (plan, device of the plan, check item of
+ * the device; a device without items is one check), without its status.
  */
-export function dueSql(window: DueWindow, filters: DueFilters) {
-  const parameters = new SqlParameters();
-  const asOf = parameters.add(window.asOf);
-  const starts = (['daily', 'weekly', 'monthly'] as const).map((frequency) => ({
-    frequency,
-    start: parameters.add(window.frequencies[frequency].start),
-    previous: parameters.add(window.frequencies[frequency].previousStart),
-  }));
-  const periodStart = `(CASE p."frequency" ${starts.map((s) => `WHEN '${s.frequency}' THEN ${s.start}::timestamptz`).join(' ')} END)`;
-  const previousStart = `(CASE p."frequency" ${starts.map((s) => `WHEN '${s.frequency}' THEN ${s.previous}::timestamptz`).join(' ')} END)`;
+function checksCte(filters: DueFilters, parameters: SqlParameters): string {
   const conditions = ['p."active"'];
   if (filters.plan !== undefined) conditions.push(`p."id" = ${parameters.add(filters.plan)}`);
   if (filters.group !== undefined) conditions.push(`d."group" = ${parameters.add(filters.group)}`);
-  // The item's records (by its (item_id, checked_at) index), or the device's for a device without items.
-  const lastOf = (column: string, owner: string, when: string) =>
+  return `"checks" AS (
+      SELECT p."id" AS "plan_id", p."name" AS "plan_name", p."frequency",
+        d."id" AS "device_id", d."code" AS "device_code", d."name" AS "device_name", d."group" AS "device_group",
+        d."location" AS "device_location", d."created_at" AS "device_created_at", i."id" AS "item_id", i."name" AS "item_name"
+      FROM "check_plans" p
+      JOIN "check_plan_devices" pd ON pd."plan_id" = p."id"
+      JOIN "devices" d ON d."id" = pd."device_id"
+      LEFT JOIN "check_items" i ON i."device_id" = d."id"
+      WHERE ${conditions.join(' AND ')})`;
+}
+
+/**
+ * What classifies the checks of alias `c` (columns of `checks`) in the window: a join giving `l."last_checked_at"`,
+ * the time of the check's last record before the end of the date (an index-only probe of the item's
+ * (item_id, checked_at) index, or the device's for a device without items; `OFFSET 0` keeps it one probe however
+ * often the status refers to it), and the status (`dueStatusSql`) and period dates as expressions. The window's
+ * instants and dates are parameters (`due-rules.ts` computes them); `asOf` is the window's end.
+ */
+function classification(window: DueWindow, parameters: SqlParameters, asOf: string) {
+  const byFrequency = (value: (frequency: Frequency) => unknown, type: string) =>
+    `(CASE c."frequency" ${FREQUENCIES.map((frequency) => `WHEN '${frequency}' THEN ${parameters.add(value(frequency))}::${type}`).join(' ')} END)`;
+  const lastOf = (column: string, owner: string) =>
+    `(SELECT max(r."checked_at") FROM "check_records" r WHERE r."${column}" = ${owner} AND r."checked_at" < ${asOf})`;
+  const join = `LEFT JOIN LATERAL (SELECT CASE WHEN c."item_id" IS NULL THEN ${lastOf('device_id', 'c."device_id"')}
+      ELSE ${lastOf('item_id', 'c."item_id"')} END AS "last_checked_at" OFFSET 0) l ON TRUE`;
+  const status = dueStatusSql({
+    lastCheckedAt: 'l."last_checked_at"',
+    deviceCreatedAt: 'c."device_created_at"',
+    start: byFrequency((frequency) => window.frequencies[frequency].start, 'timestamptz'),
+    previousStart: byFrequency((frequency) => window.frequencies[frequency].previousStart, 'timestamptz'),
+    asOf,
+  });
+  // Functions: each adds its parameters only when the statement uses it.
+  const periodStart = () => byFrequency((frequency) => window.frequencies[frequency].period.start, 'text');
+  const periodEnd = () => byFrequency((frequency) => window.frequencies[frequency].period.end, 'text');
+  return { join, status, periodStart, periodEnd };
+}
+
+const CHECK_ORDER = 'c."plan_id", c."device_id", c."item_id" NULLS FIRST';
+
+/**
+ * `GET /api/due/`'s page in one statement: the count and the page's checks as compact JSON text. With a status
+ * filter every check is classified (to count and page the matching ones); without one only the page's checks are.
+ */
+export function duePageSql(window: DueWindow, filters: DueFilters, limit: number, offset: number) {
+  const parameters = new SqlParameters();
+  const asOf = parameters.add(window.asOf);
+  const checks = checksCte(filters, parameters);
+  const { join, status, periodStart, periodEnd } = classification(window, parameters, asOf);
+  const classified = `SELECT c.*, ${status} AS "status", ${periodStart()} AS "period_start", ${periodEnd()} AS "period_end"
+    FROM "checks" c ${join}`;
+  const page = `LIMIT ${Math.trunc(limit)} OFFSET ${parameters.add(offset)}`;
+  let ctes: string;
+  let count: string;
+  let pageRows: string;
+  if (filters.status === undefined) {
+    ctes = checks;
+    count = 'SELECT count(*) FROM "checks"';
+    pageRows = `${classified.replace('FROM "checks" c', `FROM (SELECT * FROM "checks" c ORDER BY ${CHECK_ORDER} ${page}) c`)}`;
+  } else {
+    ctes = `${checks}, "classified" AS MATERIALIZED (${classified})`;
+    const matching = `FROM "classified" c WHERE c."status" = ${parameters.add(filters.status)}`;
+    count = `SELECT count(*) ${matching}`;
+    pageRows = `SELECT * ${matching} ORDER BY ${CHECK_ORDER} ${page}`;
+  }
+  // The page's last records themselves (id, status, inspector): by the same indexes, newest first.
+  const lastRecord = (column: string, owner: string, when: string) =>
     `LEFT JOIN LATERAL (SELECT r."id", r."status", r."checked_at", r."checked_by" FROM "check_records" r
       WHERE ${when} AND r."${column}" = ${owner} AND r."checked_at" < ${asOf}
-      ORDER BY r."checked_at" DESC LIMIT 1) "last_${column}" ON TRUE`;
-  const previous = (column: string, owner: string) =>
-    `EXISTS (SELECT 1 FROM "check_records" r WHERE r."${column}" = ${owner}
-      AND r."checked_at" >= ${previousStart} AND r."checked_at" < ${periodStart})`;
+      ORDER BY r."checked_at" DESC, r."id" DESC LIMIT 1) "last_${column}" ON TRUE`;
   const last = (field: string) => `COALESCE("last_item_id"."${field}", "last_device_id"."${field}")`;
-  const sql = `SELECT p."id" AS "plan_id", p."name" AS "plan_name", p."frequency",
-      d."id" AS "device_id", d."code" AS "device_code", d."name" AS "device_name", d."group" AS "device_group",
-      d."location" AS "device_location", d."created_at" AS "device_created_at",
-      i."id" AS "item_id", i."name" AS "item_name",
-      ${last('id')} AS "record_id", ${last('status')} AS "record_status",
-      ${last('checked_at')} AS "record_checked_at", ${isoTimestamp(last('checked_at'))} AS "record_checked_at_text",
-      ${last('checked_by')} AS "record_checked_by",
-      CASE WHEN i."id" IS NULL THEN ${previous('device_id', 'd."id"')} ELSE ${previous('item_id', 'i."id"')} END
-        AS "previous_done"
-    FROM "check_plans" p
-    JOIN "check_plan_devices" pd ON pd."plan_id" = p."id"
-    JOIN "devices" d ON d."id" = pd."device_id"
-    LEFT JOIN "check_items" i ON i."device_id" = d."id"
-    ${lastOf('item_id', 'i."id"', 'i."id" IS NOT NULL')}
-    ${lastOf('device_id', 'd."id"', 'i."id" IS NULL')}
-    WHERE ${conditions.join(' AND ')}
-    ORDER BY p."id", d."id", i."id" NULLS FIRST`;
+  const check = `'{"plan":{"id":' || c."plan_id" || ',"name":' || ${json('c."plan_name"')} || ',"frequency":' || ${json('c."frequency"')}
+    || '},"device":{"id":' || c."device_id" || ',"code":' || ${json('c."device_code"')} || ',"name":' || ${json('c."device_name"')}
+    || ',"group":' || ${json('c."device_group"')} || ',"location":' || ${json('c."device_location"')}
+    || '},"item":' || CASE WHEN c."item_id" IS NULL THEN 'null' ELSE '{"id":' || c."item_id" || ',"name":' || ${json('c."item_name"')} || '}' END
+    || ',"status":' || ${json('c."status"')} || ',"period_start":' || ${json('c."period_start"')} || ',"period_end":' || ${json('c."period_end"')}
+    || ',"last_record":' || CASE WHEN ${last('id')} IS NULL THEN 'null' ELSE '{"id":' || ${last('id')} || ',"status":' || ${json(last('status'))}
+      || ',"checked_at":' || ${json(isoTimestamp(last('checked_at')))} || ',"checked_by":' || ${json(last('checked_by'))} || '}' END
+    || '}'`;
+  const sql = `WITH ${ctes}
+    SELECT (${count})::int AS "count",
+      COALESCE((SELECT '[' || string_agg(${check}, ',' ORDER BY ${CHECK_ORDER}) || ']'
+        FROM (${pageRows}) c
+        ${lastRecord('item_id', 'c."item_id"', 'c."item_id" IS NOT NULL')}
+        ${lastRecord('device_id', 'c."device_id"', 'c."item_id" IS NULL')}), '[]') AS "results"`;
   return { sql, parameters: parameters.values };
 }
 
-/** Due checks and their summary, classified by the rules of `due-rules.ts`. */
+/** `GET /api/due/summary/` in one statement: the status counts per plan (plans with checks, by id). */
+export function dueSummarySql(window: DueWindow, filters: DueFilters) {
+  const parameters = new SqlParameters();
+  const asOf = parameters.add(window.asOf);
+  const checks = checksCte(filters, parameters);
+  const { join, status } = classification(window, parameters, asOf);
+  const sql = `WITH ${checks}, "classified" AS (SELECT c.*, ${status} AS "status" FROM "checks" c ${join})
+    SELECT c."plan_id" AS "id", c."plan_name" AS "name", c."frequency",
+      (count(*) FILTER (WHERE c."status" = 'due'))::int AS "due",
+      (count(*) FILTER (WHERE c."status" = 'overdue'))::int AS "overdue",
+      (count(*) FILTER (WHERE c."status" = 'done'))::int AS "done", count(*)::int AS "total"
+    FROM "classified" c GROUP BY c."plan_id", c."plan_name", c."frequency" ORDER BY c."plan_id"`;
+  return { sql, parameters: parameters.values };
+}
+
+/** Due checks and their summary, classified in SQL by the rule of `due-rules.ts`. */
 @Injectable()
 export class DueService {
   constructor(
@@ -127,69 +165,36 @@ export class DueService {
     return localDate(now, this.environment.INSPECTION_TIME_ZONE);
   }
 
-  /** Every check of the active plans (filtered), in plan, device, item order. */
-  async checks(filters: DueFilters): Promise<{ window: DueWindow; checks: DueCheck[] }> {
-    const window = dueWindow(filters.date ?? this.today(), this.environment.INSPECTION_TIME_ZONE);
-    const { sql, parameters } = dueSql(window, filters);
-    const rows = await this.dataSource.query<DueRow[]>(sql, parameters);
-    const checks = rows.map((row): DueCheck => {
-      const { period } = window.frequencies[row.frequency];
-      return {
-        plan: { id: row.plan_id, name: row.plan_name, frequency: row.frequency },
-        device: {
-          id: row.device_id,
-          code: row.device_code,
-          name: row.device_name,
-          group: row.device_group,
-          location: row.device_location,
-        },
-        item: row.item_id === null ? null : { id: row.item_id, name: row.item_name ?? '' },
-        status: dueStatus(
-          {
-            frequency: row.frequency,
-            lastCheckedAt: row.record_checked_at ?? undefined,
-            doneInPreviousPeriod: row.previous_done,
-            deviceCreatedAt: row.device_created_at,
-          },
-          window,
-        ),
-        period_start: period.start,
-        period_end: period.end,
-        last_record:
-          row.record_id === null
-            ? null
-            : {
-                id: row.record_id,
-                status: row.record_status ?? '',
-                checked_at: row.record_checked_at_text ?? '',
-                checked_by: row.record_checked_by ?? '',
-              },
-      };
+  private window(filters: DueFilters): DueWindow {
+    return dueWindow(filters.date ?? this.today(), this.environment.INSPECTION_TIME_ZONE);
+  }
+
+  /** One page of the checks (filtered), in plan, device, item order: one statement (two for `page=last`). */
+  page(filters: DueFilters, request: PageRequest): Promise<PageRows<string> & { page: number }> {
+    const window = this.window(filters);
+    return paginate(request, async (limit, offset) => {
+      const { sql, parameters } = duePageSql(window, filters, limit, offset);
+      const [row] = await this.dataSource.query<Array<PageRows<string>>>(sql, parameters);
+      return { count: row?.count ?? 0, results: row?.results ?? '[]' };
     });
-    return { window, checks };
   }
 
   async summary(filters: DueFilters): Promise<DueSummary> {
-    const { window, checks } = await this.checks(filters);
+    const window = this.window(filters);
+    const { sql, parameters } = dueSummarySql(window, filters);
+    const plans = await this.dataSource.query<DueSummary['plans']>(sql, parameters);
     const summary: DueSummary = {
       date: window.date,
       time_zone: window.timeZone,
       due: 0,
       overdue: 0,
       done: 0,
-      plans: [],
+      plans,
     };
-    const plans = new Map<number, DueSummary['plans'][number]>();
-    for (const check of checks) {
-      let plan = plans.get(check.plan.id);
-      if (!plan) {
-        plan = { ...check.plan, due: 0, overdue: 0, done: 0, total: 0 };
-        plans.set(plan.id, plan);
-        summary.plans.push(plan);
-      }
-      plan[check.status] += 1;
-      plan.total += 1;
-      summary[check.status] += 1;
+    for (const plan of plans) {
+      summary.due += plan.due;
+      summary.overdue += plan.overdue;
+      summary.done += plan.done;
     }
     return summary;
   }

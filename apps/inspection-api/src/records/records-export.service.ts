@@ -4,7 +4,7 @@ import { LOGGER, type Logger } from '@fieldops/platform';
 import { stringify } from 'csv-stringify';
 import { DataSource } from 'typeorm';
 import { isoTimestamp, SqlParameters } from '../database/sql';
-import { recordConditions, type RecordFilters } from './records.service';
+import { recordConditions, recordOrder, type RecordFilters } from './records.service';
 
 /** The export's columns, in order (the header row). */
 export const EXPORT_COLUMNS = [
@@ -43,7 +43,7 @@ export function exportSql(mediaBase: string, filters: RecordFilters) {
     LEFT JOIN "check_items" i ON i."id" = r."item_id"
     LEFT JOIN "check_plans" p ON p."id" = r."plan_id"
     ${where}
-    ORDER BY r."id"`;
+    ORDER BY ${recordOrder(filters)}`;
   return { sql, parameters: parameters.values };
 }
 

@@ -12,7 +12,7 @@ import { type Request } from 'express';
 import { InspectorsMay } from '../auth/role-access';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { type FieldErrors } from '../drf/exceptions';
-import { choiceFilter, dateTimeFilter, filterError, integerFilter } from '../drf/filters';
+import { choiceFilter, dateTimeFilter, filterError, integerFilter, orderingFilter } from '../drf/filters';
 import {
   pageCount,
   pageEnvelope,
@@ -34,7 +34,7 @@ import {
   CheckRecordPageDto,
 } from './dto/check-record.dto';
 import { EXPORT_COLUMNS, RecordsExportService } from './records-export.service';
-import { type RecordFilters, RecordsService } from './records.service';
+import { RECORD_ORDERING_COLUMNS, type RecordFilters, RecordsService } from './records.service';
 
 @ApiTags('records')
 @ApiBearerAuth()
@@ -63,7 +63,7 @@ export class RecordsController extends ResourceRoutes({
   }
 
   @Get()
-  @ApiOperation({ summary: 'List check records (paged, ordered by id)' })
+  @ApiOperation({ summary: 'List check records (paged, by id unless `ordering` says otherwise)' })
   @ApiQuery({ name: 'page', required: false, type: Number, description: 'Page number, or "last".' })
   @ApiQuery({ name: 'page_size', required: false, type: Number, description: 'Default 20, at most 100.' })
   @RecordFilterQueries()
@@ -86,7 +86,7 @@ export class RecordsController extends ResourceRoutes({
 
   @Get('export.csv')
   @ApiOperation({
-    summary: "Export the check records as CSV (the list's filters; streamed, ordered by id)",
+    summary: "Export the check records as CSV (the list's filters and ordering; streamed)",
     description: `Header row: ${EXPORT_COLUMNS.join(',')}. Photo and attachment are absolute URLs (empty when none).`,
   })
   @RecordFilterQueries()
@@ -122,6 +122,7 @@ function recordFilters(query: Map<string, string[]>): RecordFilters {
     checkedBy: queryValue(query, 'checked_by') || undefined,
     checkedAfter: dateTimeFilter(queryValue(query, 'checked_after'), 'checked_after', errors),
     checkedBefore: dateTimeFilter(queryValue(query, 'checked_before'), 'checked_before', errors),
+    ordering: orderingFilter(queryValue(query, 'ordering'), Object.keys(RECORD_ORDERING_COLUMNS)),
   };
   filterError(errors);
   return filters;
@@ -143,6 +144,11 @@ function RecordFilterQueries(): MethodDecorator {
       name: 'checked_before',
       required: false,
       description: 'ISO 8601; checked_at <= value (UTC if no zone).',
+    }),
+    ApiQuery({
+      name: 'ordering',
+      required: false,
+      description: `Comma-separated fields, "-" for descending (DRF's OrderingFilter; unknown fields are ignored): ${Object.keys(RECORD_ORDERING_COLUMNS).join(', ')}. Default id.`,
     }),
   );
 }

@@ -9,6 +9,7 @@ import {
   validationError,
 } from '../drf/exceptions';
 import { type Input, validateInput } from '../drf/serializer';
+import { type OrderingTerm } from '../drf/filters';
 import { type PageRequest, paginate, type PageRows } from '../drf/pagination';
 import { type UploadedPart } from '../drf/request-input';
 import { type ResourceRequest, type ResourceService } from '../drf/resource-routes';
@@ -30,6 +31,33 @@ export interface RecordFilters {
   checkedBy?: string;
   checkedAfter?: string;
   checkedBefore?: string;
+  /** `?ordering=` (DRF's OrderingFilter); empty: by id. */
+  ordering?: OrderingTerm[];
+}
+
+/** The fields `?ordering=` may name, and their columns (alias `r`). */
+export const RECORD_ORDERING_COLUMNS: Record<string, string> = {
+  id: 'r."id"',
+  checked_at: 'r."checked_at"',
+  status: 'r."status"',
+  checked_by: 'r."checked_by"',
+  device: 'r."device_id"',
+  plan: 'r."plan_id"',
+  item: 'r."item_id"',
+};
+
+/**
+ * The ORDER BY of the records list and its export: the requested terms, then the id (in the last term's direction)
+ * so pages never overlap; by id without a valid term.
+ */
+export function recordOrder(filters: RecordFilters): string {
+  const terms = (filters.ordering ?? []).map(
+    (term) => `${RECORD_ORDERING_COLUMNS[term.field] ?? 'r."id"'}${term.descending ? ' DESC' : ''}`,
+  );
+  const last = filters.ordering?.[filters.ordering.length - 1];
+  if (!filters.ordering?.some((term) => term.field === 'id'))
+    terms.push(`r."id"${last?.descending ? ' DESC' : ''}`);
+  return terms.join(', ');
 }
 
 /** The WHERE clause of the records list and its CSV export (alias `r`). */
@@ -52,8 +80,9 @@ export function recordPageSql(mediaBase: string, filters: RecordFilters, limit: 
   const parameters = new SqlParameters();
   parameters.add(mediaBase);
   const where = recordConditions(filters, parameters);
+  const order = recordOrder(filters);
   const sql = `SELECT (SELECT count(*) FROM "check_records" r ${where})::int AS "count",
-    COALESCE((SELECT json_agg(${RECORD_JSON} ORDER BY r."id") FROM (SELECT * FROM "check_records" r ${where} ORDER BY r."id" LIMIT ${parameters.add(limit)} OFFSET ${parameters.add(offset)}) r), '[]'::json) AS "results"`;
+    COALESCE((SELECT json_agg(${RECORD_JSON} ORDER BY ${order}) FROM (SELECT * FROM "check_records" r ${where} ORDER BY ${order} LIMIT ${parameters.add(limit)} OFFSET ${parameters.add(offset)}) r), '[]'::json) AS "results"`;
   return { sql, parameters: parameters.values };
 }
 

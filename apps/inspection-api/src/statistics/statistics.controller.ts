@@ -1,4 +1,4 @@
-import { All, Controller, Get, Req, UseInterceptors } from '@nestjs/common';
+import { All, Controller, Get, Req } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiExcludeEndpoint,
@@ -10,7 +10,6 @@ import {
 import { type Request } from 'express';
 import { type FieldErrors } from '../drf/exceptions';
 import { choiceFilter, dateFilter, filterError, integerFilter } from '../drf/filters';
-import { DrfRenderer } from '../drf/json-renderer';
 import { parseQuery, queryValue } from '../drf/pagination';
 import { otherMethod, ROOT_METHODS } from '../drf/routes';
 import { RecordStatisticsDto } from './dto/record-statistics.dto';
@@ -20,7 +19,6 @@ import { INTERVALS, type StatisticsInterval, StatisticsService } from './statist
 @ApiTags('statistics')
 @ApiBearerAuth()
 @Controller('api/statistics')
-@UseInterceptors(DrfRenderer)
 export class StatisticsController {
   constructor(private readonly statistics: StatisticsService) {}
 

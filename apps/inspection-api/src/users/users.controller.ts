@@ -1,16 +1,4 @@
-import {
-  All,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Put,
-  Req,
-  UseInterceptors,
-} from '@nestjs/common';
+import { All, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Req } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiBody,
@@ -31,7 +19,6 @@ import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { type FieldErrors } from '../drf/exceptions';
 import { choiceFilter, filterError } from '../drf/filters';
 import { parseId } from '../drf/resource-routes';
-import { DrfRenderer } from '../drf/json-renderer';
 import { pageCount, pageEnvelope, pageLinks, pageRequest, parseQuery, queryValue } from '../drf/pagination';
 import { Body, type RequestInput } from '../drf/request-input';
 import {
@@ -68,7 +55,6 @@ const PASSWORD_INFO = serializerInfo(PASSWORD_FIELDS, ['password']);
 })
 @InspectorsMay('none')
 @Controller('api/users')
-@UseInterceptors(DrfRenderer)
 export class UsersController {
   constructor(
     private readonly users: UsersService,

@@ -106,6 +106,11 @@ export class UsersService {
    * Creates a user unless one of that name exists (an existing user is left as it is): the first user from the
    * environment and the launcher's demo accounts. A supervisor unless another role is given.
    */
+  /** Whether any account exists. */
+  async anyUser(): Promise<boolean> {
+    return this.dataSource.getRepository(UserEntity).exists();
+  }
+
   async ensureUser(username: string, password: string, role: Role = 'supervisor'): Promise<void> {
     const exists = await this.dataSource.getRepository(UserEntity).existsBy({ username });
     if (exists) return;

@@ -61,7 +61,7 @@ function pick<T extends string>(data: Query, fields: readonly T[]): Partial<Reco
 }
 
 function dueRowId(row: DueRow): string {
-  return `${row.plan.id}-${row.device.id}-${row.item.id}`;
+  return `${row.plan.id}-${row.device.id}-${row.item?.id ?? 'device'}`;
 }
 
 /** Item errors keyed as the form's `check_items.<index>.<field>`. */
@@ -102,6 +102,8 @@ export interface ConsoleDataProvider extends DataProvider {
   /** The records export of a filter, as the API streams it (`/api/records/export.csv`). */
   exportRecords(filter: Query): Promise<Blob>;
   setPassword(id: Identifier, password: string): Promise<void>;
+  /** The distinct device groups (`/api/devices/groups/`). */
+  deviceGroups(): Promise<string[]>;
 }
 
 export const dataProvider: ConsoleDataProvider = {
@@ -113,6 +115,9 @@ export const dataProvider: ConsoleDataProvider = {
       return { data: all.slice((page - 1) * perPage, page * perPage) as never[], total: all.length };
     }
     const query = filterQuery(filter);
+    // DRF's OrderingFilter on records (`-checked_at`: newest first); the other lists are by id.
+    if (resource === 'records' && params.sort?.field)
+      query.set('ordering', `${params.sort.order === 'DESC' ? '-' : ''}${params.sort.field}`);
     if (params.pagination) {
       query.set('page', String(params.pagination.page));
       query.set('page_size', String(params.pagination.perPage));
@@ -189,6 +194,7 @@ export const dataProvider: ConsoleDataProvider = {
   },
 
   me: () => apiJson<ConsoleUser>('users/me/'),
+  deviceGroups: () => apiJson<string[]>('devices/groups/'),
   dueSummary: (filter = {}) => apiJson<DueSummary>('due/summary/', { query: filterQuery(filter) }),
   recordStatistics: (filter = {}) =>
     apiJson<RecordStatistics>('statistics/records/', { query: filterQuery(filter) }),

@@ -64,7 +64,8 @@ export type DueStatus = 'due' | 'overdue' | 'done';
 export interface DueRow {
   plan: { id: number; name: string; frequency: Frequency };
   device: { id: number; code: string; name: string; group: string; location: string };
-  item: { id: number; name: string };
+  /** null: a device without check items is one check of the device itself. */
+  item: { id: number; name: string } | null;
   status: DueStatus;
   period_start: string;
   period_end: string;

@@ -1,5 +1,6 @@
 import AddIcon from '@mui/icons-material/AddCircleOutline';
 import { Box, Button } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import {
   ArrayInput,
@@ -23,25 +24,24 @@ import {
   TopToolbar,
   maxLength,
   required,
-  useGetList,
+  useDataProvider,
   useRecordContext,
   useSimpleFormIterator,
   useTranslate,
 } from 'react-admin';
+import { type ConsoleDataProvider } from '../api/data-provider';
 import { type Device } from '../api/resources';
 import { EmptyList } from '../layout/empty-list';
 
-/** The group filter's choices: the groups of the first 100 devices (the API has no groups endpoint). */
+/** The group filter's choices: every device group (`GET /api/devices/groups/`). */
 function GroupFilter({ source, alwaysOn }: { source: string; alwaysOn?: boolean }) {
   const translate = useTranslate();
-  const { data = [] } = useGetList<Device>('devices', { pagination: { page: 1, perPage: 100 } });
-  const choices = useMemo(
-    () =>
-      [...new Set(data.map((device) => device.group).filter(Boolean))]
-        .sort()
-        .map((group) => ({ id: group, name: group })),
-    [data],
-  );
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
+  const { data = [] } = useQuery({
+    queryKey: ['devices', 'groups'],
+    queryFn: () => dataProvider.deviceGroups(),
+  });
+  const choices = useMemo(() => data.map((group) => ({ id: group, name: group })), [data]);
   return (
     <SelectInput
       source={source}

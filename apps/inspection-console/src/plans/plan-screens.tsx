@@ -139,7 +139,10 @@ function PlanDueAside() {
           <MuiList dense disablePadding>
             {data?.map((row) => (
               <ListItem key={row.id} disableGutters secondaryAction={<StatusChip status={row.status} />}>
-                <ListItemText primary={`${row.device.code} · ${row.item.name}`} secondary={row.device.name} />
+                <ListItemText
+                  primary={`${row.device.code} · ${row.item?.name ?? '—'}`}
+                  secondary={row.device.name}
+                />
               </ListItem>
             ))}
           </MuiList>

@@ -169,7 +169,7 @@ export function TodayPage() {
                       <TableCell>
                         {row.device.code} · {row.device.name}
                       </TableCell>
-                      <TableCell>{row.item.name}</TableCell>
+                      <TableCell>{row.item?.name ?? '—'}</TableCell>
                       <TableCell>{row.plan.name}</TableCell>
                       <TableCell>
                         <StatusChip status={row.status} />

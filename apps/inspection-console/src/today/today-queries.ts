@@ -43,30 +43,20 @@ export function useOpenChecks() {
   });
 }
 
-/**
- * The latest warn and fail records. Records are listed by ascending id, so the newest are on the last pages: read the
- * count, then the last page (and the one before when the last is short).
- */
+/** The latest warn and fail records: the first page of each, newest first (`ordering=-checked_at`). */
 export function useLatestFindings(limit = 6) {
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   return useQuery({
     queryKey: ['records', 'latest-findings', limit],
     queryFn: async () => {
-      const latest = async (status: 'warn' | 'fail'): Promise<CheckRecord[]> => {
-        const list = (page: number, perPage: number) =>
-          dataProvider.getList<CheckRecord>('records', {
+      const latest = async (status: 'warn' | 'fail'): Promise<CheckRecord[]> =>
+        (
+          await dataProvider.getList<CheckRecord>('records', {
             filter: { status },
-            pagination: { page, perPage },
-            sort: { field: 'id', order: 'ASC' },
-          });
-        const { total = 0 } = await list(1, 1);
-        if (total === 0) return [];
-        const last = Math.ceil(total / limit);
-        const pages = await Promise.all(
-          (last > 1 ? [last - 1, last] : [last]).map((page) => list(page, limit)),
-        );
-        return pages.flatMap((page) => page.data);
-      };
+            pagination: { page: 1, perPage: limit },
+            sort: { field: 'checked_at', order: 'DESC' },
+          })
+        ).data;
       const [warn, fail] = await Promise.all([latest('warn'), latest('fail')]);
       return [...warn, ...fail].sort((a, b) => b.checked_at.localeCompare(a.checked_at)).slice(0, limit);
     },

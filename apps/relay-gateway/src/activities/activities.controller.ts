@@ -7,7 +7,9 @@ import { DirectLineAuthGuard, DirectLineCredential } from '../direct-line/direct
 import { V3_PREFIXES } from '../direct-line/v3-paths';
 import { ActivitiesService } from './activities.service';
 import { validateClientActivity } from './activity-validation';
+import { writeSendAnswer } from './send-answer';
 
+/** The send is usually answered before routing, by ActivitySendRoute (the same steps); this handler takes the rest. */
 @Controller(V3_PREFIXES.map((prefix) => `${prefix}/conversations/:conversationId/activities`))
 @UseGuards(DirectLineAuthGuard)
 export class ActivitiesController {
@@ -24,11 +26,7 @@ export class ActivitiesController {
     @Res() response: Response,
   ): Promise<void> {
     const activity = validateClientActivity(body, this.environment.RELAY_MAX_ACTIVITY_BYTES);
-    const result = await this.activities.send(credential, conversationId, activity);
-    response.setHeader('Server-Timing', `relay;dur=${result.processingMs.toFixed(3)}`);
-    // An invoke gets the bot's invoke response (status and body); a bot that sent no body gets the id, as any send.
-    const status = result.invokeResponse?.status ?? 200;
-    response.status(status).json(result.invokeResponse?.body ?? { id: result.id });
+    writeSendAnswer(response, await this.activities.send(credential, conversationId, activity));
   }
 
   @Get()

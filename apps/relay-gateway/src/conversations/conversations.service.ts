@@ -113,7 +113,11 @@ export class ConversationsService {
     } else {
       ({ token, expiresIn } = this.issuer.issueConversationToken(bot, conversationId));
     }
-    const streamToken = this.issuer.issueStreamToken(bot, conversationId);
+    const streamToken = this.issuer.issueStreamToken(
+      bot,
+      conversationId,
+      credential.kind === 'token' ? credential.origins : [],
+    );
     return {
       conversationId,
       token,

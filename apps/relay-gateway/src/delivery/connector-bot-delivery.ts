@@ -1,6 +1,10 @@
+import { JsonPoster, parseJsonBody } from '@fieldops/platform';
 import { type RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { type BotDelivery, type DeliveryOutcome, type DeliveryRequest } from './bot-delivery';
 import { HttpBotDelivery } from './http-bot-delivery';
+
+/** Largest report read back from connector-gateway (an invoke answer is at most 256 KiB, plus the envelope). */
+const MAX_REPORT_BYTES = 1_048_576;
 
 export interface ConnectorBotDeliveryOptions {
   /** connector-gateway's internal base URL, e.g. `http://connector-gateway:8020`. */
@@ -16,38 +20,41 @@ export interface ConnectorBotDeliveryOptions {
  * token, POSTs to the messaging endpoint with a deadline and reports `{kind, status?}` back.
  */
 export class ConnectorBotDelivery implements BotDelivery {
-  private readonly endpoint: string;
+  private readonly endpoint: URL;
+  private readonly authorization: string;
+  private readonly poster = new JsonPoster();
 
   constructor(private readonly options: ConnectorBotDeliveryOptions) {
-    this.endpoint = `${options.connectorUrl.replace(/\/+$/, '')}/internal/v1/deliveries`;
+    this.endpoint = new URL(`${options.connectorUrl.replace(/\/+$/, '')}/internal/v1/deliveries`);
+    this.authorization = `Bearer ${options.key}`;
   }
 
   async deliver({ bot, activity, correlationId }: DeliveryRequest): Promise<DeliveryOutcome> {
-    let response: Response;
-    try {
-      response = await fetch(this.endpoint, {
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${this.options.key}`,
-          'Content-Type': 'application/json; charset=utf-8',
-          'X-Correlation-Id': correlationId,
-        },
-        body: JSON.stringify({ botId: bot.id, activity, correlationId }),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-    } catch (error) {
-      if (error instanceof Error && error.name === 'TimeoutError') return { kind: 'timeout' };
-      const reason =
-        error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
-      return { kind: 'unreachable', reason: `connector-gateway: ${reason}` };
-    }
-    const text = await response.text();
-    if (response.status !== 200)
+    const outcome = await this.poster.post(
+      this.endpoint,
+      {
+        Authorization: this.authorization,
+        'Content-Type': 'application/json; charset=utf-8',
+        'X-Correlation-Id': correlationId,
+      },
+      Buffer.from(JSON.stringify({ botId: bot.id, activity, correlationId })),
+      { timeoutMs: this.options.timeoutMs, readBodyUpTo: MAX_REPORT_BYTES },
+    );
+    if (outcome.kind === 'timeout') return { kind: 'timeout' };
+    if (outcome.kind === 'failed')
+      return { kind: 'unreachable', reason: `connector-gateway: ${outcome.reason}` };
+    const text = outcome.body?.toString('utf8') ?? '';
+    if (outcome.status !== 200)
       return {
         kind: 'unreachable',
-        reason: `connector-gateway answered ${response.status}: ${text.slice(0, 200)}`,
+        reason: `connector-gateway answered ${outcome.status}: ${text.slice(0, 200)}`,
       };
-    const report = JSON.parse(text) as { kind?: unknown; status?: unknown; reason?: unknown; body?: unknown };
+    const report = (parseJsonBody(outcome.body) ?? {}) as {
+      kind?: unknown;
+      status?: unknown;
+      reason?: unknown;
+      body?: unknown;
+    };
     if (report.kind === 'delivered' || report.kind === 'rejected') {
       const status = Number(report.status);
       return report.body === undefined
@@ -59,6 +66,10 @@ export class ConnectorBotDelivery implements BotDelivery {
       kind: 'unreachable',
       reason: typeof report.reason === 'string' ? report.reason : 'connector-gateway: unknown outcome',
     };
+  }
+
+  close(): void {
+    this.poster.close();
   }
 }
 

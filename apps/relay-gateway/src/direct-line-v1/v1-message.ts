@@ -108,21 +108,23 @@ function absolute(url: string, baseUrl: string): string {
 /**
  * A logged message activity → a 1.1 Message. Attachments with a `contentUrl` become `images` (image types) or
  * `attachments`, relative URLs resolved against this gateway; inline cards (no URL) have no 1.1 form and are dropped.
+ * The 3.0 send path keeps what clients send, so fields of another type than the schema's are left out, never thrown on.
  */
 export function v1MessageFromActivity(activity: Activity, baseUrl: string): V1Message {
   const message: V1Message = {
     id: activity.id,
     conversationId: activity.conversation?.id,
     created: activity.timestamp,
-    from: activity.from?.id,
-    text: activity.text,
+    from: isRecord(activity.from) && typeof activity.from.id === 'string' ? activity.from.id : undefined,
+    text: typeof activity.text === 'string' ? activity.text : undefined,
     eTag: activity.id,
   };
   if (isRecord(activity.channelData)) message.channelData = activity.channelData;
   const images: string[] = [];
   const attachments: V1Attachment[] = [];
-  for (const attachment of activity.attachments ?? []) {
-    if (typeof attachment.contentUrl !== 'string' || attachment.contentUrl === '') continue;
+  for (const attachment of Array.isArray(activity.attachments) ? (activity.attachments as unknown[]) : []) {
+    if (!isRecord(attachment) || typeof attachment.contentUrl !== 'string' || attachment.contentUrl === '')
+      continue;
     const url = absolute(attachment.contentUrl, baseUrl);
     const contentType = typeof attachment.contentType === 'string' ? attachment.contentType : '';
     if (contentType.toLowerCase().startsWith('image/')) images.push(url);

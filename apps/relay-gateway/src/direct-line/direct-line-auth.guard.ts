@@ -8,7 +8,7 @@ import {
   SetMetadata,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { type Request } from 'express';
+import { type Request, type Response } from 'express';
 import { type BotConfig, findBot } from '@fieldops/platform-config';
 import { badArgument, missingProperty, tooManyRequests } from '@fieldops/contracts';
 import { LOGGER, type Logger } from '@fieldops/platform';
@@ -17,6 +17,7 @@ import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { type Credential } from './credentials';
 import { PLATFORM_CONFIG, type PlatformConfig } from './relay-settings';
 import { TokenIssuer } from './token-issuer';
+import { originRefused, trustedOriginsFor } from './trusted-origins';
 
 const ENHANCED_AUTH_EXEMPT = 'fieldops:relay:enhanced-auth-exempt';
 const LEGACY_SCHEMES = 'fieldops:relay:legacy-schemes';
@@ -96,13 +97,12 @@ export class DirectLineAuthGuard implements CanActivate {
 
     const origin = request.headers.origin;
     const channel = credential.bot.directLine;
-    const trusted = channel?.enhancedAuthentication
-      ? channel.trustedOrigins
-      : credential.kind === 'token'
-        ? credential.origins
-        : [];
-    if (origin && trusted.length > 0 && !trusted.includes(origin)) {
-      throw badArgument(`Origin ${origin} is not a trusted origin`, 403);
+    const trusted = trustedOriginsFor(credential.bot, credential.kind === 'token' ? credential.origins : []);
+    if (originRefused(origin, trusted)) {
+      // CORS answers only the trusted origins: without Access-Control-Allow-Origin the browser of a page on another
+      // origin cannot read this answer (the preflight, which carries no credential, was answered permissively).
+      context.switchToHttp().getResponse<Response>().removeHeader('Access-Control-Allow-Origin');
+      throw badArgument(`Origin ${origin ?? ''} is not a trusted origin`, 403);
     }
 
     const exempt = this.reflector.getAllAndOverride<boolean>(ENHANCED_AUTH_EXEMPT, targets) ?? false;

@@ -9,6 +9,8 @@ import { PLATFORM_CONFIG, type PlatformConfig } from './relay-settings';
 
 const ISSUER = 'fieldops-relay';
 export const STREAM_TOKEN_LIFETIME_SECONDS = 60;
+/** Tokens whose verification is remembered (a client sends the same token with every request). */
+const VERIFIED_CACHE_SIZE = 10_000;
 
 export interface IssuedToken {
   token: string;
@@ -25,6 +27,12 @@ export interface VerifiedToken {
 @Injectable()
 export class TokenIssuer {
   private readonly keyRing: KeyRing;
+  /**
+   * Tokens verified before, until they expire: a verification is an HMAC and a JSON parse per request, and a
+   * client sends the same token for its whole lifetime. Signing keys are fixed for the process's life, so a token
+   * once valid stays valid until its `exp`. Bounded; the oldest entry goes first.
+   */
+  private readonly verified = new Map<string, VerifiedToken>();
 
   constructor(@Inject(PLATFORM_CONFIG) config: PlatformConfig, @Inject(LOGGER) logger: Logger) {
     let secrets = [...config.relay.tokenSigningKeys];
@@ -80,15 +88,37 @@ export class TokenIssuer {
     );
   }
 
-  issueStreamToken(bot: BotConfig, conversationId: string): string {
+  /** The streamUrl's token; it carries the conversation token's origins, checked against the upgrade's `Origin`. */
+  issueStreamToken(bot: BotConfig, conversationId: string, origins: readonly string[] = []): string {
     return this.issue(
-      { bot: bot.id, site: bot.id, conv: conversationId, scope: 'stream' },
+      {
+        bot: bot.id,
+        site: bot.id,
+        conv: conversationId,
+        scope: 'stream',
+        origins: origins.length > 0 ? [...origins] : undefined,
+      },
       STREAM_TOKEN_LIFETIME_SECONDS,
     ).token;
   }
 
   /** Verifies; throws 403 TokenExpired for an expired token and 403 BadArgument for anything else wrong. */
   verify(token: string): VerifiedToken {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.expiresAt > Date.now() / 1000) return known;
+      this.verified.delete(token);
+    }
+    const verified = this.verifyUncached(token);
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) {
+      const oldest = this.verified.keys().next();
+      if (!oldest.done) this.verified.delete(oldest.value);
+    }
+    this.verified.set(token, verified);
+    return verified;
+  }
+
+  private verifyUncached(token: string): VerifiedToken {
     try {
       const payload = verifyJwt(this.keyRing, token, { issuer: ISSUER, audience: ISSUER });
       const claims = payload as unknown as DirectLineTokenClaims;

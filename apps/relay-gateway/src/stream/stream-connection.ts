@@ -3,6 +3,7 @@ import { type ActivityEnvelope } from '@fieldops/contracts';
 import { type ConversationStore } from '@fieldops/conversation-store';
 import { type Logger } from '@fieldops/platform';
 import { type WebSocket } from 'ws';
+import { encodeFrame, frameOfEnvelope, TEXT_FRAME } from './activity-frame';
 
 const REPLAY_PAGE_SIZE = 500;
 
@@ -58,6 +59,12 @@ export class StreamConnection {
 
   private receive(envelope: ActivityEnvelope): void {
     if (this.closed || envelope.seq <= this.lastSent) return;
+    // The common case, what drain() would do first, without its promise: the next seq, nothing pending.
+    const next = envelope.seq === this.lastSent + 1;
+    if (next && !this.draining && !this.needsCatchUp && this.inbox.length === 0) {
+      this.send(envelope.seq, frameOfEnvelope(envelope));
+      return;
+    }
     this.inbox.push(envelope);
     void this.drain();
   }
@@ -76,7 +83,7 @@ export class StreamConnection {
         if (!envelope) break;
         if (envelope.seq <= this.lastSent) continue;
         if (envelope.seq === this.lastSent + 1) {
-          this.sendFrame([envelope]);
+          this.send(envelope.seq, frameOfEnvelope(envelope));
         } else {
           this.needsCatchUp = true;
         }
@@ -97,17 +104,18 @@ export class StreamConnection {
     for (;;) {
       const entries = await this.store.read(this.conversationId, this.lastSent, REPLAY_PAGE_SIZE);
       if (this.closed || entries.length === 0) return;
-      this.sendFrame(entries);
+      // One frame per activity, in seq order (see the class comment).
+      for (const entry of entries) {
+        if (this.socket.readyState !== this.socket.OPEN) return;
+        this.send(entry.seq, encodeFrame(entry));
+      }
       if (entries.length < REPLAY_PAGE_SIZE) return;
     }
   }
 
-  /** One frame per activity, in seq order (see the class comment). */
-  private sendFrame(entries: Array<{ seq: number; activity: ActivityEnvelope['activity'] }>): void {
-    for (const entry of entries) {
-      if (this.socket.readyState !== this.socket.OPEN) return;
-      this.lastSent = entry.seq;
-      this.socket.send(JSON.stringify({ activities: [entry.activity], watermark: String(entry.seq) }));
-    }
+  private send(seq: number, frame: Buffer): void {
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    this.lastSent = seq;
+    this.socket.send(frame, TEXT_FRAME);
   }
 }

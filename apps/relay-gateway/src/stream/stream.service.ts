@@ -4,12 +4,15 @@ import { type BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/comm
 import { ACTIVITY_BUS, type ActivityBus } from '@fieldops/bus';
 import { CONVERSATION_STORE, type ConversationStore } from '@fieldops/conversation-store';
 import { ErrorEnvelopeException, LOGGER, type Logger } from '@fieldops/platform';
+import { findBot } from '@fieldops/platform-config';
 import { Gauge, Registry } from 'prom-client';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { badArgument, BotFrameworkError, notFound, serviceError } from '@fieldops/contracts';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { conversationNotFound } from '../conversations/conversations.service';
+import { PLATFORM_CONFIG, type PlatformConfig } from '../direct-line/relay-settings';
 import { TokenIssuer } from '../direct-line/token-issuer';
+import { originRefused, trustedOriginsFor } from '../direct-line/trusted-origins';
 import { streamConversationOf } from '../direct-line/v3-paths';
 import { parseWatermark } from '../direct-line/watermark';
 import { StreamConnection } from './stream-connection';
@@ -42,6 +45,7 @@ export class StreamService implements BeforeApplicationShutdown {
     @Inject(CONVERSATION_STORE) private readonly store: ConversationStore,
     @Inject(ACTIVITY_BUS) private readonly bus: ActivityBus,
     private readonly issuer: TokenIssuer,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     private readonly environment: RelayGatewayEnvironment,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(Registry) registry: Registry,
@@ -147,6 +151,11 @@ export class StreamService implements BeforeApplicationShutdown {
       throw badArgument('Security token not valid for this conversation', 403);
     const record = await this.store.get(conversationId);
     if (!record || record.botId !== claims.bot) throw conversationNotFound();
+    // WebSockets know no CORS: the bot's (or token's) trusted origins are checked against the upgrade's Origin.
+    const bot = findBot(this.config, claims.bot);
+    const origin = request.headers.origin;
+    if (bot && originRefused(origin, trustedOriginsFor(bot, claims.origins ?? [])))
+      throw badArgument(`Origin ${origin ?? ''} is not a trusted origin`, 403);
     return { conversationId, watermark };
   }
 }

@@ -57,6 +57,28 @@ describe('loadEnvironment', () => {
     ).toThrow(/EXAMPLE_REDIS_URL: .* \(got "http:\/\/\*\*\*@redis:6379"\)/);
   });
 
+  it('names a credential variable it refuses but never echoes its value', () => {
+    expect(() =>
+      loadEnvironment(ExampleEnvironment, { METRICS_BEARER_TOKEN: 'short-s3cret' }, 'example'),
+    ).toThrow(/METRICS_BEARER_TOKEN: .* \(got \[redacted, 12 characters\]\)/);
+    expect(() =>
+      loadEnvironment(ExampleEnvironment, { METRICS_BEARER_TOKEN: 'short-s3cret' }, 'example'),
+    ).not.toThrow(/s3cret/);
+  });
+
+  it('reads the metrics exposure settings', () => {
+    const settings = loadEnvironment(
+      ExampleEnvironment,
+      { METRICS_PORT: '9464', METRICS_BEARER_TOKEN: 'a-long-enough-metrics-token' },
+      'example',
+    );
+    expect(settings.METRICS_PORT).toBe(9464);
+    expect(settings.METRICS_BEARER_TOKEN).toBe('a-long-enough-metrics-token');
+    expect(() => loadEnvironment(ExampleEnvironment, { METRICS_PORT: 'x' }, 'example')).toThrow(
+      /METRICS_PORT/,
+    );
+  });
+
   it('lists the variables a class reads, inherited ones included', () => {
     expect(environmentVariableNames(ExampleEnvironment).sort()).toEqual(
       [
@@ -65,7 +87,10 @@ describe('loadEnvironment', () => {
         'EXAMPLE_URL',
         'HOST',
         'HTTP_HEADERS_TIMEOUT_MS',
+        'JSON_MAX_DEPTH',
         'LOG_LEVEL',
+        'METRICS_BEARER_TOKEN',
+        'METRICS_PORT',
         'SHUTDOWN_TIMEOUT_MS',
         'TRUST_PROXY',
       ].sort(),

@@ -6,10 +6,19 @@ function describe(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
     const key = parent ? `${parent}.${error.property}` : error.property;
     const own = Object.values(error.constraints ?? {}).map(
-      (message) => `${key}: ${message} (got ${JSON.stringify(withoutUrlCredentials(error.value))})`,
+      (message) => `${key}: ${message} (got ${echoedValue(key, error.value)})`,
     );
     return [...own, ...describe(error.children ?? [], key)];
   });
+}
+
+/** Variables whose values are credentials: a configuration error names them but never echoes their value. */
+const CREDENTIAL_VARIABLE = /SECRET|PASSWORD|TOKEN|KEY|CREDENTIAL/i;
+
+function echoedValue(key: string, value: unknown): string {
+  if (CREDENTIAL_VARIABLE.test(key) && typeof value === 'string')
+    return `[redacted, ${value.length} characters]`;
+  return JSON.stringify(withoutUrlCredentials(value));
 }
 
 /** A value echoed in a configuration error, with the credentials of any URL in it (`scheme://user:pass@`) masked. */

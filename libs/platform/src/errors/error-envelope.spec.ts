@@ -29,7 +29,7 @@ function render(exception: unknown) {
     },
     json: (body: unknown) => (written.body = body),
   };
-  const request = { method: 'GET', originalUrl: '/x', path: '/x' };
+  const request = { method: 'GET', originalUrl: '/x', path: '/x', headers: {}, complete: true };
   const host = {
     getType: () => 'http',
     switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }),

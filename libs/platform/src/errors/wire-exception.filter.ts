@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type ArgumentsHost, type ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
 import { type Request, type Response } from 'express';
 import { type Logger } from 'pino';
+import { announcesBody } from '../input/body-parsing.interceptor';
 import { redactUrl } from '../logging/request-logging.middleware';
 
 export interface WireError {
@@ -52,6 +53,10 @@ export abstract class WireExceptionFilter implements ExceptionFilter {
       response.end();
       return;
     }
+    // A request refused before its body was read (failed authentication, unknown route, a body over the limit …):
+    // close the connection after the answer instead of letting Node read and discard an upload nobody wants (the
+    // unread rest would otherwise be drained to keep the connection in step for its next request).
+    if (!request.complete && announcesBody(request)) response.setHeader('Connection', 'close');
     const body = this.renderBody(error);
     for (const [name, value] of Object.entries(this.renderHeaders(error))) response.setHeader(name, value);
     this.send(response, status, body);

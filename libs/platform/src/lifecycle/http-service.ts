@@ -3,11 +3,15 @@ import { type Server as HttpsServer } from 'node:https';
 import { type AddressInfo } from 'node:net';
 import { type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { type NestExpressApplication } from '@nestjs/platform-express';
+import { type ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { type Logger } from 'pino';
+import { BodyParsingInterceptor, type BodyParsingOptions } from '../input/body-parsing.interceptor';
 import { PinoNestLogger } from '../logging/pino-nest-logger';
 import { requestLoggingMiddleware } from '../logging/request-logging.middleware';
+import { Registry } from 'prom-client';
 import { HttpMetrics } from '../metrics/http-metrics';
+import { MetricsExposure, type MetricsExposureOptions } from '../metrics/metrics-exposure';
+import { type RunningMetricsServer, startMetricsServer } from '../metrics/metrics-server';
 import { type SecurityHeadersOptions, securityHeadersMiddleware } from '../security/security-headers';
 
 export interface HttpServiceOptions {
@@ -23,10 +27,19 @@ export interface HttpServiceOptions {
   shutdownTimeoutMs: number;
   /** How long a client may take to send a request's headers (default HEADERS_TIMEOUT_MS). */
   headersTimeoutMs?: number;
+  /**
+   * The bodies the service parses, once a request has passed its guards (BodyParsingInterceptor). Unset: Nest's
+   * parsers (or the app's own middleware) read bodies before routing.
+   */
+  bodies?: BodyParsingOptions;
   /** HSTS (https public URL) and the Cross-Origin-Resource-Policy of the security headers. */
   securityHeaders?: SecurityHeadersOptions;
+  /** How `/metrics` is exposed (default: open, on the app port). */
+  metrics?: MetricsExposureOptions;
   /** App-specific wiring after creation and before listening (extra middleware, WebSocket upgrade …). */
   configure?: (app: NestExpressApplication) => void | Promise<void>;
+  /** The Express adapter, when the app replies its own way (inspection-api's DRF renderer); Nest's otherwise. */
+  httpAdapter?: () => ExpressAdapter;
 }
 
 /** A listening service. close() is graceful: stop accepting, drain, then close sockets and pools. */
@@ -35,6 +48,8 @@ export interface RunningService {
   readonly url: string;
   readonly port: number;
   readonly app: NestExpressApplication;
+  /** `/metrics` on its own port, when one is configured (`METRICS_PORT`). */
+  readonly metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -76,15 +91,22 @@ function trustProxySetting(value: string | undefined): boolean | number | string
 /** Creates, wires and starts one NestJS HTTP service the same way for every app. */
 export async function startHttpService(options: HttpServiceOptions): Promise<RunningService> {
   const { service, logger } = options;
-  const app = await NestFactory.create<NestExpressApplication>(options.module, {
+  const nestOptions = {
     logger: new PinoNestLogger(logger.child({ component: 'nest' })),
     abortOnError: false,
-  });
+    bodyParser: options.bodies === undefined,
+  };
+  const app = options.httpAdapter
+    ? await NestFactory.create<NestExpressApplication>(options.module, options.httpAdapter(), nestOptions)
+    : await NestFactory.create<NestExpressApplication>(options.module, nestOptions);
+  if (options.bodies) app.useGlobalInterceptors(new BodyParsingInterceptor(options.bodies));
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxySetting(options.trustProxy));
   app.use(securityHeadersMiddleware(options.securityHeaders));
   app.use(requestLoggingMiddleware(logger));
   app.use(app.get(HttpMetrics).middleware);
+  const metrics = options.metrics ?? {};
+  app.get(MetricsExposure).configure(metrics);
   await options.configure?.(app);
 
   let closing = false;
@@ -100,6 +122,23 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Run
   const host = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
   const url = `http://${host}:${port}`;
   logger.info({ url }, `${service} listening`);
+
+  let metricsServer: RunningMetricsServer | undefined;
+  if (metrics.port !== undefined) {
+    const metricsPort = metrics.port;
+    metricsServer = await startMetricsServer({
+      registry: app.get(Registry),
+      exposure: app.get(MetricsExposure),
+      host: options.host,
+      port: metricsPort,
+      logger,
+      applyTimeouts: (metricsHttp) =>
+        applyConnectionTimeouts(metricsHttp, options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS),
+    }).catch(async (error: unknown) => {
+      await app.close();
+      throw error;
+    });
+  }
 
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -118,11 +157,13 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Run
         await app.close();
       } finally {
         clearTimeout(deadline);
+        // Scraped until the app has drained.
+        await metricsServer?.close();
       }
       logger.info('stopped');
     })();
     return closed;
   };
 
-  return { service, url, port, app, close };
+  return { service, url, port, app, ...(metricsServer ? { metricsUrl: metricsServer.url } : {}), close };
 }

@@ -1,9 +1,11 @@
 import { type DynamicModule } from '@nestjs/common';
-import { type NestExpressApplication } from '@nestjs/platform-express';
+import { type ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { type ClassConstructor } from 'class-transformer';
 import { type Logger } from 'pino';
 import { type CommonEnvironment } from '../config/common-environment';
+import { ConfigurationError } from '../config/configuration-error';
 import { loadEnvironment } from '../config/load-environment';
+import { type BodyParsingOptions } from '../input/body-parsing.interceptor';
 import { createLogger } from '../logging/create-logger';
 import { type RunningService, startHttpService } from './http-service';
 
@@ -15,10 +17,17 @@ export interface ServiceDefinition<Environment extends CommonEnvironment> {
   /** The root module; may prepare resources first (e.g. an embedded database) and register their cleanup. */
   module(context: ServiceContext<Environment>): DynamicModule | Promise<DynamicModule>;
   configure?(app: NestExpressApplication, context: ServiceContext<Environment>): void | Promise<void>;
+  /**
+   * The bodies the service accepts, parsed only after its guards (unauthenticated requests are refused unread).
+   * Unset: Nest's default parsers, or the app's own (installed in configure).
+   */
+  bodies?(environment: Environment): BodyParsingOptions;
   /** The service's public base URL, when configured: an https one turns on HSTS. */
   publicUrl?(environment: Environment): string | undefined;
   /** Cross-Origin-Resource-Policy (default `same-site`; `cross-origin` for files other origins show). */
   crossOriginResources?: 'same-site' | 'cross-origin';
+  /** The Express adapter, when the app replies its own way (see HttpServiceOptions.httpAdapter). */
+  httpAdapter?: () => ExpressAdapter;
 }
 
 export interface ServiceContext<Environment> {
@@ -38,6 +47,14 @@ export interface StartServiceOptions {
 
 export type StartedService<Environment> = RunningService & { logger: Logger; environment: Environment };
 
+/** The JSON nesting limit is one setting of every app (JSON_MAX_DEPTH), unless the app names its own. */
+function bodiesWithDepth(
+  bodies: BodyParsingOptions | undefined,
+  maxDepth: number,
+): BodyParsingOptions | undefined {
+  return bodies && { ...bodies, json: { maxDepth, ...bodies.json } };
+}
+
 /** Validates the environment (fail fast), builds the logger and module, listens. */
 export async function startService<Environment extends CommonEnvironment>(
   definition: ServiceDefinition<Environment>,
@@ -45,6 +62,12 @@ export async function startService<Environment extends CommonEnvironment>(
 ): Promise<StartedService<Environment>> {
   const variables = options.environment ?? process.env;
   const environment = loadEnvironment(definition.environmentSchema, variables, definition.service);
+  const port = definition.port(environment);
+  if (environment.METRICS_PORT && environment.METRICS_PORT === port) {
+    throw new ConfigurationError(definition.service, [
+      `METRICS_PORT: ${port} is the app's own port; give metrics a port of their own, or unset METRICS_PORT`,
+    ]);
+  }
   const logger =
     options.logger ?? createLogger({ service: definition.service, level: environment.LOG_LEVEL });
   const cleanups: Array<() => Promise<void>> = [];
@@ -65,15 +88,18 @@ export async function startService<Environment extends CommonEnvironment>(
       module: await definition.module(context),
       logger,
       host: environment.HOST,
-      port: definition.port(environment),
+      port,
+      metrics: { port: environment.METRICS_PORT, bearerToken: environment.METRICS_BEARER_TOKEN },
       trustProxy: environment.TRUST_PROXY,
       shutdownTimeoutMs: environment.SHUTDOWN_TIMEOUT_MS,
       headersTimeoutMs: environment.HTTP_HEADERS_TIMEOUT_MS,
+      bodies: bodiesWithDepth(definition.bodies?.(environment), environment.JSON_MAX_DEPTH),
       securityHeaders: {
         publicUrl: definition.publicUrl?.(environment),
         crossOriginResources: definition.crossOriginResources,
       },
       configure: definition.configure ? (app) => definition.configure?.(app, context) : undefined,
+      httpAdapter: definition.httpAdapter,
     });
     const closeHttp = running.close.bind(running);
     return Object.assign(running, {

@@ -24,18 +24,28 @@ export class HttpMetrics {
     });
   }
 
+  /** The counter and histogram children of each label set seen, so a request does not hash its labels twice. */
+  private readonly series = new Map<
+    string,
+    { requests: { inc(): void }; duration: { observe(value: number): void } }
+  >();
+
   /** Express middleware; install before routing. */
   readonly middleware = (request: Request, response: Response, next: NextFunction): void => {
     const started = process.hrtime.bigint();
     response.once('finish', () => {
-      const route = (request.route as { path?: string } | undefined)?.path;
-      const labels = {
-        method: request.method,
-        route: typeof route === 'string' ? route : UNMATCHED_ROUTE,
-        status: String(response.statusCode),
-      };
-      this.requests.inc(labels);
-      this.duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      const path = (request.route as { path?: string } | undefined)?.path;
+      const route = typeof path === 'string' ? path : UNMATCHED_ROUTE;
+      const status = String(response.statusCode);
+      const key = `${request.method} ${status} ${route}`;
+      let series = this.series.get(key);
+      if (!series) {
+        const labels = { method: request.method, route, status };
+        series = { requests: this.requests.labels(labels), duration: this.duration.labels(labels) };
+        this.series.set(key, series);
+      }
+      series.requests.inc();
+      series.duration.observe(Number(process.hrtime.bigint() - started) / 1e9);
     });
     next();
   };

@@ -65,16 +65,49 @@ function isHttps(url: string | undefined): boolean {
  * CSP and framing headers with pageContentSecurityPolicy.
  */
 export function securityHeadersMiddleware(options: SecurityHeadersOptions = {}): Middleware {
-  return helmet({
-    contentSecurityPolicy: { useDefaults: false, directives: API_CONTENT_SECURITY_POLICY },
-    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-    crossOriginResourcePolicy: { policy: options.crossOriginResources ?? 'same-site' },
-    referrerPolicy: { policy: 'no-referrer' },
-    strictTransportSecurity: isHttps(options.publicUrl)
-      ? { maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: false }
-      : false,
-    xFrameOptions: { action: 'deny' },
+  return onceComputed(
+    helmet({
+      contentSecurityPolicy: { useDefaults: false, directives: API_CONTENT_SECURITY_POLICY },
+      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+      crossOriginResourcePolicy: { policy: options.crossOriginResources ?? 'same-site' },
+      referrerPolicy: { policy: 'no-referrer' },
+      strictTransportSecurity: isHttps(options.publicUrl)
+        ? { maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: false }
+        : false,
+      xFrameOptions: { action: 'deny' },
+    }),
+  );
+}
+
+/**
+ * The same headers as `middleware`, computed by it once: with this configuration (no per-request CSP nonces) helmet
+ * sets fixed values, so each request gets them from a list instead of through helmet's chain of a dozen
+ * middleware. Falls back to `middleware` itself should it ever not answer synchronously.
+ */
+function onceComputed(middleware: Middleware): Middleware {
+  const set: Array<[string, string | number | readonly string[]]> = [];
+  const removed: string[] = [];
+  let synchronous = false;
+  let failed = false;
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      set.push([name, value]);
+      return recorder;
+    },
+    removeHeader(name: string) {
+      removed.push(name);
+    },
+  };
+  middleware({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    synchronous = true;
+    failed = error !== undefined;
   });
+  if (!synchronous || failed) return middleware;
+  return (_request, response, next) => {
+    for (const [name, value] of set) response.setHeader(name, value);
+    for (const name of removed) response.removeHeader(name);
+    next();
+  };
 }
 
 export interface PageContentSecurityPolicyOptions {

@@ -67,3 +67,78 @@ export function slowHeaders(requestLine: string, lines = 60): string[] {
     ...Array.from({ length: lines }, (_, i) => `X-Slow-${i}: 1\r\n`),
   ];
 }
+
+export interface UnreadUploadExchange extends RawExchange {
+  /** Body bytes written when the answer started arriving (the first chunk only, if the server answered at once). */
+  bodyBytesBeforeAnswer: number;
+  /** Body bytes written in all before the server closed the connection (or the client gave up). */
+  bodyBytesWritten: number;
+}
+
+/**
+ * Test support: an unauthenticated (or any) chunked upload of `totalBytes` that waits for the server's answer after
+ * its first chunk (up to `answerWithinMs`), then keeps writing, with backpressure, until the server closes the
+ * connection or everything is sent. A server that refuses before reading answers at once and closes; one that reads
+ * (or drains) the body lets the client send it all.
+ */
+export function chunkedUpload(
+  port: number,
+  head: string,
+  totalBytes: number,
+  answerWithinMs = 3_000,
+  maxMs = 20_000,
+): Promise<UnreadUploadExchange> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const opened = Date.now();
+    const piece = Buffer.alloc(64 * 1024, 0x61);
+    const framed = Buffer.concat([
+      Buffer.from(`${piece.length.toString(16)}\r\n`),
+      piece,
+      Buffer.from('\r\n'),
+    ]);
+    let received = '';
+    let written = 0;
+    let beforeAnswer: number | undefined;
+    let done = false;
+    const finish = (closedAfterMs?: number): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(deadline);
+      clearTimeout(patience);
+      socket.destroy();
+      resolve({
+        received,
+        closedAfterMs,
+        bodyBytesBeforeAnswer: beforeAnswer ?? written,
+        bodyBytesWritten: written,
+      });
+    };
+    const pump = (): void => {
+      while (!done && !socket.destroyed && written < totalBytes) {
+        written += piece.length;
+        if (!socket.write(framed)) {
+          socket.once('drain', pump);
+          return;
+        }
+      }
+      if (written >= totalBytes && !socket.destroyed) socket.write('0\r\n\r\n');
+    };
+    const deadline = setTimeout(() => finish(), maxMs);
+    // Without an answer after the first chunk, carry on sending (a server that reads the body answers at its end).
+    const patience = setTimeout(pump, answerWithinMs);
+    socket.on('data', (chunk: Buffer) => {
+      if (beforeAnswer === undefined) {
+        beforeAnswer = written;
+        clearTimeout(patience);
+        pump();
+      }
+      received += chunk.toString('latin1');
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => finish(Date.now() - opened));
+    socket.write(`${head.replace(/\r?\n/g, '\r\n').trimEnd()}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    written += piece.length;
+    socket.write(framed);
+  });
+}

@@ -1,0 +1,99 @@
+import { STATUS_CODES } from 'node:http';
+import {
+  BadRequestException,
+  type CallHandler,
+  type ExecutionContext,
+  HttpException,
+  type NestInterceptor,
+  SetMetadata,
+} from '@nestjs/common';
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { from, type Observable, switchMap } from 'rxjs';
+import { jsonInputVerifier, type JsonInputRules } from './json-input';
+
+/** How a service reads `application/json` bodies: size limit, nesting depth and NUL rules. */
+export type JsonBodyOptions = { limit: number | string } & JsonInputRules;
+
+/**
+ * The JSON body parser with the platform's input rules (body-parser with jsonInputVerifier): the one parser of the
+ * interceptor below and of any route that reads its body itself after its own guard (the gateways' hot send routes).
+ */
+export function jsonBodyParser(options: JsonBodyOptions): RequestHandler {
+  const { limit, ...rules } = options;
+  return express.json({ limit, verify: jsonInputVerifier(rules) });
+}
+
+/** The bodies a service accepts, parsed only once the request has passed its guards. */
+export interface BodyParsingOptions {
+  /** `application/json` bodies: size limit, nesting depth and NUL rules. */
+  json: JsonBodyOptions;
+  /** `application/x-www-form-urlencoded` bodies (Nest's default parser's settings: qs syntax). */
+  urlencoded?: { limit: number | string };
+}
+
+const OWN_BODY = 'fieldops:platform:own-body';
+
+/** The route reads its body itself, after its own checks (BodyParsingInterceptor leaves it unread). */
+export const OwnBody = (): MethodDecorator => SetMetadata(OWN_BODY, true);
+
+interface HttpError extends Error {
+  status?: number;
+  statusCode?: number;
+  expose?: boolean;
+}
+
+/** body-parser's errors as the HttpExceptions the apps' filters render (Nest's own mapping, plus 413/415). */
+export function bodyParserHttpException(error: unknown): Error {
+  if (!(error instanceof Error)) return new Error(String(error));
+  const status = (error as HttpError).status ?? (error as HttpError).statusCode;
+  if (error instanceof SyntaxError) return new BadRequestException(error.message, { cause: error });
+  if (status === undefined || status < 400 || status >= 500) return error;
+  const message =
+    (error as HttpError).expose === false ? (STATUS_CODES[status] ?? 'Bad request') : error.message;
+  return new HttpException(message, status, { cause: error });
+}
+
+/** Whether the request announces a body (chunked, or a non-zero Content-Length). */
+export function announcesBody(request: Request): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+function run(parser: RequestHandler, request: Request, response: Response): Promise<void> {
+  return new Promise((resolve, reject) => {
+    void parser(request, response, (error?: unknown) =>
+      error ? reject(bodyParserHttpException(error)) : resolve(),
+    );
+  });
+}
+
+/**
+ * Reads and parses request bodies after the guards, not before: a request without valid credentials is refused
+ * without its body being read (the exception filter then closes the connection instead of draining the body). The
+ * JSON parser refuses invalid UTF-8 and nesting deeper than the limit (400, the service's parse error). A request
+ * without a body costs nothing more than a header check. Routes that read their body themselves (multipart uploads
+ * with busboy) find it untouched: body-parser skips other media types.
+ */
+export class BodyParsingInterceptor implements NestInterceptor {
+  private readonly parsers: RequestHandler[];
+
+  constructor(options: BodyParsingOptions) {
+    this.parsers = [jsonBodyParser(options.json)];
+    if (options.urlencoded) {
+      this.parsers.push(express.urlencoded({ limit: options.urlencoded.limit, extended: true }));
+    }
+  }
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'http') return next.handle();
+    const http = context.switchToHttp();
+    const request = http.getRequest<Request>();
+    if (!announcesBody(request) || Reflect.getMetadata(OWN_BODY, context.getHandler()) === true)
+      return next.handle();
+    const response = http.getResponse<Response>();
+    const parse = async (): Promise<void> => {
+      for (const parser of this.parsers) await run(parser, request, response);
+    };
+    return from(parse()).pipe(switchMap(() => next.handle()));
+  }
+}
