@@ -75,10 +75,19 @@ function oneRun(index) {
       cwd: repository,
       env: environment,
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
+    // npm start is npm → sh → node: signal the whole process group, as Ctrl-C in a terminal does.
+    const stop = () => {
+      try {
+        process.kill(-child.pid, 'SIGINT');
+      } catch {
+        // already gone
+      }
+    };
     let transcript = '';
     const timer = setTimeout(() => {
-      child.kill('SIGINT');
+      stop();
       reject(new Error(`run ${index}: no banner within 180 s\n${transcript.slice(-3000)}`));
     }, 180_000);
     const onData = (chunk) => {
@@ -93,7 +102,7 @@ function oneRun(index) {
       if (figures.ready === undefined && transcript.includes('The platform is running')) {
         figures.ready = seconds();
         clearTimeout(timer);
-        child.kill('SIGINT');
+        stop();
       }
     };
     child.stdout.on('data', onData);
