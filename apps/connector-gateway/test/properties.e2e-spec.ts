@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import { requestToken, SCOPE } from './support/gateway';
-import { LateBoundServer, type PlatformBot, type RunningPlatform, startPlatform } from './support/platform';
+import { type BotConversation, type RunningPlatform, startBotConversation } from './support/platform';
 
 /** Values that stress activity handling: wrong types, huge numbers, NULs, lone surrogates, nesting. */
 const nasty = fc.oneof(
@@ -85,39 +84,16 @@ async function expectNo5xx(response: Response): Promise<void> {
 
 /** Fuzzing connector-gateway's routes: whatever arrives, the answer is a 2xx–4xx in the route's wire format. */
 describe('connector-gateway: no input produces a 5xx', () => {
-  const endpoint = new LateBoundServer();
-  const bot: PlatformBot = {
-    id: 'fuzz-bot',
-    appId: 'fuzz-bot-app-id',
-    secret: 'fuzz-bot-directline-secret-0001',
-    credentials: ['appPassword: fuzz-bot-password-1'],
-    endpoint,
-  };
+  let fixture: BotConversation;
   let platform: RunningPlatform;
   let token: string;
   let conversationId: string;
 
   beforeAll(async () => {
-    await endpoint.start();
-    endpoint.handler = (_request, response) => response.writeHead(200).end();
-    platform = await startPlatform([bot]);
-    const issued = await requestToken(platform.connector, {
-      grant_type: 'client_credentials',
-      client_id: bot.appId,
-      client_secret: 'fuzz-bot-password-1',
-      scope: SCOPE,
-    });
-    token = String(issued.body.access_token);
-    const started = await fetch(`${platform.relay.url}/v3/directline/conversations`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${bot.secret}` },
-    });
-    conversationId = ((await started.json()) as { conversationId: string }).conversationId;
+    fixture = await startBotConversation('fuzz');
+    ({ platform, token, conversationId } = fixture);
   });
-  afterAll(async () => {
-    await platform.close();
-    await endpoint.stop();
-  });
+  afterAll(() => fixture.close());
 
   it('random JSON bodies on the Bot Connector routes', async () => {
     await fc.assert(

@@ -1,36 +1,24 @@
 import { chunkedUpload, slowHeaders, trickleRequest } from '@fieldops/platform';
-import { type GatewayFixture, requestToken, SCOPE, startGatewayFixture } from './support/gateway';
-import { LateBoundServer, type PlatformBot, type RunningPlatform, startPlatform } from './support/platform';
+import { type GatewayFixture, startGatewayFixture } from './support/gateway';
+import {
+  type BotConversation,
+  type PlatformBot,
+  type RunningPlatform,
+  startBotConversation,
+} from './support/platform';
 
 /** Probes of the outside security review (issue 15), replayed against connector-gateway so none can come back. */
 describe('connector-gateway security', () => {
-  const endpoint = new LateBoundServer();
-  const bot: PlatformBot = {
-    id: 'sec-bot',
-    appId: 'sec-bot-app-id',
-    secret: 'sec-bot-directline-secret-0001',
-    credentials: ['appPassword: sec-bot-password-1'],
-    endpoint,
-  };
+  let fixture: BotConversation;
   let platform: RunningPlatform;
+  let bot: PlatformBot;
   let token: string;
 
   beforeAll(async () => {
-    await endpoint.start();
-    endpoint.handler = (_request, response) => response.writeHead(200).end();
-    platform = await startPlatform([bot]);
-    const issued = await requestToken(platform.connector, {
-      grant_type: 'client_credentials',
-      client_id: bot.appId,
-      client_secret: 'sec-bot-password-1',
-      scope: SCOPE,
-    });
-    token = String(issued.body.access_token);
+    fixture = await startBotConversation('sec');
+    ({ platform, bot, token } = fixture);
   });
-  afterAll(async () => {
-    await platform.close();
-    await endpoint.stop();
-  });
+  afterAll(() => fixture.close());
 
   async function conversation(): Promise<string> {
     const response = await fetch(`${platform.relay.url}/v3/directline/conversations`, {
@@ -192,39 +180,17 @@ describe('security review: connector-gateway', () => {
 const nested = (depth: number): string => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 
 describe('security review: connector-gateway input (findings 4, 9, 11)', () => {
-  const endpoint = new LateBoundServer();
-  const bot: PlatformBot = {
-    id: 'input-bot',
-    appId: 'input-bot-app-id',
-    secret: 'input-bot-directline-secret-0001',
-    credentials: ['appPassword: input-bot-password-1'],
-    endpoint,
-  };
+  let fixture: BotConversation;
   let platform: RunningPlatform;
+  let bot: PlatformBot;
   let token: string;
   let conversationId: string;
 
   beforeAll(async () => {
-    await endpoint.start();
-    endpoint.handler = (_request, response) => response.writeHead(200).end();
-    platform = await startPlatform([bot]);
-    const issued = await requestToken(platform.connector, {
-      grant_type: 'client_credentials',
-      client_id: bot.appId,
-      client_secret: 'input-bot-password-1',
-      scope: SCOPE,
-    });
-    token = String(issued.body.access_token);
-    const started = await fetch(`${platform.relay.url}/v3/directline/conversations`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${bot.secret}` },
-    });
-    conversationId = ((await started.json()) as { conversationId: string }).conversationId;
+    fixture = await startBotConversation('input');
+    ({ platform, bot, token, conversationId } = fixture);
   });
-  afterAll(async () => {
-    await platform.close();
-    await endpoint.stop();
-  });
+  afterAll(() => fixture.close());
 
   const send = (body: string | Buffer): Promise<Response> =>
     fetch(`${platform.connector.url}/v3/conversations/${conversationId}/activities`, {

@@ -1,44 +1,20 @@
-import { requestToken, SCOPE } from './support/gateway';
-import { LateBoundServer, type PlatformBot, type RunningPlatform, startPlatform } from './support/platform';
+import { type BotConversation, type RunningPlatform, startBotConversation } from './support/platform';
 
 /**
  * Send and Reply are answered before Express's router (BotSendRoute, platform's preRoutedJsonPost): the app-wide
  * middleware stays on their answers, and what they do not take goes on to the framework's routes, as before.
  */
 describe('connector-gateway: the send routes before the router', () => {
-  const endpoint = new LateBoundServer();
-  const bot: PlatformBot = {
-    id: 'route-bot',
-    appId: 'route-bot-app-id',
-    secret: 'route-bot-directline-secret-01',
-    credentials: ['appPassword: route-bot-password-1'],
-    endpoint,
-  };
+  let fixture: BotConversation;
   let platform: RunningPlatform;
   let token: string;
   let conversationId: string;
 
   beforeAll(async () => {
-    await endpoint.start();
-    endpoint.handler = (_request, response) => response.writeHead(200).end();
-    platform = await startPlatform([bot]);
-    const issued = await requestToken(platform.connector, {
-      grant_type: 'client_credentials',
-      client_id: bot.appId,
-      client_secret: 'route-bot-password-1',
-      scope: SCOPE,
-    });
-    token = String(issued.body.access_token);
-    const started = await fetch(`${platform.relay.url}/v3/directline/conversations`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${bot.secret}` },
-    });
-    conversationId = ((await started.json()) as { conversationId: string }).conversationId;
+    fixture = await startBotConversation('route');
+    ({ platform, token, conversationId } = fixture);
   });
-  afterAll(async () => {
-    await platform.close();
-    await endpoint.stop();
-  });
+  afterAll(() => fixture.close());
 
   function post(path: string, body: string, headers: Record<string, string> = {}): Promise<Response> {
     return fetch(`${platform.connector.url}${path}`, {

@@ -8,7 +8,7 @@ import { createActivityBus, type ActivityBus } from '@fieldops/bus';
 import { createConversationStore, type ConversationStore } from '@fieldops/conversation-store';
 import { startRelayGateway } from '@fieldops/relay-gateway';
 import { startConnectorGateway } from '../../src';
-import { IDENTITY_HEADER, type RunningGateway, testEnvironment } from './gateway';
+import { IDENTITY_HEADER, requestToken, type RunningGateway, SCOPE, testEnvironment } from './gateway';
 import { rsaKeyPair } from './keys';
 
 export const INTERNAL_KEY = 'internal-key-for-tests-0123456789abcdef';
@@ -116,6 +116,55 @@ export async function startPlatform(
       await connector.close();
       await bus?.close();
       await store?.close();
+    },
+  };
+}
+
+/** A platform with one bot that holds a connector token and has a conversation started through the relay. */
+export interface BotConversation {
+  platform: RunningPlatform;
+  bot: PlatformBot;
+  endpoint: LateBoundServer;
+  /** The bot's connector access token (client credentials with its app password). */
+  token: string;
+  conversationId: string;
+  close(): Promise<void>;
+}
+
+/** `name` names the bot (`<name>-bot`), its app id, Direct Line secret and app password. */
+export async function startBotConversation(name: string): Promise<BotConversation> {
+  const endpoint = new LateBoundServer();
+  const password = `${name}-bot-password-1`;
+  const bot: PlatformBot = {
+    id: `${name}-bot`,
+    appId: `${name}-bot-app-id`,
+    secret: `${name}-bot-directline-secret-0001`,
+    credentials: [`appPassword: ${password}`],
+    endpoint,
+  };
+  await endpoint.start();
+  endpoint.handler = (_request, response) => response.writeHead(200).end();
+  const platform = await startPlatform([bot]);
+  const issued = await requestToken(platform.connector, {
+    grant_type: 'client_credentials',
+    client_id: bot.appId,
+    client_secret: password,
+    scope: SCOPE,
+  });
+  const started = await fetch(`${platform.relay.url}/v3/directline/conversations`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${bot.secret}` },
+  });
+  const { conversationId } = (await started.json()) as { conversationId: string };
+  return {
+    platform,
+    bot,
+    endpoint,
+    token: String(issued.body.access_token),
+    conversationId,
+    close: async () => {
+      await platform.close();
+      await endpoint.stop();
     },
   };
 }
