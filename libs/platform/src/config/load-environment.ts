@@ -67,3 +67,11 @@ export function loadEnvironment<T extends object>(
 export function environmentVariableNames(schema: ClassConstructor<object>): string[] {
   return Object.keys(instanceToPlain(new schema(), { strategy: 'excludeAll', exposeUnsetFields: true }));
 }
+
+/**
+ * The process's own variables, for a service started without an explicit environment (its main.ts). Configuration
+ * code is the one place that reads `process.env`; everything else is handed what was read here.
+ */
+export function processVariables(): NodeJS.ProcessEnv {
+  return process.env;
+}

@@ -4,7 +4,7 @@ import { type ClassConstructor } from 'class-transformer';
 import { type Logger } from 'pino';
 import { type CommonEnvironment } from '../config/common-environment';
 import { ConfigurationError } from '../config/configuration-error';
-import { loadEnvironment } from '../config/load-environment';
+import { loadEnvironment, processVariables } from '../config/load-environment';
 import { type BodyParsingOptions } from '../input/body-parsing.interceptor';
 import { createLogger } from '../logging/create-logger';
 import { type RunningService, startHttpService } from './http-service';
@@ -40,7 +40,7 @@ export interface ServiceContext<Environment> {
 }
 
 export interface StartServiceOptions {
-  /** Defaults to process.env. */
+  /** Defaults to the process's variables. */
   environment?: NodeJS.ProcessEnv;
   logger?: Logger;
 }
@@ -60,7 +60,7 @@ export async function startService<Environment extends CommonEnvironment>(
   definition: ServiceDefinition<Environment>,
   options: StartServiceOptions = {},
 ): Promise<StartedService<Environment>> {
-  const variables = options.environment ?? process.env;
+  const variables = options.environment ?? processVariables();
   const environment = loadEnvironment(definition.environmentSchema, variables, definition.service);
   const port = definition.port(environment);
   if (environment.METRICS_PORT && environment.METRICS_PORT === port) {
