@@ -683,7 +683,7 @@ async function main() {
     const errors = [...operations.values()].reduce((sum, op) => sum + op.errors, 0);
     say('');
     say(
-      `throughput: ${(total / elapsedSeconds).toFixed(1)} successful HTTP requests/s through nginx; errors: ${errors}; workers that gave up: ${crashed.length}`,
+      `throughput: ${(total / elapsedSeconds).toFixed(1)} successful HTTP requests/s${SHAPE === 'relay' && options['no-nginx'] ? ' (straight to the relay)' : options.url ? '' : ' through nginx'}; errors: ${errors}; workers that gave up: ${crashed.length}`,
     );
     say(
       `chat: ${chat.conversations} conversations, ${chat.sent} messages sent (${(chat.sent / elapsedSeconds).toFixed(1)}/s), ${chat.answered} answered on the socket (unanswered ${chat.sent - chat.answered}), duplicates ${chat.duplicates}, gaps ${chat.gaps}, socket reconnects ${chat.reconnects}`,
