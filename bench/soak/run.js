@@ -298,6 +298,8 @@ const chat = {
   gaps: 0,
   reconnects: 0,
   socketsOpen: 0,
+  /** Conversations that expired while their loop was still sending (404 on a send; a new one is started). */
+  expired: 0,
 };
 const endToEnd = operation('chat: send → bot answer on the socket');
 
@@ -420,6 +422,11 @@ async function conversation(domain, secret, until, index, pause) {
         waiting.delete(answer.body.id);
         endToEnd.fail('no bot answer on the socket within 15 s');
       }
+    } else if (answer.status === 404) {
+      // The conversation is gone: its retention ran out while this loop could not send (a stall longer than
+      // --retention-seconds). The send is counted as an error; the user starts a new conversation, as one would.
+      chat.expired += 1;
+      break;
     }
     await pause();
   }
@@ -664,7 +671,10 @@ async function main() {
     await mark;
     clearInterval(progress);
     clearInterval(sampler);
-    const elapsedSeconds = (Date.now() - startedAt) / 1000;
+    // The end of the samples: the last minute's median is read up to here, not up to after the end's heap snapshots
+    // (which take a while and leave no samples behind them).
+    const finishedAt = Date.now();
+    const elapsedSeconds = (finishedAt - startedAt) / 1000;
     const cpuAtEnd = cpuSnapshot(stack);
     const sentAfterMark = chat.sent - sentAtMark;
     const secondsAfterMark = (Date.now() - markedAt) / 1000;
@@ -686,7 +696,7 @@ async function main() {
       `throughput: ${(total / elapsedSeconds).toFixed(1)} successful HTTP requests/s${SHAPE === 'relay' && options['no-nginx'] ? ' (straight to the relay)' : options.url ? '' : ' through nginx'}; errors: ${errors}; workers that gave up: ${crashed.length}`,
     );
     say(
-      `chat: ${chat.conversations} conversations, ${chat.sent} messages sent (${(chat.sent / elapsedSeconds).toFixed(1)}/s), ${chat.answered} answered on the socket (unanswered ${chat.sent - chat.answered}), duplicates ${chat.duplicates}, gaps ${chat.gaps}, socket reconnects ${chat.reconnects}`,
+      `chat: ${chat.conversations} conversations, ${chat.sent} messages sent (${(chat.sent / elapsedSeconds).toFixed(1)}/s), ${chat.answered} answered on the socket (unanswered ${chat.sent - chat.answered}), duplicates ${chat.duplicates}, gaps ${chat.gaps}, socket reconnects ${chat.reconnects}, conversations expired under a loop ${chat.expired}`,
     );
     const late = schedules.reduce((sum, schedule) => sum + schedule.late, 0);
     if (CHAT_RATE && sentAfterMark > 0) {
@@ -727,7 +737,6 @@ async function main() {
     }
     // RSS swings with each major GC (V8 gives heap pages back and takes them again), so one reading can be a dip or a
     // crest: the verdict compares the median of the samples in the minute after the mark with that of the last minute.
-    const finishedAt = Date.now();
     const windowMs = Math.min(60_000, BASELINE_MS, (finishedAt - markedAt) / 2);
     const medianBetween = (name, from, to) => {
       const values = (samples.get(name) ?? [])
