@@ -527,6 +527,14 @@ function printOperations(elapsedSeconds) {
   }
 }
 
+/** Set when a request failed: the work directory (the apps' logs) is kept to find out why. */
+let keepWorkDirectory = false;
+async function removeWorkDirectory(directory) {
+  if (keepWorkDirectory)
+    say(`kept ${directory} (requests failed: the apps' logs are in it; remove it when done)`);
+  else await rm(directory, { recursive: true, force: true });
+}
+
 async function main() {
   const cleanups = [];
   let stack;
@@ -541,7 +549,7 @@ async function main() {
     }
     if (!base && SHAPE === 'relay') {
       const workDirectory = await mkdtemp(path.join(tmpdir(), 'fieldops-soak-'));
-      cleanups.unshift(() => rm(workDirectory, { recursive: true, force: true }));
+      cleanups.unshift(() => removeWorkDirectory(workDirectory));
       stack = await startRelayShape({
         workDirectory,
         retentionSeconds: RETENTION_SECONDS,
@@ -559,7 +567,7 @@ async function main() {
       say(`logs and data: ${workDirectory}`);
     } else if (!base) {
       const workDirectory = await mkdtemp(path.join(tmpdir(), 'fieldops-soak-'));
-      cleanups.unshift(() => rm(workDirectory, { recursive: true, force: true }));
+      cleanups.unshift(() => removeWorkDirectory(workDirectory));
       let adminUrl = process.env.DATABASE_URL;
       if (!adminUrl) {
         const server = await EmbeddedPostgresServer.start({
@@ -833,6 +841,7 @@ async function main() {
       };
       require('node:fs').writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);
     }
+    keepWorkDirectory = errors > 0;
     process.exitCode = crashed.length > 0 ? 1 : 0;
   } finally {
     for (const agent of Object.values(agents)) agent.destroy();
