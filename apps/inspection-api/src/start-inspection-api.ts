@@ -8,12 +8,17 @@ import {
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { type NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
+import { JWT_AUTH_GUARD, type JwtAuthGuardInstance } from '@fieldops/auth';
 import { authorizationHeaderMiddleware } from './auth/authorization-header';
+import { RoleAccessGuard } from './auth/role-access';
+import { devicesListRoute } from './devices/devices-list.route';
+import { DevicesController } from './devices/devices.controller';
+import { DrfExceptionFilter } from './errors/drf-exception.filter';
 import { inspectionKeyRing } from './auth/inspection-key-ring';
 import { DrfExpressAdapter } from './drf/json-renderer';
 import { bodyParsingMiddleware } from './drf/request-input';
 import { apiHeadersMiddleware } from './drf/routes';
-import { allowedHostsMiddleware } from './hosts/allowed-hosts';
+import { allowedHostsMiddleware, hostCheck } from './hosts/allowed-hosts';
 import { InspectionApiEnvironment } from './config/inspection-api.environment';
 import { CONSOLE_PATH, consoleStaticRouter } from './console/console-static';
 import { resolveDatabaseUrl } from './database/database-url';
@@ -70,6 +75,16 @@ export function startInspectionApi(
           databaseUrl: await resolveDatabaseUrl(environment, logger, onClosed),
           keyRing: inspectionKeyRing(environment, logger),
         }),
+      // The devices list, the hot read of the console and the bot, before Express (its README: "Pre-routed list").
+      preRoutedGets: (app, { environment }) => [
+        devicesListRoute({
+          controller: app.get(DevicesController),
+          authentication: app.get<symbol, JwtAuthGuardInstance>(JWT_AUTH_GUARD),
+          roles: app.get(RoleAccessGuard),
+          checkHost: hostCheck(environment.INSPECTION_ALLOWED_HOSTS, environment.INSPECTION_PUBLIC_URL),
+          filter: app.get(DrfExceptionFilter),
+        }),
+      ],
       configure: async (app, { environment, logger }) => {
         // DRF sends no ETag (Django's ConditionalGetMiddleware is not in its stack); Express would hash every body.
         app.set('etag', false);

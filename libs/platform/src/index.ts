@@ -7,6 +7,7 @@ export * from './errors/error-envelope';
 export * from './errors/wire-exception.filter';
 export * from './health/readiness.registry';
 export * from './http/json-poster';
+export * from './http/pre-routed-get';
 export * from './http/pre-routed-post';
 export * from './http/public-base-url';
 export * from './input/body-parsing.interceptor';

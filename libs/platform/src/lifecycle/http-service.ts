@@ -6,6 +6,7 @@ import { NestFactory } from '@nestjs/core';
 import { type ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { type Logger } from 'pino';
 import { BodyParsingInterceptor, type BodyParsingOptions } from '../input/body-parsing.interceptor';
+import { answerBeforeFramework, type PlatformMiddleware, type PreRoutedGet } from '../http/pre-routed-get';
 import { PinoNestLogger } from '../logging/pino-nest-logger';
 import { requestLoggingMiddleware } from '../logging/request-logging.middleware';
 import { Registry } from 'prom-client';
@@ -40,6 +41,8 @@ export interface HttpServiceOptions {
   configure?: (app: NestExpressApplication) => void | Promise<void>;
   /** The Express adapter, when the app replies its own way (inspection-api's DRF renderer); Nest's otherwise. */
   httpAdapter?: () => ExpressAdapter;
+  /** Hot GET routes answered on the http.Server before Express (answerBeforeFramework), once configured. */
+  preRoutedGets?: (app: NestExpressApplication) => readonly PreRoutedGet[];
 }
 
 /** A listening service. close() is graceful: stop accepting, drain, then close sockets and pools. */
@@ -102,15 +105,19 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Run
   if (options.bodies) app.useGlobalInterceptors(new BodyParsingInterceptor(options.bodies));
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxySetting(options.trustProxy));
-  app.use(securityHeadersMiddleware(options.securityHeaders));
-  app.use(requestLoggingMiddleware(logger));
-  app.use(app.get(HttpMetrics).middleware);
+  const platform = [
+    securityHeadersMiddleware(options.securityHeaders),
+    requestLoggingMiddleware(logger),
+    app.get(HttpMetrics).middleware,
+  ];
+  for (const middleware of platform) app.use(middleware);
   const metrics = options.metrics ?? {};
   app.get(MetricsExposure).configure(metrics);
   await options.configure?.(app);
 
   let closing = false;
   const server: Server = app.getHttpServer();
+  answerBeforeFramework(server, platform as PlatformMiddleware[], options.preRoutedGets?.(app) ?? []);
   applyConnectionTimeouts(server, options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS);
   // While draining, tell keep-alive clients to go elsewhere for their next request.
   server.on('request', (_request, response: ServerResponse) => {
