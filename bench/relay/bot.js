@@ -42,7 +42,13 @@ async function startBenchBot(log) {
 
 async function main() {
   const redisUrl = process.env.REDIS_URL;
-  const store = createConversationStore({ redisUrl });
+  // CONVERSATION_RETENTION_SECONDS as the gateways read it (bench/soak's relay shape sets it, so the bot's replies
+  // expire with the relay's writes and Redis reaches a steady state); unset: the store's default.
+  const retention = process.env.CONVERSATION_RETENTION_SECONDS;
+  const store = createConversationStore({
+    redisUrl,
+    retentionSeconds: retention ? Number(retention) : undefined,
+  });
   const bus = createActivityBus({ redisUrl });
   const log = new ConversationLog(store, bus, { warn: (...details) => console.warn(...details) });
   const bot = await startBenchBot(() => log);

@@ -41,6 +41,19 @@ function clone<T>(value: T): T {
 }
 
 /**
+ * The value itself, frozen all the way down. Entries and records are handed out frozen instead of copied on every
+ * append and read: no caller can change what is stored (a write to a frozen object throws in strict code), at the
+ * cost of one walk per append instead of two deep copies, and none per read.
+ */
+function deepFreeze<T>(value: T): Readonly<T> {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const member of Object.values(value)) deepFreeze(member);
+  }
+  return value;
+}
+
+/**
  * Single-process store (development, tests, the all-in-one launcher); expired conversations are swept lazily.
  * Uploaded bytes are capped (`maxUploadBytes`): the oldest uploads go first, so memory stays bounded.
  */
@@ -71,7 +84,7 @@ export class InProcessConversationStore implements ConversationStore {
     return this.run(() => {
       if (this.live(record.conversationId)) return false;
       this.conversations.set(record.conversationId, {
-        record: clone(record),
+        record: deepFreeze({ ...record }),
         log: [],
         lastMicros: 0,
         milestones: new Set(),
@@ -85,7 +98,7 @@ export class InProcessConversationStore implements ConversationStore {
   get(conversationId: string): Promise<ConversationRecord | undefined> {
     return this.run(() => {
       const state = this.live(conversationId);
-      return state ? clone(state.record) : undefined;
+      return state?.record;
     });
   }
 
@@ -97,11 +110,14 @@ export class InProcessConversationStore implements ConversationStore {
       const state = this.live(conversationId);
       if (!state) return undefined;
       if (state.record.userId === undefined) {
-        state.record.userId = user.userId;
-        if (user.userName !== undefined) state.record.userName = user.userName;
+        state.record = deepFreeze({
+          ...state.record,
+          userId: user.userId,
+          ...(user.userName !== undefined ? { userName: user.userName } : {}),
+        });
         this.touch(state);
       }
-      return clone(state.record);
+      return state.record;
     });
   }
 
@@ -121,10 +137,11 @@ export class InProcessConversationStore implements ConversationStore {
       const seq = state.log.length;
       const micros = Math.max(this.now() * 1000, state.lastMicros + 1);
       state.lastMicros = micros;
-      const stored = { seq, activity: stampActivity(conversationId, seq, micros, clone(activity)) };
+      // The appended activity (and what it holds) is frozen with its entry: the caller hands it over.
+      const stored = deepFreeze({ seq, activity: stampActivity(conversationId, seq, micros, activity) });
       state.log.push(stored);
       this.touch(state);
-      return clone(stored);
+      return stored;
     });
   }
 
@@ -137,7 +154,7 @@ export class InProcessConversationStore implements ConversationStore {
       const state = this.live(conversationId);
       if (!state) return [];
       const start = afterSeq === undefined ? 0 : Math.max(afterSeq + 1, 0);
-      return clone(state.log.slice(start, start + limit));
+      return state.log.slice(start, start + limit);
     });
   }
 

@@ -50,17 +50,35 @@ describe('InProcessConversationStore append', () => {
     }
   });
 
-  it('keeps its own copy: changing what was appended or read changes nothing stored', async () => {
+  it('hands out frozen entries: neither what was appended nor what was read can change what is stored', async () => {
     const store = new InProcessConversationStore();
     try {
       await store.create({ conversationId: 'c1', botId: 'b', createdAt: Date.now() });
       const activity = { type: 'message', channelData: { n: 1 } };
       const appended = await store.append('c1', activity);
-      activity.channelData.n = 2;
-      (appended.activity.channelData as { n: number }).n = 3;
+      // The appended activity is handed over: what it holds is frozen with the entry.
+      expect(() => {
+        activity.channelData.n = 2;
+      }).toThrow(TypeError);
+      expect(() => {
+        (appended.activity.channelData as { n: number }).n = 3;
+      }).toThrow(TypeError);
       const [read] = await store.read('c1');
-      (read.activity.channelData as { n: number }).n = 4;
-      expect((await store.read('c1'))[0].activity.channelData).toEqual({ n: 1 });
+      expect(() => {
+        (read.activity.channelData as { n: number }).n = 4;
+      }).toThrow(TypeError);
+      expect(() => {
+        (read as { seq: number }).seq = 9;
+      }).toThrow(TypeError);
+      const record = await store.get('c1');
+      expect(() => {
+        (record as { botId: string }).botId = 'other';
+      }).toThrow(TypeError);
+      expect((await store.read('c1'))[0]).toEqual({
+        seq: 0,
+        activity: expect.objectContaining({ channelData: { n: 1 } }),
+      });
+      expect((await store.get('c1'))?.botId).toBe('b');
     } finally {
       await store.close();
     }
