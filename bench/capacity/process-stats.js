@@ -19,6 +19,19 @@ function cpuMilliseconds(pid) {
   }
 }
 
+/** CPU milliseconds of a process plus its direct children (nginx: the master and its workers). */
+function cpuWithChildrenMilliseconds(pid) {
+  const own = pid === undefined ? undefined : cpuMilliseconds(pid);
+  if (own === undefined) return undefined;
+  let children = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  } catch {
+    // No children file (older kernels): the process alone.
+  }
+  return children.reduce((sum, child) => sum + (cpuMilliseconds(Number(child)) ?? 0), own);
+}
+
 /** Resident set size in bytes; undefined when the process is gone. */
 function residentSetBytes(pid) {
   try {
@@ -49,4 +62,11 @@ function cpuOf(processes) {
   return Object.fromEntries(Object.entries(processes).map(([label, pid]) => [label, cpuMilliseconds(pid)]));
 }
 
-module.exports = { cpuMilliseconds, cpuOf, openFilesLimit, residentSetBytes, tcpSocketMemory };
+module.exports = {
+  cpuMilliseconds,
+  cpuOf,
+  cpuWithChildrenMilliseconds,
+  openFilesLimit,
+  residentSetBytes,
+  tcpSocketMemory,
+};

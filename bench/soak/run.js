@@ -3,14 +3,19 @@
 //   npm run build
 //   node bench/soak/run.js --duration 10m            # boots the stack (nginx, redis-server, the apps, an echo bot)
 //   node bench/soak/run.js --duration 90s --url http://127.0.0.1:8080 --secret … --admin user:password
+//   node bench/soak/run.js --shape relay --duration 30m --chat-rate 2000   # the Redis-mode target's processes only
 // See bench/soak/README.md for every option.
 'use strict';
 
 const { mkdir, mkdtemp, readdir, rm, stat } = require('node:fs/promises');
+const http = require('node:http');
+const https = require('node:https');
 const { tmpdir } = require('node:os');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { compareHeapSnapshots } = require('./heap-compare');
+const { startRelayShape } = require('./relay-shape');
+const { cpuWithChildrenMilliseconds } = require('../capacity/process-stats');
 
 const root = path.resolve(__dirname, '..', '..');
 const WebSocket = require(require.resolve('ws', { paths: [root] }));
@@ -21,16 +26,19 @@ const { createScratchDatabase, EmbeddedPostgresServer } = require(
 
 const { values: options } = parseArgs({
   options: {
+    shape: { type: 'string', default: process.env.SOAK_SHAPE ?? 'platform' },
+    'no-nginx': { type: 'boolean', default: process.env.SOAK_NO_NGINX === '1' },
+    'port-base': { type: 'string', default: process.env.SOAK_PORT_BASE },
     duration: { type: 'string', default: process.env.SOAK_DURATION ?? '10m' },
     relays: { type: 'string', default: process.env.SOAK_RELAYS ?? '2' },
-    conversations: { type: 'string', default: process.env.SOAK_CONVERSATIONS ?? '20' },
-    'api-workers': { type: 'string', default: process.env.SOAK_API_WORKERS ?? '8' },
+    conversations: { type: 'string', default: process.env.SOAK_CONVERSATIONS },
+    'api-workers': { type: 'string', default: process.env.SOAK_API_WORKERS },
     'chat-pause-ms': { type: 'string', default: process.env.SOAK_CHAT_PAUSE_MS ?? '250' },
     'chat-rate': { type: 'string', default: process.env.SOAK_CHAT_RATE },
     'api-rate': { type: 'string', default: process.env.SOAK_API_RATE },
     'messages-per-conversation': {
       type: 'string',
-      default: process.env.SOAK_MESSAGES_PER_CONVERSATION ?? '0',
+      default: process.env.SOAK_MESSAGES_PER_CONVERSATION,
     },
     'retention-seconds': { type: 'string', default: process.env.SOAK_RETENTION_SECONDS },
     'report-every': { type: 'string', default: process.env.SOAK_REPORT_EVERY ?? '60s' },
@@ -51,11 +59,23 @@ function parseDuration(text) {
   return Number(match[1]) * unit;
 }
 
+/**
+ * `platform`: the whole stack through nginx (inspection API and chat with a stock botbuilder bot behind
+ * connector-gateway). `relay`: the Redis-mode target's processes (relay-gateway on a redis-server of its own,
+ * bench/relay's bot replying through Redis, nginx unless --no-nginx) and chat only, at rates near 2,000 messages/s.
+ */
+const SHAPE = options.shape;
+if (!['platform', 'relay'].includes(SHAPE)) throw new Error(`--shape is platform or relay, not ${SHAPE}`);
+if (SHAPE === 'relay' && options.url) throw new Error('--shape relay boots its own processes: no --url');
 const DURATION_MS = parseDuration(options.duration);
 const REPORT_EVERY_MS = parseDuration(options['report-every']);
 const RELAYS = Number(options.relays);
-const CONVERSATIONS = Number(options.conversations);
-const API_WORKERS = Number(options['api-workers']);
+// The relay shape's defaults: 400 conversations (at 2,000 messages/s each sends 5/s, one at a time, so its answer
+// has 200 ms before the loop falls behind), and no inspection API load (no inspection-api in that shape).
+const CONVERSATIONS = Number(options.conversations ?? (SHAPE === 'relay' ? 400 : 20));
+const API_WORKERS = Number(options['api-workers'] ?? (SHAPE === 'relay' ? 0 : 8));
+if (SHAPE === 'relay' && API_WORKERS > 0)
+  throw new Error('--shape relay has no inspection API: --api-workers 0');
 const CHAT_PAUSE_MS = Number(options['chat-pause-ms']);
 // Fixed rates (messages/s over all conversations, requests/s over all API workers): each loop keeps a schedule
 // instead of pausing after each answer, so the load stays the same whether the machine is busy or quiet (a closed
@@ -65,22 +85,31 @@ const API_RATE = options['api-rate'] ? Number(options['api-rate']) : undefined;
 // A user starts a new conversation after this many messages (0: one conversation per loop for the whole run); with
 // --retention-seconds (the gateways' CONVERSATION_RETENTION_SECONDS) finished conversations leave Redis, so its
 // memory reaches a steady state instead of growing with every retained activity.
-const MESSAGES_PER_CONVERSATION = Number(options['messages-per-conversation']);
-const RETENTION_SECONDS = options['retention-seconds'];
+// The relay shape turns conversations over by default (100 messages each, kept 60 s after their last write: the
+// gateways' minimum retention), so Redis reaches its steady state within minutes (bench/soak/README.md).
+const MESSAGES_PER_CONVERSATION = Number(
+  options['messages-per-conversation'] ?? (SHAPE === 'relay' ? 100 : 0),
+);
+const RETENTION_SECONDS = options['retention-seconds'] ?? (SHAPE === 'relay' ? '60' : undefined);
 
-/** A loop's schedule at `perSecond` of `loops` loops: `wait()` sleeps until the next slot; `late` counts missed ones. */
+/**
+ * A loop's schedule at `perSecond` of `loops` loops: `wait()` sleeps until the next slot; `late` counts missed ones,
+ * from the second wait on (the loop's set-up before its first message, e.g. its first conversation, is not the rate).
+ */
 class Schedule {
   constructor(perSecond, loops, index) {
     this.intervalMs = (loops / perSecond) * 1000;
     this.next = Date.now() + (this.intervalMs * index) / loops;
     this.late = 0;
+    this.waited = false;
   }
   async wait() {
     const now = Date.now();
     if (this.next < now - this.intervalMs) {
-      this.late += 1;
+      if (this.waited) this.late += 1;
       this.next = now;
     }
+    this.waited = true;
     await sleep(Math.max(0, this.next - now));
     this.next += this.intervalMs;
   }
@@ -123,6 +152,43 @@ const operation = (name) => {
   return operations.get(name);
 };
 
+// node:http with keep-alive connections rather than fetch: fetch costs this load generator about twice the CPU per
+// request, which counts at 2,000 messages/s on a machine the stack shares with it.
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 1024 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 1024 }),
+};
+
+/** One HTTP request (`init`: method, headers, body as a string); resolves with the status and the body's text. */
+function send(url, { method = 'GET', headers = {}, body } = {}) {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const payload = body === undefined ? undefined : Buffer.from(body);
+    const client = target.protocol === 'https:' ? https : http;
+    const request = client.request(
+      target,
+      {
+        method,
+        agent: agents[target.protocol],
+        headers: payload ? { ...headers, 'content-length': payload.length } : headers,
+      },
+      (response) => {
+        const chunks = [];
+        response.on('data', (chunk) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () =>
+          resolve({ status: response.statusCode, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
+    request.setTimeout(30_000, () =>
+      request.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })),
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
+}
+
 /**
  * Runs one HTTP request and records it under `name`: 2xx is a success, a status in `tolerated` (the login throttle's
  * 429, which the caller waits out and retries) is counted apart, anything else is an error.
@@ -130,8 +196,8 @@ const operation = (name) => {
 async function timed(name, url, init = {}, tolerated = []) {
   const started = performance.now();
   try {
-    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
-    const body = await response.text();
+    const response = await send(url, init);
+    const body = response.text;
     const ms = performance.now() - started;
     if (response.status >= 200 && response.status < 300) {
       operation(name).ok(ms);
@@ -141,7 +207,7 @@ async function timed(name, url, init = {}, tolerated = []) {
     else operation(name).fail(`HTTP ${response.status}`);
     return { status: response.status, body: undefined };
   } catch (error) {
-    operation(name).fail(error.name === 'TimeoutError' ? 'timeout' : (error.code ?? error.message));
+    operation(name).fail(error.code ?? error.message);
     return { status: 0, body: undefined };
   }
 }
@@ -240,6 +306,9 @@ const endToEnd = operation('chat: send → bot answer on the socket');
  * start a new inspection), until the end of the run. The schedule (or pause) is the loop's, across its conversations.
  */
 async function conversationLoop(domain, secret, until, index) {
+  // The loops start their first conversations spread over the first 10 s (at most a tenth of the run), not all at
+  // once: a burst of hundreds of token requests and conversation starts is not the load the run is about.
+  await sleep((index / CONVERSATIONS) * Math.min(10_000, DURATION_MS / 10));
   // Between messages: keep the fixed rate's schedule, or pause --chat-pause-ms (± 50 %).
   const schedule = CHAT_RATE ? new Schedule(CHAT_RATE, CONVERSATIONS, index) : undefined;
   if (schedule) schedules.push(schedule);
@@ -360,7 +429,9 @@ async function conversation(domain, secret, until, index, pause) {
 // ---------------------------------------------------------------- heap snapshots
 /** The stack's Node apps: started with --heap-snapshots, each writes a heap snapshot on SIGUSR2. */
 const nodeApps = (stack) =>
-  stack.processes().filter((each) => /^(inspection-api|connector-gateway|relay-gateway)/.test(each.name));
+  stack
+    .processes()
+    .filter((each) => /^(inspection-api|connector-gateway|relay-gateway|bench-bot)/.test(each.name));
 
 /** Waits for the snapshot a process writes after SIGUSR2 (a new `Heap.*.<pid>.*.heapsnapshot` whose size settled). */
 async function waitForSnapshot(pid, existing) {
@@ -403,6 +474,15 @@ function memorySnapshot(stack) {
   return stack ? new Map(stack.processes().map((p) => [p.name, p.residentSetBytes()])) : new Map();
 }
 
+/** CPU milliseconds so far of every process of the stack (nginx with its workers) and of this load generator. */
+function cpuSnapshot(stack) {
+  const usage = process.cpuUsage();
+  return new Map([
+    ...(stack ? stack.processes().map((p) => [p.name, cpuWithChildrenMilliseconds(p.pid)]) : []),
+    ['load generator (this)', (usage.user + usage.system) / 1000],
+  ]);
+}
+
 /** A Node app's V8 heap (used, total) and external memory, from its /metrics (prom-client's default metrics). */
 async function heapOf(url) {
   try {
@@ -421,7 +501,8 @@ async function heapOf(url) {
 /** Heaps of the stack's Node apps: name → heap (RSS alone cannot tell a JavaScript leak from native memory). */
 async function heapSnapshotOfApps(stack) {
   if (!stack) return new Map();
-  const apps = [stack.inspectionApi, stack.connectorGateway, ...stack.relays];
+  // The relay shape has no inspection-api or connector-gateway (and bench/relay's bot serves no /metrics).
+  const apps = [stack.inspectionApi, stack.connectorGateway, ...stack.relays].filter(Boolean);
   return new Map(await Promise.all(apps.map(async (app) => [app.name, await heapOf(app.url)])));
 }
 
@@ -446,7 +527,30 @@ async function main() {
     let base = options.url?.replace(/\/$/, '');
     let secret = options.secret;
     let credentials = options.admin?.split(':');
-    if (!base) {
+    const heapSnapshotEnvironment = {};
+    if (HEAP_DIRECTORY && !base) {
+      await mkdir(HEAP_DIRECTORY, { recursive: true });
+      heapSnapshotEnvironment.NODE_OPTIONS = `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${HEAP_DIRECTORY}`;
+    }
+    if (!base && SHAPE === 'relay') {
+      const workDirectory = await mkdtemp(path.join(tmpdir(), 'fieldops-soak-'));
+      cleanups.unshift(() => rm(workDirectory, { recursive: true, force: true }));
+      stack = await startRelayShape({
+        workDirectory,
+        retentionSeconds: RETENTION_SECONDS,
+        nodeOptions: heapSnapshotEnvironment.NODE_OPTIONS,
+        nginx: !options['no-nginx'],
+        portBase: options['port-base'] ? Number(options['port-base']) : undefined,
+      });
+      cleanups.unshift(() => stack.stop());
+      base = stack.publicUrl;
+      secret = stack.credentials.directLineSecret;
+      say(
+        `stack (relay shape): ${options['no-nginx'] ? `relay-gateway ${base} (no nginx)` : `nginx ${base} → relay-gateway ${stack.relays[0].url}`}, ` +
+          `bench/relay's bot in its own process, redis-server ${stack.redisUrl} (AOF, fsync every second)`,
+      );
+      say(`logs and data: ${workDirectory}`);
+    } else if (!base) {
       const workDirectory = await mkdtemp(path.join(tmpdir(), 'fieldops-soak-'));
       cleanups.unshift(() => rm(workDirectory, { recursive: true, force: true }));
       let adminUrl = process.env.DATABASE_URL;
@@ -459,14 +563,9 @@ async function main() {
         adminUrl = server.url;
       }
       const database = await createScratchDatabase(adminUrl, 'soak');
-      const heapSnapshotEnvironment = {};
       const retentionEnvironment = RETENTION_SECONDS
         ? { CONVERSATION_RETENTION_SECONDS: RETENTION_SECONDS }
         : {};
-      if (HEAP_DIRECTORY) {
-        await mkdir(HEAP_DIRECTORY, { recursive: true });
-        heapSnapshotEnvironment.NODE_OPTIONS = `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${HEAP_DIRECTORY}`;
-      }
       cleanups.unshift(() => database.drop());
       stack = await startLocalStack({
         repositoryRoot: root,
@@ -498,13 +597,15 @@ async function main() {
     }
     const domain = `${base}/v3/directline`;
 
-    const deviceIds = await seedDevices(base, credentials, 50);
+    const deviceIds = API_WORKERS > 0 ? await seedDevices(base, credentials, 50) : [];
     const memoryAtStart = memorySnapshot(stack);
     const startedAt = Date.now();
     const until = startedAt + DURATION_MS;
     say(
       `soak: ${options.duration} of ${API_WORKERS} API workers (${API_RATE ? `${API_RATE} requests/s` : 'closed loops'}) and ` +
-        `${CONVERSATIONS} conversations with the bot (${CHAT_RATE ? `${CHAT_RATE} messages/s` : `pause ${CHAT_PAUSE_MS} ms`}); ` +
+        `${CONVERSATIONS} conversations with the bot (${CHAT_RATE ? `${CHAT_RATE} messages/s` : `pause ${CHAT_PAUSE_MS} ms`}` +
+        `${MESSAGES_PER_CONVERSATION ? `, a new one every ${MESSAGES_PER_CONVERSATION} messages` : ''}` +
+        `${RETENTION_SECONDS ? `, retention ${RETENTION_SECONDS} s` : ''}); ` +
         `RSS compared between the ${(BASELINE_MS / 60_000).toFixed(1)}-minute mark and the end`,
     );
     // The mark's reading (and, with --heap-snapshots, a snapshot of every Node app first, so both readings include
@@ -512,11 +613,15 @@ async function main() {
     let memoryAtMark = new Map();
     let markedAt = startedAt + BASELINE_MS;
     let heapAtMark = new Map();
+    let cpuAtMark = new Map();
+    let sentAtMark = 0;
     let snapshotsAtMark;
     const mark = sleep(BASELINE_MS).then(async () => {
       if (HEAP_DIRECTORY && stack) snapshotsAtMark = await writeHeapSnapshots(stack, 'mark');
       memoryAtMark = memorySnapshot(stack);
       markedAt = Date.now();
+      cpuAtMark = cpuSnapshot(stack);
+      sentAtMark = chat.sent;
       heapAtMark = await heapSnapshotOfApps(stack);
     });
 
@@ -560,6 +665,9 @@ async function main() {
     clearInterval(progress);
     clearInterval(sampler);
     const elapsedSeconds = (Date.now() - startedAt) / 1000;
+    const cpuAtEnd = cpuSnapshot(stack);
+    const sentAfterMark = chat.sent - sentAtMark;
+    const secondsAfterMark = (Date.now() - markedAt) / 1000;
     const memoryAtEnd = memorySnapshot(stack);
     const heapAtEnd = await heapSnapshotOfApps(stack);
     const snapshotsAtEnd =
@@ -575,12 +683,18 @@ async function main() {
     const errors = [...operations.values()].reduce((sum, op) => sum + op.errors, 0);
     say('');
     say(
-      `throughput: ${(total / elapsedSeconds).toFixed(1)} successful HTTP requests/s through nginx; errors: ${errors}; workers that gave up: ${crashed.length}`,
+      `throughput: ${(total / elapsedSeconds).toFixed(1)} successful HTTP requests/s${SHAPE === 'relay' && options['no-nginx'] ? ' (straight to the relay)' : options.url ? '' : ' through nginx'}; errors: ${errors}; workers that gave up: ${crashed.length}`,
     );
     say(
-      `chat: ${chat.conversations} conversations, ${chat.sent} messages sent (${(chat.sent / elapsedSeconds).toFixed(1)}/s), ${chat.answered} answered on the socket, duplicates ${chat.duplicates}, gaps ${chat.gaps}, socket reconnects ${chat.reconnects}`,
+      `chat: ${chat.conversations} conversations, ${chat.sent} messages sent (${(chat.sent / elapsedSeconds).toFixed(1)}/s), ${chat.answered} answered on the socket (unanswered ${chat.sent - chat.answered}), duplicates ${chat.duplicates}, gaps ${chat.gaps}, socket reconnects ${chat.reconnects}`,
     );
     const late = schedules.reduce((sum, schedule) => sum + schedule.late, 0);
+    if (CHAT_RATE && sentAfterMark > 0) {
+      const achieved = sentAfterMark / secondsAfterMark;
+      say(
+        `chat rate from the mark to the end: ${achieved.toFixed(1)} messages/s of ${CHAT_RATE} offered (${((achieved / CHAT_RATE) * 100).toFixed(1)} %)`,
+      );
+    }
     if (CHAT_RATE || API_RATE) {
       say(
         late === 0
@@ -590,6 +704,27 @@ async function main() {
     }
     for (const failure of crashed.slice(0, 5))
       say(`  worker failed: ${failure.reason?.message ?? failure.reason}`);
+    // CPU after the mark: whether the machine had room for the rate (a process near 100 % of a core, or the sum near
+    // the machine's cores, means the rate is the machine's limit, not the stack's).
+    const cpu = [...cpuAtEnd].map(([name, ms]) => {
+      const used = ms - (cpuAtMark.get(name) ?? NaN);
+      return {
+        process: name,
+        percentOfCore: used / 10 / secondsAfterMark,
+        msPerMessage: used / sentAfterMark,
+      };
+    });
+    if (stack && sentAfterMark > 0) {
+      say(
+        `CPU from the mark to the end (${sentAfterMark} messages in ${secondsAfterMark.toFixed(0)} s): ` +
+          cpu
+            .map(
+              (each) =>
+                `${each.process} ${each.percentOfCore.toFixed(0)} % of a core (${each.msPerMessage.toFixed(3)} ms per message)`,
+            )
+            .join(', '),
+      );
+    }
     // RSS swings with each major GC (V8 gives heap pages back and takes them again), so one reading can be a dip or a
     // crest: the verdict compares the median of the samples in the minute after the mark with that of the last minute.
     const finishedAt = Date.now();
@@ -669,6 +804,9 @@ async function main() {
         chatRate: CHAT_RATE,
         apiRate: API_RATE,
         loopsBehindSchedule: late,
+        shape: SHAPE,
+        chatRateAfterMark: sentAfterMark / secondsAfterMark,
+        cpuAfterMark: cpu,
         baselineSeconds: BASELINE_MS / 1000,
         memoryFlat: grown.length === 0,
         memory: [...memoryAtStart.keys()].map((name) => ({
@@ -688,6 +826,7 @@ async function main() {
     }
     process.exitCode = crashed.length > 0 ? 1 : 0;
   } finally {
+    for (const agent of Object.values(agents)) agent.destroy();
     for (const cleanup of cleanups) await cleanup().catch((error) => say(`cleanup: ${error.message}`));
   }
 }
