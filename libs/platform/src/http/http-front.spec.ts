@@ -2,7 +2,7 @@ import { type AddressInfo } from 'node:net';
 import { type Server } from 'node:http';
 import { type ArgumentsHost, type CanActivate, type ExceptionFilter, HttpException } from '@nestjs/common';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { preRoutedJsonPost, writeJsonAnswer } from './pre-routed-post';
+import { preRoutedJsonPost, writeJsonAnswer } from './http-front';
 
 class ItemsController {
   post(): void {}
