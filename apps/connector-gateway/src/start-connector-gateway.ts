@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server as HttpsServer } from 'node:https';
-import { type RequestListener } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { type ActivityBus } from '@fieldops/bus';
 import { type ConversationStore } from '@fieldops/conversation-store';
 import {
   applyConnectionTimeouts,
+  type HeaderMiddleware,
+  HttpFront,
   type StartedService,
   startService,
   type JsonBodyOptions,
@@ -100,21 +101,18 @@ export async function startConnectorGateway(
           aiServices: options.aiServices ?? platformConfigOf(environment, variables)?.aiServices,
         }),
       configure: (app, { environment }) => {
-        // Every response carries an operation id, as the real Bot Connector's do.
-        app.use(
-          (
-            _request: unknown,
-            response: { setHeader(name: string, value: string): void },
-            next: () => void,
-          ) => {
-            response.setHeader('X-Correlating-OperationId', randomUUID());
-            next();
-          },
-        );
+        // Every response carries an operation id, as the real Bot Connector's do: the framework's and the hot routes'.
+        const operationId: HeaderMiddleware = (_request, response, next) => {
+          response.setHeader('X-Correlating-OperationId', randomUUID());
+          next();
+        };
+        app.use(operationId);
+        const front = app.get(HttpFront);
+        front.use(operationId);
         const parseJson = jsonBodyParser(connectorJsonBody(environment));
-        // Every bot message (SendToConversation, ReplyToActivity) is answered here, before the router: its guard, then
-        // the JSON parser the framework's routes get (BodyParsingInterceptor, after their guards), same limit and rules.
-        app.use(
+        // Every bot message (SendToConversation, ReplyToActivity) is answered by the front, before Express: its guard,
+        // then the JSON parser the framework's routes get (BodyParsingInterceptor, after their guards), same rules.
+        front.post(
           botSendRoute({
             guard: app.get(BotBearerGuard),
             conversations: app.get(BotConversationsService),
@@ -123,7 +121,7 @@ export async function startConnectorGateway(
           }),
         );
         // The relay's delivery of every message (when the relay runs in a process of its own), likewise.
-        app.use(
+        front.post(
           deliveriesRoute({
             guards: [app.get(BotBearerGuard), app.get(InternalKeyGuard)],
             controller: app.get(DeliveriesController),
@@ -156,7 +154,7 @@ async function serveHttpsToo(
         cert: readFileSync(environment.CONNECTOR_TLS_CERT_FILE),
         key: readFileSync(environment.CONNECTOR_TLS_KEY_FILE),
       },
-      running.app.getHttpAdapter().getInstance() as RequestListener,
+      running.requestListener,
     );
     applyConnectionTimeouts(server, environment.HTTP_HEADERS_TIMEOUT_MS);
     await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,6 @@
 import { runMigrationsUnderLock } from '@fieldops/database';
 import {
+  HttpFront,
   pageContentSecurityPolicy,
   type StartedService,
   startService,
@@ -75,16 +76,6 @@ export function startInspectionApi(
           databaseUrl: await resolveDatabaseUrl(environment, logger, onClosed),
           keyRing: inspectionKeyRing(environment, logger),
         }),
-      // The devices list, the hot read of the console and the bot, before Express (its README: "Pre-routed list").
-      preRoutedGets: (app, { environment }) => [
-        devicesListRoute({
-          controller: app.get(DevicesController),
-          authentication: app.get<symbol, JwtAuthGuardInstance>(JWT_AUTH_GUARD),
-          roles: app.get(RoleAccessGuard),
-          checkHost: hostCheck(environment.INSPECTION_ALLOWED_HOSTS, environment.INSPECTION_PUBLIC_URL),
-          filter: app.get(DrfExceptionFilter),
-        }),
-      ],
       configure: async (app, { environment, logger }) => {
         // DRF sends no ETag (Django's ConditionalGetMiddleware is not in its stack); Express would hash every body.
         app.set('etag', false);
@@ -100,6 +91,16 @@ export function startInspectionApi(
           app.use(consoleStaticRouter(environment.INSPECTION_CONSOLE_DIR));
         }
         app.use(apiHeadersMiddleware);
+        // The devices list, the hot read of the console and the bench, before Express (README: "Pre-routed list").
+        app.get(HttpFront).get(
+          devicesListRoute({
+            controller: app.get(DevicesController),
+            authentication: app.get<symbol, JwtAuthGuardInstance>(JWT_AUTH_GUARD),
+            roles: app.get(RoleAccessGuard),
+            checkHost: hostCheck(environment.INSPECTION_ALLOWED_HOSTS, environment.INSPECTION_PUBLIC_URL),
+            filter: app.get(DrfExceptionFilter),
+          }),
+        );
         app.use(authorizationHeaderMiddleware);
         for (const parser of bodyParsingMiddleware({
           maxBodyBytes: environment.INSPECTION_MAX_BODY_BYTES,

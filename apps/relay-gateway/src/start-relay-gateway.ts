@@ -1,6 +1,8 @@
 import { type ActivityBus } from '@fieldops/bus';
 import { type ConversationStore } from '@fieldops/conversation-store';
+import cors from 'cors';
 import {
+  HttpFront,
   jsonBodyParser,
   type StartedService,
   startService,
@@ -25,7 +27,19 @@ export interface StartRelayGatewayOptions extends StartServiceOptions {
   botDelivery?: BotDelivery;
 }
 
-const CORS_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'X-Requested-With', 'x-ms-bot-agent'];
+/**
+ * Browsers host Web Chat anywhere. A bot's (or token's) trusted origins are enforced by the auth guard, which also
+ * withdraws Access-Control-Allow-Origin from its 403 for another origin. A preflight carries no credential, so it
+ * cannot tell the bot: it is answered for any origin (README, relay-gateway, CORS).
+ */
+const CORS: cors.CorsOptions = {
+  origin: true,
+  // Bearer-only: no cookies, so no Access-Control-Allow-Credentials (a credentialed read from any origin).
+  credentials: false,
+  methods: ['GET', 'POST', 'OPTIONS'],
+  allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Requested-With', 'x-ms-bot-agent'],
+  maxAge: 600,
+};
 
 /** Validates the configuration, then starts relay-gateway and returns once it listens. */
 export function startRelayGateway(
@@ -53,20 +67,14 @@ export function startRelayGateway(
             loadPlatformConfig(environment.PLATFORM_CONFIG, { environment: variables }),
         }),
       configure: (app, { environment }) => {
-        // Browsers host Web Chat anywhere. A bot's (or token's) trusted origins are enforced by the auth guard, which
-        // also withdraws Access-Control-Allow-Origin from its 403 for another origin. A preflight carries no
-        // credential, so it cannot tell the bot: it is answered for any origin (README, relay-gateway, CORS).
-        app.enableCors({
-          origin: true,
-          // Bearer-only: no cookies, so no Access-Control-Allow-Credentials (a credentialed read from any origin).
-          credentials: false,
-          methods: ['GET', 'POST', 'OPTIONS'],
-          allowedHeaders: CORS_HEADERS,
-          maxAge: 600,
-        });
-        // The send (every message) is answered here, before the router: its guard, then the JSON parser the framework's
-        // routes get (BodyParsingInterceptor, after their guards), with the same limit and input rules.
-        app.use(app.get(ActivitySendRoute).middleware(jsonBodyParser(relayJsonBody(environment))));
+        // The same CORS middleware as app.enableCors installs, for the framework's routes and the hot send alike.
+        const corsMiddleware = cors(CORS);
+        app.use(corsMiddleware);
+        const front = app.get(HttpFront);
+        front.use(corsMiddleware);
+        // The send (every message) is answered by the front, before Express: its guard, then the JSON parser the
+        // framework's routes get (BodyParsingInterceptor, after their guards), with the same limit and input rules.
+        front.post(app.get(ActivitySendRoute).route(jsonBodyParser(relayJsonBody(environment))));
         app.get(StreamService).attach(app.getHttpServer());
       },
     },

@@ -8,7 +8,6 @@ export * from './errors/wire-exception.filter';
 export * from './health/readiness.registry';
 export * from './http/http-front';
 export * from './http/json-poster';
-export * from './http/pre-routed-get';
 export * from './http/public-base-url';
 export * from './input/body-parsing.interceptor';
 export * from './input/json-input';

@@ -3,6 +3,7 @@ import { type Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { HealthController } from './health/health.controller';
 import { ReadinessRegistry } from './health/readiness.registry';
+import { HttpFront } from './http/http-front';
 import { HttpMetrics } from './metrics/http-metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsExposure } from './metrics/metrics-exposure';
@@ -34,13 +35,16 @@ export class PlatformModule {
     const registry = new Registry();
     registry.setDefaultLabels({ service });
     collectDefaultMetrics({ register: registry });
+    const httpMetrics = new HttpMetrics(registry);
     return {
       module: PlatformModule,
       controllers: [HealthController, MetricsController],
       providers: [
         { provide: LOGGER, useValue: logger },
         { provide: Registry, useValue: registry },
-        { provide: HttpMetrics, useValue: new HttpMetrics(registry) },
+        { provide: HttpMetrics, useValue: httpMetrics },
+        // The hot routes, answered before Express (startHttpService installs it on the server).
+        { provide: HttpFront, useValue: new HttpFront(logger, httpMetrics) },
         // Open on the app port until startHttpService applies METRICS_BEARER_TOKEN / METRICS_PORT.
         { provide: MetricsExposure, useValue: new MetricsExposure() },
         ReadinessRegistry,
@@ -50,7 +54,7 @@ export class PlatformModule {
           inject: [ReadinessRegistry],
         },
       ],
-      exports: [LOGGER, Registry, HttpMetrics, MetricsExposure, ReadinessRegistry],
+      exports: [LOGGER, Registry, HttpMetrics, HttpFront, MetricsExposure, ReadinessRegistry],
     };
   }
 }

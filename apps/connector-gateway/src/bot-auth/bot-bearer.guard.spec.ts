@@ -33,7 +33,8 @@ class Routes {
 
 function contextFor(authorization: string | undefined, handler: () => void = Routes.prototype.protected) {
   const request = {
-    get: (name: string) => (name.toLowerCase() === 'authorization' ? authorization : undefined),
+    // Node's request shape (the guard reads `headers`; Express's request has it too).
+    headers: authorization === undefined ? {} : { authorization },
   } as unknown as RequestWithBot;
   const context = {
     getHandler: () => handler,

@@ -45,7 +45,8 @@ export class BotBearerGuard implements CanActivate {
     ]);
     if (isPublic) return true;
     const request = context.switchToHttp().getRequest<RequestWithBot>();
-    const header = request.get('authorization') ?? '';
+    // Node's own header (the request may not be Express's: the front's hot routes run this guard too).
+    const header = request.headers.authorization ?? '';
     // Anonymous bots send no Authorization at all; the route then checks the conversation's bot is anonymous.
     if (
       header === '' &&

@@ -1,6 +1,6 @@
 import { type ExceptionFilter } from '@nestjs/common';
 import { type RequestHandler } from 'express';
-import { type PreRoutedMatch, preRoutedJsonPost, writeJsonAnswer } from '@fieldops/platform';
+import { type HotJsonPost, type HotRouteMatch } from '@fieldops/platform';
 import { type BotBearerGuard, type RequestWithBot } from '../bot-auth/bot-bearer.guard';
 import { BotConversationsController } from './bot-conversations.controller';
 import { type BotConversationsService } from './bot-conversations.service';
@@ -10,9 +10,9 @@ const SEND_PATH = /^\/v3\/conversations\/([^/]+)\/activities(?:\/([^/]+))?\/?$/i
 /** `…/activities/history` is SendConversationHistory, a route of its own. */
 const HISTORY = /^history$/i;
 
-function handlerOf(name: 'send' | 'reply'): PreRoutedMatch['handler'] {
+function handlerOf(name: 'send' | 'reply'): HotRouteMatch['handler'] {
   return Object.getOwnPropertyDescriptor(BotConversationsController.prototype, name)
-    ?.value as PreRoutedMatch['handler'];
+    ?.value as HotRouteMatch['handler'];
 }
 
 const SEND = {
@@ -36,14 +36,14 @@ export interface BotSendRouteOptions {
 
 /**
  * The two routes of every bot message (`POST /v3/conversations/{id}/activities[/{activityId}]`) answered before
- * Express's router and Nest's execution context (platform's preRoutedJsonPost): the same global guard, body parser,
+ * Express and Nest (a hot route of platform's HttpFront): the same global guard, body parser,
  * service and exception filter as BotConversationsController.send / reply, called directly; the answer is the
  * ResourceResponse (200, no ETag).
  */
-export function botSendRoute(options: BotSendRouteOptions): RequestHandler {
-  return preRoutedJsonPost({
+export function botSendRoute(options: BotSendRouteOptions): HotJsonPost {
+  return {
     controller: BotConversationsController,
-    match: (path): PreRoutedMatch | undefined => {
+    match: (path): HotRouteMatch | undefined => {
       const match = SEND_PATH.exec(path);
       if (!match) return undefined;
       const [, conversationId, activityId] = match;
@@ -54,15 +54,15 @@ export function botSendRoute(options: BotSendRouteOptions): RequestHandler {
     guards: [options.guard],
     parseJson: options.parseJson,
     filter: options.filter,
-    serve: async (request, response, params) => {
+    serve: async (request, params) => {
       const { conversationId, activityId } = params;
       const resource = await options.conversations.send(
-        (request as RequestWithBot).bot,
+        (request as Partial<RequestWithBot>).bot,
         conversationId,
         request.body,
         activityId,
       );
-      writeJsonAnswer(response, 200, resource);
+      return { status: 200, body: resource };
     },
-  });
+  };
 }

@@ -1,16 +1,16 @@
 import { type CanActivate, type ExceptionFilter } from '@nestjs/common';
 import { type RequestHandler } from 'express';
-import { type PreRoutedMatch, preRoutedJsonPost, writeJsonAnswer } from '@fieldops/platform';
+import { type HotJsonPost, type HotRouteMatch } from '@fieldops/platform';
 import { DeliveriesController } from './deliveries.controller';
 
 /** `POST /internal/v1/deliveries` as Express matches the controller's route (any case, optional `/`). */
 const DELIVERIES_PATH = /^\/internal\/v1\/deliveries\/?$/i;
 
-const DELIVER: PreRoutedMatch = {
+const DELIVER: HotRouteMatch = {
   params: {},
   route: '/internal/v1/deliveries',
   handler: Object.getOwnPropertyDescriptor(DeliveriesController.prototype, 'deliver')
-    ?.value as PreRoutedMatch['handler'],
+    ?.value as HotRouteMatch['handler'],
 };
 
 export interface DeliveriesRouteOptions {
@@ -25,18 +25,16 @@ export interface DeliveriesRouteOptions {
 
 /**
  * The relay → connector delivery (`POST /internal/v1/deliveries`, every message when the relay runs in a process of
- * its own) answered before Express's router and Nest's execution context (platform's preRoutedJsonPost): the same
+ * its own) answered before Express and Nest (a hot route of platform's HttpFront): the same
  * guards, parser and exception filter, and the controller's own handler; the answer is its DeliveryReport (200).
  */
-export function deliveriesRoute(options: DeliveriesRouteOptions): RequestHandler {
-  return preRoutedJsonPost({
+export function deliveriesRoute(options: DeliveriesRouteOptions): HotJsonPost {
+  return {
     controller: DeliveriesController,
     match: (path) => (DELIVERIES_PATH.test(path) ? DELIVER : undefined),
     guards: options.guards,
     parseJson: options.parseJson,
     filter: options.filter,
-    serve: async (request, response) => {
-      writeJsonAnswer(response, 200, await options.controller.deliver(request.body));
-    },
-  });
+    serve: async (request) => ({ status: 200, body: await options.controller.deliver(request.body) }),
+  };
 }

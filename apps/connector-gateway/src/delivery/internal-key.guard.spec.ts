@@ -7,7 +7,8 @@ const KEY = 'k'.repeat(40);
 
 function context(authorization: string | undefined): ExecutionContext {
   const request = {
-    get: (name: string) => (name.toLowerCase() === 'authorization' ? authorization : undefined),
+    // Node's request shape (the guard reads `headers`; Express's request has it too).
+    headers: authorization === undefined ? {} : { authorization },
   };
   return { switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext;
 }

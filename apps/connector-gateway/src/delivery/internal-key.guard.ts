@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
-import { type Request } from 'express';
+import { type IncomingMessage } from 'node:http';
 import { notFound, unauthorized } from '@fieldops/contracts';
 import { ConnectorGatewayEnvironment } from '../config/connector-gateway.environment';
 
@@ -21,7 +21,8 @@ export class InternalKeyGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     if (!this.expected) throw notFound('Not found');
-    const header = context.switchToHttp().getRequest<Request>().get('authorization') ?? '';
+    // Node's own header (the request may not be Express's: the front's hot routes run this guard too).
+    const header = context.switchToHttp().getRequest<IncomingMessage>().headers.authorization ?? '';
     const match = /^Bearer (\S+)$/.exec(header);
     if (!match?.[1] || !timingSafeEqual(digest(match[1]), this.expected))
       throw unauthorized('A valid internal key is required.');

@@ -3,7 +3,7 @@ import { type TLSSocket } from 'node:tls';
 import { type CanActivate, type ExceptionFilter } from '@nestjs/common';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { type JwtAuthGuardInstance } from '@fieldops/auth';
-import { type PreRoutedAnswer, type PreRoutedGet } from '@fieldops/platform';
+import { type HotGet, type HotGetClaim } from '@fieldops/platform';
 import { type Request } from 'express';
 import { renderJson, writeRenderedJson } from '../drf/json-renderer';
 import { setApiHeaders } from '../drf/routes';
@@ -21,7 +21,7 @@ const LIST_HANDLER = Object.getOwnPropertyDescriptor(DevicesController.prototype
   ...args: never[]
 ) => unknown;
 
-type FrontRequest = IncomingMessage & { originalUrl?: string; route?: { path: string }; user?: unknown };
+type FrontRequest = IncomingMessage & { originalUrl?: string; user?: unknown };
 
 export interface DevicesListRouteOptions {
   controller: DevicesController;
@@ -35,15 +35,15 @@ export interface DevicesListRouteOptions {
 }
 
 /**
- * `GET /api/devices/` (the hot list) answered on the http.Server before Express (platform's answerBeforeFramework):
+ * `GET /api/devices/` (the hot list) answered on the http.Server before Express (a hot GET of platform's HttpFront):
  * claimed only when every check the framework's chain makes before the handler passes with the framework's own
  * code — the allowed host (hostCheck), a plain bearer header already verified by the app's JWT guard
  * (`activatesWithoutVerifying`), the role guard — and nothing needs Express (no forwarded headers, no body).
  * Then the same DevicesController.list, the same `Allow`/`Vary` headers, DRF bytes, and every error through the
  * app's exception filter. Any other request, including one whose token must still be verified, goes to Express.
  */
-export function devicesListRoute(options: DevicesListRouteOptions): PreRoutedGet {
-  const answer: PreRoutedAnswer = async (request, response: ServerResponse) => {
+export function devicesListRoute(options: DevicesListRouteOptions): HotGet {
+  const answer = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     setApiHeaders(response, LIST_ROUTE);
     try {
       const body = await options.controller.list(request as unknown as Request);
@@ -56,8 +56,9 @@ export function devicesListRoute(options: DevicesListRouteOptions): PreRoutedGet
       );
     }
   };
+  const claim: HotGetClaim = { route: LIST_ROUTE, answer };
   return {
-    match(incoming) {
+    claim(incoming) {
       const request = incoming as FrontRequest;
       const url = request.url ?? '';
       const query = url.indexOf('?');
@@ -92,8 +93,7 @@ export function devicesListRoute(options: DevicesListRouteOptions): PreRoutedGet
         return undefined;
       }
       request.originalUrl = url;
-      request.route = { path: LIST_ROUTE };
-      return answer;
+      return claim;
     },
   };
 }

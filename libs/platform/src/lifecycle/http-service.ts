@@ -1,19 +1,24 @@
-import { type Server, type ServerResponse } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type Server as HttpsServer } from 'node:https';
 import { type AddressInfo } from 'node:net';
 import { type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
+import { type Application } from 'express';
 import { type Logger } from 'pino';
+import { HttpFront } from '../http/http-front';
 import { BodyParsingInterceptor, type BodyParsingOptions } from '../input/body-parsing.interceptor';
-import { answerBeforeFramework, type PlatformMiddleware, type PreRoutedGet } from '../http/pre-routed-get';
 import { PinoNestLogger } from '../logging/pino-nest-logger';
 import { requestLoggingMiddleware } from '../logging/request-logging.middleware';
 import { Registry } from 'prom-client';
 import { HttpMetrics } from '../metrics/http-metrics';
 import { MetricsExposure, type MetricsExposureOptions } from '../metrics/metrics-exposure';
 import { type RunningMetricsServer, startMetricsServer } from '../metrics/metrics-server';
-import { type SecurityHeadersOptions, securityHeadersMiddleware } from '../security/security-headers';
+import {
+  securityHeaderList,
+  type SecurityHeadersOptions,
+  securityHeadersMiddleware,
+} from '../security/security-headers';
 
 export interface HttpServiceOptions {
   service: string;
@@ -41,8 +46,6 @@ export interface HttpServiceOptions {
   configure?: (app: NestExpressApplication) => void | Promise<void>;
   /** The Express adapter, when the app replies its own way (inspection-api's DRF renderer); Nest's otherwise. */
   httpAdapter?: () => ExpressAdapter;
-  /** Hot GET routes answered on the http.Server before Express (answerBeforeFramework), once configured. */
-  preRoutedGets?: (app: NestExpressApplication) => readonly PreRoutedGet[];
 }
 
 /** A listening service. close() is graceful: stop accepting, drain, then close sockets and pools. */
@@ -53,6 +56,8 @@ export interface RunningService {
   readonly app: NestExpressApplication;
   /** `/metrics` on its own port, when one is configured (`METRICS_PORT`). */
   readonly metricsUrl?: string;
+  /** The server's request listener (the hot routes, then Express), for another listener of the same app (TLS). */
+  readonly requestListener: (request: IncomingMessage, response: ServerResponse) => void;
   close(): Promise<void>;
 }
 
@@ -105,24 +110,33 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Run
   if (options.bodies) app.useGlobalInterceptors(new BodyParsingInterceptor(options.bodies));
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxySetting(options.trustProxy));
-  const platform = [
-    securityHeadersMiddleware(options.securityHeaders),
-    requestLoggingMiddleware(logger),
-    app.get(HttpMetrics).middleware,
-  ];
-  for (const middleware of platform) app.use(middleware);
+  app.use(securityHeadersMiddleware(options.securityHeaders));
+  app.use(requestLoggingMiddleware(logger));
+  app.use(app.get(HttpMetrics).middleware);
+  // The hot routes (registered by configure) get the same security headers, before Express.
+  const front = app.get(HttpFront);
+  front.setHeaders(securityHeaderList(options.securityHeaders));
   const metrics = options.metrics ?? {};
   app.get(MetricsExposure).configure(metrics);
   await options.configure?.(app);
 
   let closing = false;
   const server: Server = app.getHttpServer();
-  answerBeforeFramework(server, platform as PlatformMiddleware[], options.preRoutedGets?.(app) ?? []);
   applyConnectionTimeouts(server, options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS);
-  // While draining, tell keep-alive clients to go elsewhere for their next request.
-  server.on('request', (_request, response: ServerResponse) => {
+  // The front answers the hot routes and hands the rest to Express (the listener Nest registered).
+  const express = app.getHttpAdapter().getInstance() as Application;
+  const serve = front.listener(express);
+  const requestListener = (request: IncomingMessage, response: ServerResponse): void => {
+    // While draining, tell keep-alive clients to go elsewhere for their next request.
     if (closing) response.setHeader('Connection', 'close');
-  });
+    serve(request, response);
+  };
+  if (!server.listeners('request').includes(express))
+    throw new Error(
+      `${service}: the HTTP server does not serve the Express app; the front cannot be installed`,
+    );
+  server.removeListener('request', express);
+  server.on('request', requestListener);
 
   await app.listen(options.port, options.host);
   const { port } = server.address() as AddressInfo;
@@ -172,5 +186,13 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Run
     return closed;
   };
 
-  return { service, url, port, app, ...(metricsServer ? { metricsUrl: metricsServer.url } : {}), close };
+  return {
+    service,
+    url,
+    port,
+    app,
+    ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
+    requestListener,
+    close,
+  };
 }

@@ -5,7 +5,6 @@ import { type Logger } from 'pino';
 import { type CommonEnvironment } from '../config/common-environment';
 import { ConfigurationError } from '../config/configuration-error';
 import { loadEnvironment, processVariables } from '../config/load-environment';
-import { type PreRoutedGet } from '../http/pre-routed-get';
 import { type BodyParsingOptions } from '../input/body-parsing.interceptor';
 import { createLogger } from '../logging/create-logger';
 import { type RunningService, startHttpService } from './http-service';
@@ -29,8 +28,6 @@ export interface ServiceDefinition<Environment extends CommonEnvironment> {
   crossOriginResources?: 'same-site' | 'cross-origin';
   /** The Express adapter, when the app replies its own way (see HttpServiceOptions.httpAdapter). */
   httpAdapter?: () => ExpressAdapter;
-  /** Hot GET routes answered before Express (see HttpServiceOptions.preRoutedGets), after configure. */
-  preRoutedGets?(app: NestExpressApplication, context: ServiceContext<Environment>): readonly PreRoutedGet[];
 }
 
 export interface ServiceContext<Environment> {
@@ -103,9 +100,6 @@ export async function startService<Environment extends CommonEnvironment>(
       },
       configure: definition.configure ? (app) => definition.configure?.(app, context) : undefined,
       httpAdapter: definition.httpAdapter,
-      preRoutedGets: definition.preRoutedGets
-        ? (app) => definition.preRoutedGets?.(app, context) ?? []
-        : undefined,
     });
     const closeHttp = running.close.bind(running);
     return Object.assign(running, {

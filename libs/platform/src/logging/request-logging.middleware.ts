@@ -27,6 +27,44 @@ export function accessLogLevel(statusCode: number): Level {
 /** The request as the access log shows it (`req.id` is what other log lines of the request refer to). */
 export type LoggedRequest = IncomingMessage & { id?: string };
 
+/** The request's id: a well-formed incoming `X-Request-Id` (nginx sets one), or a new one. */
+export function requestIdOf(request: IncomingMessage): string {
+  const incoming = request.headers[REQUEST_ID_HEADER];
+  return typeof incoming === 'string' && ACCEPTABLE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/** Whether a request URL is one the access log leaves out (health, readiness and metrics scrapes). */
+export function isQuietUrl(url: string): boolean {
+  const query = url.indexOf('?');
+  return QUIET_PATHS.has(query < 0 ? url : url.slice(0, query));
+}
+
+/**
+ * The access-log line of a request that is over: `request completed` at the level of its status once the response
+ * finished, `request aborted` (warn) when the client went away first; with method, redacted URL, status and duration.
+ * Only built when its level is enabled.
+ */
+export function logAccess(
+  logger: Logger,
+  request: IncomingMessage,
+  response: ServerResponse,
+  id: string,
+  url: string,
+  started: number,
+): void {
+  const finished = response.writableFinished;
+  const level = finished ? accessLogLevel(response.statusCode) : 'warn';
+  if (!logger.isLevelEnabled(level)) return;
+  logger[level](
+    {
+      req: { id, method: request.method, url: redactUrl(url), remoteAddress: request.socket?.remoteAddress },
+      res: { statusCode: response.statusCode },
+      responseTime: Math.round(performance.now() - started),
+    },
+    finished ? 'request completed' : 'request aborted',
+  );
+}
+
 /**
  * Access log and request ids: reuses a well-formed incoming `X-Request-Id` (nginx sets one), or makes one,
  * echoes it on the response and puts it on `req.id`. One line per request when it finishes (`request completed`)
@@ -36,13 +74,11 @@ export type LoggedRequest = IncomingMessage & { id?: string };
  */
 export function requestLoggingMiddleware(logger: Logger) {
   return (request: LoggedRequest, response: ServerResponse, next: () => void): void => {
-    const incoming = request.headers[REQUEST_ID_HEADER];
-    const id = typeof incoming === 'string' && ACCEPTABLE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const id = requestIdOf(request);
     request.id = id;
     response.setHeader(REQUEST_ID_HEADER, id);
     const url = request.url ?? '';
-    const query = url.indexOf('?');
-    if (QUIET_PATHS.has(query < 0 ? url : url.slice(0, query))) {
+    if (isQuietUrl(url)) {
       next();
       return;
     }
@@ -50,22 +86,7 @@ export function requestLoggingMiddleware(logger: Logger) {
     const done = (): void => {
       response.off('finish', done);
       response.off('close', done);
-      const finished = response.writableFinished;
-      const level = finished ? accessLogLevel(response.statusCode) : 'warn';
-      if (!logger.isLevelEnabled(level)) return;
-      logger[level](
-        {
-          req: {
-            id,
-            method: request.method,
-            url: redactUrl(url),
-            remoteAddress: request.socket?.remoteAddress,
-          },
-          res: { statusCode: response.statusCode },
-          responseTime: Math.round(performance.now() - started),
-        },
-        finished ? 'request completed' : 'request aborted',
-      );
+      logAccess(logger, request, response, id, url, started);
     };
     response.on('finish', done);
     response.on('close', done);

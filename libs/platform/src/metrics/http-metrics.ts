@@ -30,22 +30,27 @@ export class HttpMetrics {
     { requests: { inc(): void }; duration: { observe(value: number): void } }
   >();
 
+  /** Counts a finished request: its method, route pattern (`<unmatched>` without one), status and start. */
+  observe(method: string, route: string | undefined, statusCode: number, started: bigint): void {
+    const status = String(statusCode);
+    const label = route ?? UNMATCHED_ROUTE;
+    const key = `${method} ${status} ${label}`;
+    let series = this.series.get(key);
+    if (!series) {
+      const labels = { method, route: label, status };
+      series = { requests: this.requests.labels(labels), duration: this.duration.labels(labels) };
+      this.series.set(key, series);
+    }
+    series.requests.inc();
+    series.duration.observe(Number(process.hrtime.bigint() - started) / 1e9);
+  }
+
   /** Express middleware; install before routing. */
   readonly middleware = (request: Request, response: Response, next: NextFunction): void => {
     const started = process.hrtime.bigint();
     response.once('finish', () => {
       const path = (request.route as { path?: string } | undefined)?.path;
-      const route = typeof path === 'string' ? path : UNMATCHED_ROUTE;
-      const status = String(response.statusCode);
-      const key = `${request.method} ${status} ${route}`;
-      let series = this.series.get(key);
-      if (!series) {
-        const labels = { method: request.method, route, status };
-        series = { requests: this.requests.labels(labels), duration: this.duration.labels(labels) };
-        this.series.set(key, series);
-      }
-      series.requests.inc();
-      series.duration.observe(Number(process.hrtime.bigint() - started) / 1e9);
+      this.observe(request.method, typeof path === 'string' ? path : undefined, response.statusCode, started);
     });
     next();
   };

@@ -58,33 +58,24 @@ function isHttps(url: string | undefined): boolean {
   return url !== undefined && /^https:\/\//i.test(url);
 }
 
-/**
- * The security headers of every response, from helmet: `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`
- * and the API CSP (`frame-ancestors 'none'`), `Referrer-Policy: no-referrer`, `Cross-Origin-Opener-Policy`,
- * `Cross-Origin-Resource-Policy`, and `Strict-Transport-Security` when the public URL is https. Pages replace the
- * CSP and framing headers with pageContentSecurityPolicy.
- */
-export function securityHeadersMiddleware(options: SecurityHeadersOptions = {}): Middleware {
-  return onceComputed(
-    helmet({
-      contentSecurityPolicy: { useDefaults: false, directives: API_CONTENT_SECURITY_POLICY },
-      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-      crossOriginResourcePolicy: { policy: options.crossOriginResources ?? 'same-site' },
-      referrerPolicy: { policy: 'no-referrer' },
-      strictTransportSecurity: isHttps(options.publicUrl)
-        ? { maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: false }
-        : false,
-      xFrameOptions: { action: 'deny' },
-    }),
-  );
+/** helmet with the platform's policy: the one owner of the security headers. */
+function platformHelmet(options: SecurityHeadersOptions): Middleware {
+  return helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: API_CONTENT_SECURITY_POLICY },
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    crossOriginResourcePolicy: { policy: options.crossOriginResources ?? 'same-site' },
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: isHttps(options.publicUrl)
+      ? { maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: false }
+      : false,
+    xFrameOptions: { action: 'deny' },
+  });
 }
 
-/**
- * The same headers as `middleware`, computed by it once: with this configuration (no per-request CSP nonces) helmet
- * sets fixed values, so each request gets them from a list instead of through helmet's chain of a dozen
- * middleware. Falls back to `middleware` itself should it ever not answer synchronously.
- */
-function onceComputed(middleware: Middleware): Middleware {
+/** What a middleware sets on a response, recorded by running it once; undefined if it did not answer synchronously. */
+function recordHeaders(
+  middleware: Middleware,
+): { set: Array<[string, string | number | readonly string[]]>; removed: string[] } | undefined {
   const set: Array<[string, string | number | readonly string[]]> = [];
   const removed: string[] = [];
   let synchronous = false;
@@ -102,12 +93,42 @@ function onceComputed(middleware: Middleware): Middleware {
     synchronous = true;
     failed = error !== undefined;
   });
-  if (!synchronous || failed) return middleware;
+  return synchronous && !failed ? { set, removed } : undefined;
+}
+
+/**
+ * The security headers of every response, from helmet: `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`
+ * and the API CSP (`frame-ancestors 'none'`), `Referrer-Policy: no-referrer`, `Cross-Origin-Opener-Policy`,
+ * `Cross-Origin-Resource-Policy`, and `Strict-Transport-Security` when the public URL is https. Pages replace the
+ * CSP and framing headers with pageContentSecurityPolicy.
+ *
+ * With this configuration (no per-request CSP nonces) helmet sets fixed values, so they are computed by it once and
+ * each request gets them from a list instead of through helmet's chain of a dozen middleware (helmet itself runs
+ * should it ever not answer synchronously).
+ */
+export function securityHeadersMiddleware(options: SecurityHeadersOptions = {}): Middleware {
+  const middleware = platformHelmet(options);
+  const recorded = recordHeaders(middleware);
+  if (!recorded) return middleware;
+  const { set, removed } = recorded;
   return (_request, response, next) => {
     for (const [name, value] of set) response.setHeader(name, value);
     for (const name of removed) response.removeHeader(name);
     next();
   };
+}
+
+/**
+ * The same headers as securityHeadersMiddleware, as a flat `[name, value, …]` list for `response.writeHead` (the
+ * hot routes' answers, HttpFront). Computed by helmet once; throws if helmet ever needs the request to decide.
+ */
+export function securityHeaderList(options: SecurityHeadersOptions = {}): string[] {
+  const recorded = recordHeaders(platformHelmet(options));
+  if (!recorded) throw new Error('the security headers depend on the request: no fixed list');
+  return recorded.set.flatMap(([name, value]) => [
+    name,
+    Array.isArray(value) ? value.join(', ') : String(value as string | number),
+  ]);
 }
 
 export interface PageContentSecurityPolicyOptions {
