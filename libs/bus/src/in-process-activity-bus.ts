@@ -1,11 +1,8 @@
 import { type ActivityEnvelope } from '@fieldops/contracts';
 import { type ActivityBus, type ActivityEnvelopeHandler, type BusSubscription } from './activity-bus';
 import { type ActivityBusLogger } from './activity-bus-logger';
-import {
-  assertConversationId,
-  decodeActivityEnvelope,
-  encodeActivityEnvelope,
-} from './activity-envelope-codec';
+import { assertActivityEnvelope, assertConversationId } from './activity-envelope-codec';
+import { deepFreeze } from './deep-freeze';
 import {
   dispatchToHandlers,
   type HandlerErrorReporter,
@@ -22,7 +19,9 @@ export interface InProcessActivityBusOptions {
 
 /**
  * Single-process bus (development, tests, the all-in-one launcher). Behaves like the Redis bus: envelopes are
- * copied through JSON at publish time and delivered on a later turn of the event loop, in publish order.
+ * checked at publish time and delivered on a later turn of the event loop, in publish order; an envelope is frozen
+ * (all the way down) when published instead of copied, so neither the publisher nor a subscriber can change what
+ * the others see.
  */
 export class InProcessActivityBus implements ActivityBus {
   readonly kind = 'in-process' as const;
@@ -40,8 +39,8 @@ export class InProcessActivityBus implements ActivityBus {
   publish(envelope: ActivityEnvelope): Promise<void> {
     try {
       this.assertOpen();
-      // The JSON round trip gives subscribers the same copy semantics as the Redis bus.
-      this.queuedEnvelopes.push(decodeActivityEnvelope(encodeActivityEnvelope(envelope)));
+      assertActivityEnvelope(envelope);
+      this.queuedEnvelopes.push(deepFreeze(envelope));
       this.scheduleDelivery();
       return Promise.resolve();
     } catch (error) {

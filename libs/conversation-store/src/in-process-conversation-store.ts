@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { deepFreeze } from '@fieldops/bus';
 import { type Activity } from '@fieldops/contracts';
 import {
   type AttachmentMetadata,
@@ -41,21 +42,10 @@ function clone<T>(value: T): T {
 }
 
 /**
- * The value itself, frozen all the way down. Entries and records are handed out frozen instead of copied on every
- * append and read: no caller can change what is stored (a write to a frozen object throws in strict code), at the
- * cost of one walk per append instead of two deep copies, and none per read.
- */
-function deepFreeze<T>(value: T): Readonly<T> {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
-  return value;
-}
-
-/**
  * Single-process store (development, tests, the all-in-one launcher); expired conversations are swept lazily.
- * Uploaded bytes are capped (`maxUploadBytes`): the oldest uploads go first, so memory stays bounded.
+ * Uploaded bytes are capped (`maxUploadBytes`): the oldest uploads go first, so memory stays bounded. Entries and
+ * records are handed out frozen (deepFreeze) instead of copied on every append and read: nobody can change what is
+ * stored (the appended activity is handed over and frozen with its entry).
  */
 export class InProcessConversationStore implements ConversationStore {
   readonly kind = 'in-process' as const;
@@ -137,7 +127,6 @@ export class InProcessConversationStore implements ConversationStore {
       const seq = state.log.length;
       const micros = Math.max(this.now() * 1000, state.lastMicros + 1);
       state.lastMicros = micros;
-      // The appended activity (and what it holds) is frozen with its entry: the caller hands it over.
       const stored = deepFreeze({ seq, activity: stampActivity(conversationId, seq, micros, activity) });
       state.log.push(stored);
       this.touch(state);

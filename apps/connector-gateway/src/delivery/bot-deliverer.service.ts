@@ -30,7 +30,7 @@ export class BotDeliverer implements OnApplicationShutdown {
   ) {}
 
   async deliver(bot: BotRegistration, activity: Activity, correlationId?: string): Promise<DeliveryReport> {
-    const body = Buffer.from(JSON.stringify(activity));
+    const body = JSON.stringify(activity);
     const headers: Record<string, string> = { 'Content-Type': 'application/json; charset=utf-8' };
     if (!bot.anonymous) {
       const serviceUrl = typeof activity.serviceUrl === 'string' ? activity.serviceUrl : '';

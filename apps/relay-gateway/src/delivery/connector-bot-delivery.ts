@@ -37,7 +37,7 @@ export class ConnectorBotDelivery implements BotDelivery {
         'Content-Type': 'application/json; charset=utf-8',
         'X-Correlation-Id': correlationId,
       },
-      Buffer.from(JSON.stringify({ botId: bot.id, activity, correlationId })),
+      JSON.stringify({ botId: bot.id, activity, correlationId }),
       { timeoutMs: this.options.timeoutMs, readBodyUpTo: MAX_REPORT_BYTES },
     );
     if (outcome.kind === 'timeout') return { kind: 'timeout' };

@@ -19,7 +19,7 @@ export class HttpBotDelivery implements BotDelivery {
     const outcome = await this.poster.post(
       bot.messagingEndpoint,
       { 'Content-Type': 'application/json; charset=utf-8', 'X-Correlation-Id': correlationId },
-      Buffer.from(JSON.stringify(activity)),
+      JSON.stringify(activity),
       {
         timeoutMs: this.options.timeoutMs,
         readBodyUpTo: activity.type === 'invoke' ? MAX_INVOKE_ANSWER_BYTES : undefined,
