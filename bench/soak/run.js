@@ -298,6 +298,8 @@ const chat = {
   gaps: 0,
   reconnects: 0,
   socketsOpen: 0,
+  /** Conversations that expired while their loop was still sending (404 on a send; a new one is started). */
+  expired: 0,
 };
 const endToEnd = operation('chat: send → bot answer on the socket');
 
@@ -420,6 +422,11 @@ async function conversation(domain, secret, until, index, pause) {
         waiting.delete(answer.body.id);
         endToEnd.fail('no bot answer on the socket within 15 s');
       }
+    } else if (answer.status === 404) {
+      // The conversation is gone: its retention ran out while this loop could not send (a stall longer than
+      // --retention-seconds). The send is counted as an error; the user starts a new conversation, as one would.
+      chat.expired += 1;
+      break;
     }
     await pause();
   }
@@ -520,6 +527,14 @@ function printOperations(elapsedSeconds) {
   }
 }
 
+/** Set when a request failed: the work directory (the apps' logs) is kept to find out why. */
+let keepWorkDirectory = false;
+async function removeWorkDirectory(directory) {
+  if (keepWorkDirectory)
+    say(`kept ${directory} (requests failed: the apps' logs are in it; remove it when done)`);
+  else await rm(directory, { recursive: true, force: true });
+}
+
 async function main() {
   const cleanups = [];
   let stack;
@@ -534,7 +549,7 @@ async function main() {
     }
     if (!base && SHAPE === 'relay') {
       const workDirectory = await mkdtemp(path.join(tmpdir(), 'fieldops-soak-'));
-      cleanups.unshift(() => rm(workDirectory, { recursive: true, force: true }));
+      cleanups.unshift(() => removeWorkDirectory(workDirectory));
       stack = await startRelayShape({
         workDirectory,
         retentionSeconds: RETENTION_SECONDS,
@@ -552,7 +567,7 @@ async function main() {
       say(`logs and data: ${workDirectory}`);
     } else if (!base) {
       const workDirectory = await mkdtemp(path.join(tmpdir(), 'fieldops-soak-'));
-      cleanups.unshift(() => rm(workDirectory, { recursive: true, force: true }));
+      cleanups.unshift(() => removeWorkDirectory(workDirectory));
       let adminUrl = process.env.DATABASE_URL;
       if (!adminUrl) {
         const server = await EmbeddedPostgresServer.start({
@@ -664,7 +679,10 @@ async function main() {
     await mark;
     clearInterval(progress);
     clearInterval(sampler);
-    const elapsedSeconds = (Date.now() - startedAt) / 1000;
+    // The end of the samples: the last minute's median is read up to here, not up to after the end's heap snapshots
+    // (which take a while and leave no samples behind them).
+    const finishedAt = Date.now();
+    const elapsedSeconds = (finishedAt - startedAt) / 1000;
     const cpuAtEnd = cpuSnapshot(stack);
     const sentAfterMark = chat.sent - sentAtMark;
     const secondsAfterMark = (Date.now() - markedAt) / 1000;
@@ -686,7 +704,7 @@ async function main() {
       `throughput: ${(total / elapsedSeconds).toFixed(1)} successful HTTP requests/s${SHAPE === 'relay' && options['no-nginx'] ? ' (straight to the relay)' : options.url ? '' : ' through nginx'}; errors: ${errors}; workers that gave up: ${crashed.length}`,
     );
     say(
-      `chat: ${chat.conversations} conversations, ${chat.sent} messages sent (${(chat.sent / elapsedSeconds).toFixed(1)}/s), ${chat.answered} answered on the socket (unanswered ${chat.sent - chat.answered}), duplicates ${chat.duplicates}, gaps ${chat.gaps}, socket reconnects ${chat.reconnects}`,
+      `chat: ${chat.conversations} conversations, ${chat.sent} messages sent (${(chat.sent / elapsedSeconds).toFixed(1)}/s), ${chat.answered} answered on the socket (unanswered ${chat.sent - chat.answered}), duplicates ${chat.duplicates}, gaps ${chat.gaps}, socket reconnects ${chat.reconnects}, conversations expired under a loop ${chat.expired}`,
     );
     const late = schedules.reduce((sum, schedule) => sum + schedule.late, 0);
     if (CHAT_RATE && sentAfterMark > 0) {
@@ -727,7 +745,6 @@ async function main() {
     }
     // RSS swings with each major GC (V8 gives heap pages back and takes them again), so one reading can be a dip or a
     // crest: the verdict compares the median of the samples in the minute after the mark with that of the last minute.
-    const finishedAt = Date.now();
     const windowMs = Math.min(60_000, BASELINE_MS, (finishedAt - markedAt) / 2);
     const medianBetween = (name, from, to) => {
       const values = (samples.get(name) ?? [])
@@ -824,6 +841,7 @@ async function main() {
       };
       require('node:fs').writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);
     }
+    keepWorkDirectory = errors > 0;
     process.exitCode = crashed.length > 0 ? 1 : 0;
   } finally {
     for (const agent of Object.values(agents)) agent.destroy();

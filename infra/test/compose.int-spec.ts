@@ -161,6 +161,28 @@ describe('docker-compose.yml', () => {
     expect(template).not.toContain(String(METRICS_PORT));
   });
 
+  it('lets a relay replica and nginx hold the planned streams (open-files limits, nginx’s worker limits)', () => {
+    type Limits = { ulimits?: { nofile?: { soft: number; hard: number } } };
+    const services = compose.services as Record<string, ComposeService & Limits>;
+    // docs/capacity.md: 100,000 streams over 27 relays (~3,700 each), with room for a failed neighbour's streams.
+    const relay = services['relay-gateway'].ulimits?.nofile;
+    expect(relay?.soft).toBe(relay?.hard);
+    expect(relay?.hard ?? 0).toBeGreaterThanOrEqual(65_536);
+    // nginx runs the repository's main configuration (its limits; nginx.e2e-spec.ts runs it for real).
+    const nginx = services.nginx;
+    expect(nginx.volumes).toContain('./infra/nginx/nginx.conf:/etc/nginx/nginx.conf:ro');
+    const main = readFileSync(join(REPOSITORY_ROOT, 'infra/nginx/nginx.conf'), 'utf8');
+    const directive = (name: string) => Number(new RegExp(`^\\s*${name}\\s+(\\d+);`, 'm').exec(main)?.[1]);
+    const connections = directive('worker_connections');
+    const files = directive('worker_rlimit_nofile');
+    // A proxied stream holds two connections: at least 16,384 streams per worker (the image's 1,024 allowed ~500).
+    expect(connections / 2).toBeGreaterThanOrEqual(16_384);
+    expect(files).toBeGreaterThanOrEqual(2 * connections);
+    expect(nginx.ulimits?.nofile?.hard ?? 0).toBeGreaterThanOrEqual(files);
+    // The image renders the template into conf.d, which the main configuration must include.
+    expect(main).toMatch(/^\s*include \/etc\/nginx\/conf\.d\/\*\.conf;$/m);
+  });
+
   it('lets a relay replica drain before Docker kills it', () => {
     const relay = compose.services['relay-gateway'] as ComposeService & { stop_grace_period?: string };
     const shutdownMs = Number(relay.environment?.SHUTDOWN_TIMEOUT_MS);

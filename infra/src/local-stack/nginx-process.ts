@@ -74,9 +74,51 @@ server {
 `;
 }
 
+/** The hard open-files limit of this process (what an unprivileged setrlimit can reach), from /proc. */
+function hardOpenFilesLimit(): number {
+  try {
+    const limits = readFileSync('/proc/self/limits', 'utf8');
+    const hard = /^Max open files\s+\S+\s+(\S+)/m.exec(limits)?.[1];
+    return hard === undefined || hard === 'unlimited' ? Infinity : Number(hard);
+  } catch {
+    return Infinity;
+  }
+}
+
+/**
+ * infra/nginx/nginx.conf (the image's main configuration) with what belongs to the image moved into `prefix`: no
+ * `user` (nginx's default when started as root), one worker in the foreground, pid and error log in the prefix, the
+ * workers' open-files limit (and worker_connections) capped at this process's hard limit (a container without
+ * CAP_SYS_RESOURCE cannot go above it), and `httpIncludes` in place of the image's conf.d.
+ */
+export function renderMainConfiguration(
+  repositoryRoot: string,
+  prefix: string,
+  httpIncludes: string,
+): string {
+  let main = readFileSync(join(repositoryRoot, 'infra/nginx/nginx.conf'), 'utf8');
+  const replace = (pattern: RegExp, replacement: (match: string, ...groups: string[]) => string) => {
+    if (!pattern.test(main)) throw new Error(`infra/nginx/nginx.conf has no ${String(pattern)}`);
+    main = main.replace(pattern, replacement);
+  };
+  replace(/^user .*;$/m, () => '');
+  replace(/^worker_processes .*;$/m, () => 'worker_processes 1;\ndaemon off;');
+  const files = Math.min(Number(/^worker_rlimit_nofile\s+(\d+);$/m.exec(main)?.[1]), hardOpenFilesLimit());
+  replace(/^worker_rlimit_nofile\s+(\d+);$/m, () => `worker_rlimit_nofile ${files};`);
+  replace(
+    /^(\s*)worker_connections\s+(\d+);$/m,
+    (_match, indent, connections) => `${indent}worker_connections ${Math.min(Number(connections), files)};`,
+  );
+  replace(/^pid .*;$/m, () => `pid ${prefix}/nginx.pid;`);
+  replace(/^error_log .*;$/m, () => `error_log ${prefix}/error.log warn;`);
+  replace(/^\s*include \/etc\/nginx\/conf\.d\/\*\.conf;$/m, () => `    ${httpIncludes}`);
+  return main;
+}
+
 /**
  * Renders infra/nginx/fieldops.conf.template as the nginx image would (envsubst), with every instance of a service
- * in its upstream, plus test-only pinned relay entrances, and a main configuration keeping everything in `prefix`.
+ * in its upstream, plus test-only pinned relay entrances, and the repository's main configuration (infra/nginx/nginx.conf)
+ * keeping everything in `prefix`.
  * Returns the path of the main configuration.
  */
 export function renderNginxConfiguration(options: NginxConfigurationOptions): string {
@@ -97,8 +139,6 @@ export function renderNginxConfiguration(options: NginxConfigurationOptions): st
     ? readFileSync(join(options.repositoryRoot, 'infra/nginx/inspection-console.conf'), 'utf8')
         .replace('listen 8080;', `listen ${options.consoleStatic.listenPort};`)
         .replace('root /usr/share/nginx/html;', `root ${options.consoleStatic.htmlRoot};`)
-        // The image's main configuration includes nginx's MIME types (ES modules need text/javascript).
-        .replace('server {', 'include /etc/nginx/mime.types;\nserver {')
     : '';
   writeFileSync(join(prefix, 'inspection-console.conf'), consoleStatic);
   const pinned = (options.pinnedRelayEntrances ?? []).map(pinnedEntrance).join('\n');
@@ -108,19 +148,15 @@ export function renderNginxConfiguration(options: NginxConfigurationOptions): st
     '"status":$status,"upstream":"$upstream_addr"}';
 ${pinned}`,
   );
-  const main = `worker_processes 1;
-daemon off;
-pid ${prefix}/nginx.pid;
-error_log ${prefix}/error.log warn;
-events { worker_connections 1024; }
-http {
-  client_body_temp_path ${prefix}/body; proxy_temp_path ${prefix}/proxy; fastcgi_temp_path ${prefix}/fastcgi;
-  uwsgi_temp_path ${prefix}/uwsgi; scgi_temp_path ${prefix}/scgi;
-  include ${prefix}/fieldops.conf;
-  include ${prefix}/pinned.conf;
-  include ${prefix}/inspection-console.conf;
-}
-`;
+  const main = renderMainConfiguration(
+    options.repositoryRoot,
+    prefix,
+    `client_body_temp_path ${prefix}/body; proxy_temp_path ${prefix}/proxy; fastcgi_temp_path ${prefix}/fastcgi;
+    uwsgi_temp_path ${prefix}/uwsgi; scgi_temp_path ${prefix}/scgi;
+    include ${prefix}/fieldops.conf;
+    include ${prefix}/pinned.conf;
+    include ${prefix}/inspection-console.conf;`,
+  );
   const path = join(prefix, 'nginx.conf');
   writeFileSync(path, main);
   return path;
