@@ -102,7 +102,9 @@ export class InspectionApiModule {
         LoginThrottle,
         DueService,
         StatisticsService,
-        { provide: APP_FILTER, useClass: DrfExceptionFilter },
+        DrfExceptionFilter,
+        // One instance: the app's filter, also for the pre-routed devices list.
+        { provide: APP_FILTER, useExisting: DrfExceptionFilter },
         {
           provide: 'inspection-api:database-readiness',
           inject: [ReadinessRegistry, DataSource],

@@ -1,5 +1,6 @@
 import { runMigrationsUnderLock } from '@fieldops/database';
 import {
+  HttpFront,
   pageContentSecurityPolicy,
   type StartedService,
   startService,
@@ -8,12 +9,17 @@ import {
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { type NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
+import { JWT_AUTH_GUARD, type JwtAuthGuardInstance } from '@fieldops/auth';
 import { authorizationHeaderMiddleware } from './auth/authorization-header';
+import { RoleAccessGuard } from './auth/role-access';
+import { devicesListRoute } from './devices/devices-list.route';
+import { DevicesController } from './devices/devices.controller';
+import { DrfExceptionFilter } from './errors/drf-exception.filter';
 import { inspectionKeyRing } from './auth/inspection-key-ring';
 import { DrfExpressAdapter } from './drf/json-renderer';
 import { bodyParsingMiddleware } from './drf/request-input';
 import { apiHeadersMiddleware } from './drf/routes';
-import { allowedHostsMiddleware } from './hosts/allowed-hosts';
+import { allowedHostsMiddleware, hostCheck } from './hosts/allowed-hosts';
 import { InspectionApiEnvironment } from './config/inspection-api.environment';
 import { CONSOLE_PATH, consoleStaticRouter } from './console/console-static';
 import { resolveDatabaseUrl } from './database/database-url';
@@ -85,6 +91,16 @@ export function startInspectionApi(
           app.use(consoleStaticRouter(environment.INSPECTION_CONSOLE_DIR));
         }
         app.use(apiHeadersMiddleware);
+        // The devices list, the hot read of the console and the bench, before Express (README: "Pre-routed list").
+        app.get(HttpFront).get(
+          devicesListRoute({
+            controller: app.get(DevicesController),
+            authentication: app.get<symbol, JwtAuthGuardInstance>(JWT_AUTH_GUARD),
+            roles: app.get(RoleAccessGuard),
+            checkHost: hostCheck(environment.INSPECTION_ALLOWED_HOSTS, environment.INSPECTION_PUBLIC_URL),
+            filter: app.get(DrfExceptionFilter),
+          }),
+        );
         app.use(authorizationHeaderMiddleware);
         for (const parser of bodyParsingMiddleware({
           maxBodyBytes: environment.INSPECTION_MAX_BODY_BYTES,

@@ -16,7 +16,14 @@ interface BearerRequest {
  * JWT unless it (or its controller) is marked `@Public()`. A forgotten decorator therefore fails closed. A header
  * verified in the last few seconds is not verified again (VerifiedBearerCache).
  */
-export function createJwtAuthGuard(strategyName: string): Type<CanActivate> {
+/** The app's JwtAuthGuard instance (the global one), for pre-routed fronts. */
+export const JWT_AUTH_GUARD = Symbol('JWT_AUTH_GUARD');
+
+export interface JwtAuthGuardInstance extends CanActivate {
+  activatesWithoutVerifying(context: ExecutionContext): boolean;
+}
+
+export function createJwtAuthGuard(strategyName: string): Type<JwtAuthGuardInstance> {
   @Injectable()
   class JwtAuthGuard extends AuthGuard(strategyName) {
     constructor(private readonly reflector: Reflector) {
@@ -26,6 +33,15 @@ export function createJwtAuthGuard(strategyName: string): Type<CanActivate> {
     private readonly verified = new VerifiedBearerCache();
 
     override canActivate(context: ExecutionContext) {
+      return this.activatesWithoutVerifying(context) || super.canActivate(context);
+    }
+
+    /**
+     * What canActivate decides without verifying a token: true for a public route, or (with `request.user` set) for
+     * an Authorization header verified recently; false when the token must be verified. A pre-routed front calls it
+     * and leaves the request to the framework on false.
+     */
+    activatesWithoutVerifying(context: ExecutionContext): boolean {
       const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [
         context.getHandler(),
         context.getClass(),
@@ -40,7 +56,7 @@ export function createJwtAuthGuard(strategyName: string): Type<CanActivate> {
           return true;
         }
       }
-      return super.canActivate(context);
+      return false;
     }
 
     override handleRequest<TUser = unknown>(

@@ -1,7 +1,7 @@
 import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
-import { createJwtAuthGuard } from './jwt-auth.guard';
+import { createJwtAuthGuard, JWT_AUTH_GUARD } from './jwt-auth.guard';
 import { JWT_AUTH_OPTIONS, type JwtAuthOptions } from './jwt-auth.options';
 import { createJwtBearerStrategy } from './jwt-bearer.strategy';
 
@@ -18,15 +18,19 @@ let instances = 0;
 export class JwtAuthModule {
   static forRootAsync(options: JwtAuthModuleAsyncOptions): DynamicModule {
     const strategyName = `fieldops-jwt-bearer-${++instances}`;
+    const guard = createJwtAuthGuard(strategyName);
     return {
       module: JwtAuthModule,
       imports: [PassportModule, ...(options.imports ?? [])],
       providers: [
         { provide: JWT_AUTH_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
         createJwtBearerStrategy(strategyName),
-        { provide: APP_GUARD, useClass: createJwtAuthGuard(strategyName) },
+        guard,
+        // One instance: the global guard and the one pre-routed fronts call share its verified-header cache.
+        { provide: APP_GUARD, useExisting: guard },
+        { provide: JWT_AUTH_GUARD, useExisting: guard },
       ],
-      exports: [JWT_AUTH_OPTIONS],
+      exports: [JWT_AUTH_OPTIONS, JWT_AUTH_GUARD],
     };
   }
 }

@@ -57,5 +57,9 @@ export class RoleAccessGuard implements CanActivate {
  * Registers RoleAccessGuard as a global guard. Import it after JwtAuthModule: Nest runs global guards in the
  * order their modules were scanned, and the role check needs the authenticated principal.
  */
-@Module({ providers: [{ provide: APP_GUARD, useClass: RoleAccessGuard }] })
+@Module({
+  // One instance, global and exported (for pre-routed fronts).
+  providers: [RoleAccessGuard, { provide: APP_GUARD, useExisting: RoleAccessGuard }],
+  exports: [RoleAccessGuard],
+})
 export class RoleAccessModule {}

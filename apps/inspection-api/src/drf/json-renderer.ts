@@ -1,5 +1,6 @@
 import { StreamableFile } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
+import { type ServerResponse } from 'node:http';
 import { type Response } from 'express';
 
 /** JSON text that is already rendered compactly (by PostgreSQL's row_to_json) and goes out as is. */
@@ -16,15 +17,23 @@ export function renderJson(body: unknown): string {
 
 /**
  * Sends `application/json` without a charset parameter (as DRF does); 204 has no body and no type. Used by the
- * exception filter; handlers return their value and `DrfExpressAdapter` sends it.
+ * exception filter; handlers return their value and `DrfExpressAdapter` sends it. Only Node's response API, so a
+ * pre-routed answer (a plain ServerResponse) renders errors through the same filter.
  */
-export function sendJson(response: Response, status: number, body?: unknown): void {
+export function sendJson(response: ServerResponse, status: number, body?: unknown): void {
+  response.statusCode = status;
   if (status === 204 || body === undefined) {
-    response.status(status).end();
+    response.end();
     return;
   }
-  response.status(status).setHeader('Content-Type', 'application/json');
-  response.send(Buffer.from(renderJson(body), 'utf8'));
+  writeRenderedJson(response, renderJson(body));
+}
+
+/** The rendered text with its `Content-Type` and `Content-Length`, in one `end()` (Node writes it with the head). */
+export function writeRenderedJson(response: ServerResponse, text: string): void {
+  response.setHeader('Content-Type', 'application/json');
+  response.setHeader('Content-Length', Buffer.byteLength(text, 'utf8'));
+  response.end(text, 'utf8');
 }
 
 /**
@@ -46,9 +55,7 @@ export class DrfExpressAdapter extends ExpressAdapter {
       return super.reply(response, body, statusCode);
     if (statusCode !== undefined) response.status(statusCode);
     // The text goes out as it is (Node encodes it with the head in one write): no intermediate Buffer.
-    const text = renderJson(body);
-    response.setHeader('Content-Type', 'application/json');
-    response.setHeader('Content-Length', Buffer.byteLength(text, 'utf8'));
-    return response.end(text, 'utf8');
+    writeRenderedJson(response, renderJson(body));
+    return response;
   }
 }

@@ -1,3 +1,4 @@
+import { type ServerResponse } from 'node:http';
 import { HttpException } from '@nestjs/common';
 import { type Request, type Response } from 'express';
 import { type SerializerInfo } from './metadata';
@@ -27,12 +28,17 @@ export function allowedMethods(path: string): readonly string[] | undefined {
 
 /** Sets `Allow` and `Vary: Accept` on responses of the API's views, as DRF does. */
 export function apiHeadersMiddleware(request: Request, response: Response, next: () => void): void {
-  const allow = allowedMethods(request.path);
+  setApiHeaders(response, request.path);
+  next();
+}
+
+/** `Allow` and `Vary: Accept` of the view at `path` (none for a path that is no view). */
+export function setApiHeaders(response: ServerResponse, path: string): void {
+  const allow = allowedMethods(path);
   if (allow) {
     response.setHeader('Allow', allow.join(', '));
     response.setHeader('Vary', 'Accept');
   }
-  next();
 }
 
 /**

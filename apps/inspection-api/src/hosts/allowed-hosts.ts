@@ -34,31 +34,48 @@ export function hostAllowed(domain: string, patterns: readonly string[]): boolea
 /** Paths that build no URL and are probed by orchestrators with whatever Host they use (a pod IP). */
 const OPERATIONS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
-type RequestWithOrigin = Request & { fieldopsOrigin?: string };
+type RequestWithOrigin = { fieldopsOrigin?: string };
+
+/** The request as the host check reads it: what Express's `request.protocol` and `request.host` give. */
+export type NamedHost = Pick<Request, 'protocol' | 'host'>;
 
 /**
- * Django's ALLOWED_HOSTS check, before any route: the host a request names (the Host header, or X-Forwarded-Host
- * from a trusted proxy — what `request.host` gives) must be valid and match a pattern of `allowedHosts` (the host of
- * the configured public URL is always allowed), else 400 `{"detail":"Invalid HTTP_HOST header."}`. It also fixes the
- * origin of the request's absolute URLs: the configured public URL when set, otherwise the checked host.
+ * Django's ALLOWED_HOSTS check: the host a request names (the Host header, or X-Forwarded-Host from a trusted proxy —
+ * what `request.host` gives) must be valid and match a pattern of `allowedHosts` (the host of the configured public
+ * URL is always allowed). When it does, the check fixes the origin of the request's absolute URLs on `request`: the
+ * configured public URL when set, otherwise the checked host; it answers false otherwise.
+ */
+export function hostCheck(
+  allowedHosts: readonly string[],
+  publicUrl: string | undefined,
+): (request: object, named: NamedHost) => boolean {
+  const patterns = publicUrl ? [...allowedHosts, new URL(publicUrl).hostname] : [...allowedHosts];
+  return (request, named) => {
+    const domain = hostDomain(named.host ?? '');
+    if (domain === undefined || domain === '' || !hostAllowed(domain, patterns)) return false;
+    (request as RequestWithOrigin).fieldopsOrigin = publicBaseUrl(named, publicUrl);
+    return true;
+  };
+}
+
+/**
+ * hostCheck before any route (health, readiness and metrics aside): a refused host is 400
+ * `{"detail":"Invalid HTTP_HOST header."}`.
  */
 export function allowedHostsMiddleware(
   allowedHosts: readonly string[],
   publicUrl: string | undefined,
 ): (request: Request, response: Response, next: NextFunction) => void {
-  const patterns = publicUrl ? [...allowedHosts, new URL(publicUrl).hostname] : [...allowedHosts];
+  const check = hostCheck(allowedHosts, publicUrl);
   return (request, response, next) => {
     if (OPERATIONS_PATHS.has(request.path)) {
       next();
       return;
     }
-    const host = request.host ?? '';
-    const domain = hostDomain(host);
-    if (domain === undefined || domain === '' || !hostAllowed(domain, patterns)) {
+    if (!check(request, request)) {
       sendJson(response, 400, { detail: 'Invalid HTTP_HOST header.' });
       return;
     }
-    (request as RequestWithOrigin).fieldopsOrigin = publicBaseUrl(request, publicUrl);
     next();
   };
 }

@@ -52,6 +52,26 @@ export interface HotJsonPost {
   serve(request: HotRequest, params: Record<string, string>): Promise<HotAnswer>;
 }
 
+/**
+ * A hot GET route. `claim` decides synchronously, from the request line and headers alone, whether the front answers:
+ * it must claim only a request whose every check the framework makes before the handler (host, credentials, role …)
+ * it has passed with the framework's own code, and must not touch the response; undefined leaves the request to the
+ * framework exactly as it came.
+ */
+export interface HotGet {
+  claim(request: IncomingMessage): HotGetClaim | undefined;
+}
+
+export interface HotGetClaim {
+  /** The route pattern, as the metrics label it (Express's `req.route.path`). */
+  route: string;
+  /**
+   * Writes the whole answer, errors included (through the app's exception filter), on a response that already
+   * carries the security headers, the request id and the app's header middleware's headers; never rejects.
+   */
+  answer(request: HotRequest, response: ServerResponse): Promise<void>;
+}
+
 /** App-wide middleware that only sets headers, synchronously (CORS, an operation id): run for hot routes too. */
 export type HeaderMiddleware = (request: IncomingMessage, response: ServerResponse, next: () => void) => void;
 
@@ -96,6 +116,7 @@ function parseBody(parseJson: RequestHandler, request: HotRequest, response: Ser
  */
 export class HttpFront {
   private readonly routes: HotJsonPost[] = [];
+  private readonly getRoutes: HotGet[] = [];
   private readonly middleware: HeaderMiddleware[] = [];
   /** Flat `[name, value, …]`: the security headers every answer carries. */
   private headers: readonly string[] = [];
@@ -124,6 +145,11 @@ export class HttpFront {
     this.routes.push(route);
   }
 
+  /** A hot GET route, tried in the order added. */
+  get(route: HotGet): void {
+    this.getRoutes.push(route);
+  }
+
   /** The server's request listener: the hot routes, then the Express app for everything else. */
   listener(app: Application): (request: IncomingMessage, response: ServerResponse) => void {
     this.app = app;
@@ -134,6 +160,7 @@ export class HttpFront {
 
   /** Serves the request if it is a hot route's; false leaves it untouched for the framework. */
   handle(request: IncomingMessage, response: ServerResponse): boolean {
+    if (request.method === 'GET') return this.handleGet(request, response);
     if (request.method !== 'POST' || this.routes.length === 0) return false;
     const contentType = request.headers['content-type'];
     if (
@@ -154,6 +181,35 @@ export class HttpFront {
       return true;
     }
     return false;
+  }
+
+  private handleGet(request: HotRequest, response: ServerResponse): boolean {
+    let claim: HotGetClaim | undefined;
+    for (const route of this.getRoutes) {
+      claim = route.claim(request);
+      if (claim) break;
+    }
+    if (!claim) return false;
+    const url = request.url ?? '/';
+    const started = performance.now();
+    const startedNs = process.hrtime.bigint();
+    const id = requestIdOf(request);
+    request.id = id;
+    const route = claim.route;
+    response.once('close', () => {
+      logAccess(this.logger, request, response, id, url, started);
+      this.metrics.observe('GET', route, response.statusCode, startedNs);
+    });
+    // The headers in the framework's order: security headers, request id, the app's header middleware, the route's.
+    for (let index = 0; index < this.headers.length; index += 2)
+      response.setHeader(this.headers[index], this.headers[index + 1]);
+    response.setHeader(REQUEST_ID_HEADER, id);
+    for (const middleware of this.middleware) middleware(request, response, noop);
+    void claim.answer(request, response).catch((error: unknown) => {
+      this.logger.error({ err: error }, 'a hot GET route failed');
+      response.destroy();
+    });
+    return true;
   }
 
   private async serve(
