@@ -197,7 +197,7 @@ export class HttpFront {
     request.id = id;
     const route = claim.route;
     response.once('close', () => {
-      logAccess(this.logger, request, response, id, url, started);
+      logAccess(this.accessLog, request, response, id, url, started);
       this.metrics.observe('GET', route, response.statusCode, startedNs);
     });
     // The headers in the framework's order: security headers, request id, the app's header middleware, the route's.
