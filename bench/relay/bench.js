@@ -1,12 +1,14 @@
 // Relay benchmark: N WebSocket clients in M conversations against a bot that answers every message.
 // Prints end-to-end latency (client POST → bot reply on the socket) p50/p99, the gateway's own processing time per
 // send (Server-Timing, bot excluded) p50/p99, sustained messages/s, and server memory per idle stream.
-// Usage: npm run build && node --expose-gc bench/relay/bench.js [--rate N] [--relays R] [--rate-limits] [clients=100] [conversations=50] [seconds=10] [idle=10000]
+// Usage: npm run build && node --expose-gc bench/relay/bench.js [--rate N] [--relays R] [--rate-limits] [--relay-node-options=F] [clients=100] [conversations=50] [seconds=10] [idle=10000]
 // Without --rate each client sends in a closed loop (the next message once the bot's answer arrived): the rate the
 // machine sustains. With --rate N, N messages/s are sent whatever the answers do (an open loop): latency at that rate.
 // With REDIS_URL set, the relay uses Redis for its store and bus, the bot runs in a process of its own, and --relays R
 // starts R relay instances on that Redis (each conversation's clients spread over them). BENCH_CPU_PROF=<dir> writes
-// a V8 CPU profile of each relay process there (open it in Chrome DevTools).
+// a V8 CPU profile of each relay process there (open it in Chrome DevTools); BENCH_HEAP_PROF=<dir> an allocation
+// profile of the measured run, and prints the bytes allocated per message. The open loop prints each relay's GC
+// pauses and write system calls per message too. --relay-node-options=<flags> sets the relays' NODE_OPTIONS.
 'use strict';
 const { fork } = require('node:child_process');
 const http = require('node:http');
@@ -32,6 +34,17 @@ function switchFlag(name) {
   if (at >= 0) process.argv.splice(at, 1);
   return at >= 0;
 }
+/** Takes `--name VALUE` or `--name=VALUE` out of argv. */
+function stringFlag(name, fallback) {
+  const at = process.argv.findIndex((argument) => argument === name || argument.startsWith(`${name}=`));
+  if (at < 0) return fallback;
+  const [, inline] = process.argv[at].split(/=(.*)/s);
+  const value = inline ?? process.argv.splice(at + 1, 1)[0];
+  process.argv.splice(at, 1);
+  return value;
+}
+/** NODE_OPTIONS of the relay processes (e.g. `--max-semi-space-size=32`), replacing the default. */
+const relayNodeOptions = stringFlag('--relay-node-options', undefined);
 /** The relay's rate limits (per token, per conversation) count every send, with limits too high to refuse any. */
 const rateLimits = switchFlag('--rate-limits');
 const WARM_UP_SECONDS = 3;
@@ -107,7 +120,11 @@ function child(script, env) {
 async function main() {
   if (relayCount > 1 && !process.env.REDIS_URL) throw new Error('--relays above 1 needs REDIS_URL');
   let bot;
-  const relayEnv = { ...process.env, ...(rateLimits ? { BENCH_RATE_LIMITS: '1' } : {}) };
+  const relayEnv = {
+    ...process.env,
+    ...(rateLimits ? { BENCH_RATE_LIMITS: '1' } : {}),
+    ...(relayNodeOptions !== undefined ? { NODE_OPTIONS: relayNodeOptions } : {}),
+  };
   if (process.env.REDIS_URL) {
     bot = child('bot.js', process.env);
     relayEnv.BENCH_BOT_PORT = String((await bot.ask()).port);
@@ -125,7 +142,7 @@ async function main() {
     agent.destroy();
   };
   console.log(
-    `${relayCount} relay${relayCount > 1 ? 's' : ''} ${relays.map((relay) => relay.url).join(', ')} (${process.env.REDIS_URL ? 'Redis store and bus, the bot in its own process' : 'in-process store and bus, the bot in the relay process'}; rate limits ${rateLimits ? 'counting' : 'off'})`,
+    `${relayCount} relay${relayCount > 1 ? 's' : ''} ${relays.map((relay) => relay.url).join(', ')} (${process.env.REDIS_URL ? 'Redis store and bus, the bot in its own process' : 'in-process store and bus, the bot in the relay process'}; rate limits ${rateLimits ? 'counting' : 'off'}; relay NODE_OPTIONS ${JSON.stringify(relayEnv.NODE_OPTIONS ?? '')})`,
   );
 
   // 1. Active load: `clients` sockets over `conversations` conversations. The clients of a conversation stream from
@@ -181,13 +198,27 @@ async function main() {
     };
     const { sent } = await openLoop({ sendOne, pending, endToEnd, processing, afterWarmUp });
     for (const [index, relay] of relays.entries()) {
-      const { loopDelay, cpu } = await relay.ask('loop-delay');
+      const { loopDelay, cpu, gc, allocation, writeCalls } = await relay.ask('loop-delay');
       const name = `relay${relayCount > 1 ? ` ${index + 1}` : ''}`;
       console.log(
         `  ${name} event-loop delay: p50 ${loopDelay.p50.toFixed(1)} ms, p99 ${loopDelay.p99.toFixed(1)} ms, max ${loopDelay.max.toFixed(1)} ms`,
       );
       // Per message sent (its echo and the bot's reply streamed to every socket included), over the relays.
       const perMessage = (micros) => ((micros / sent) * relayCount).toFixed(0);
+      const gcLine = (figures) =>
+        `${figures.count} pauses, ${figures.totalMs.toFixed(0)} ms in all (${(figures.totalMs / 10 / seconds).toFixed(1)}% of the time), p99 ${figures.p99.toFixed(1)} ms, max ${figures.max.toFixed(1)} ms`;
+      console.log(`  ${name} GC: ${gcLine(gc.all)}`);
+      for (const [kind, figures] of Object.entries(gc.byKind)) console.log(`    ${kind}: ${gcLine(figures)}`);
+      if (allocation) {
+        console.log(
+          `  ${name} allocated: ${(((allocation.bytes / sent) * relayCount) / 1024).toFixed(1)} KB per message (sampled; ${allocation.file})`,
+        );
+      }
+      if (writeCalls !== undefined) {
+        console.log(
+          `  ${name} write system calls: ${((writeCalls / sent) * relayCount).toFixed(2)} per message`,
+        );
+      }
       console.log(
         `  ${name} CPU: ${perMessage(cpu.user + cpu.system)} µs per message (user ${perMessage(cpu.user)}, system ${perMessage(cpu.system)}), ${((cpu.user + cpu.system) / 1e4 / seconds).toFixed(0)}% of a core`,
       );

@@ -152,8 +152,8 @@ const operation = (name) => {
   return operations.get(name);
 };
 
-// node:http with keep-alive connections rather than fetch: fetch costs this load generator about twice the CPU per
-// request, which counts at 2,000 messages/s on a machine the stack shares with it.
+// node:http with keep-alive connections rather than fetch: fetch cost this load generator about three times the CPU
+// per message (bench/soak/README.md), which counts at 2,000 messages/s on a machine the stack shares with it.
 const agents = {
   'http:': new http.Agent({ keepAlive: true, maxSockets: 1024 }),
   'https:': new https.Agent({ keepAlive: true, maxSockets: 1024 }),

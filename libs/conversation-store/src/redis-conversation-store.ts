@@ -207,11 +207,13 @@ export class RedisConversationStore implements ConversationStore {
     this.retentionSeconds = options.retentionSeconds ?? DEFAULT_RETENTION_SECONDS;
     this.prefix = options.keyPrefix ?? DEFAULT_STORE_KEY_PREFIX;
     this.readyTimeoutMs = options.readyTimeoutMs ?? 2_000;
-    // Commands issued in the same tick (appends, reads, expiries of many requests) go out in one write: on a loaded
-    // relay that is one syscall instead of one per command.
+    // No auto-pipelining: ioredis would hold each command until `setImmediate`, after every other event of the
+    // loop's poll phase (a burst of requests, a Redis reply of many envelopes), and a send's append is what its
+    // answer waits for. Written at once, the append runs in Redis while this process handles the rest of the burst
+    // (see bench/relay/README.md, "Processing p99 on Redis").
     const redis = createRedisClient(options.redisUrl, {
       connectionName: options.connectionName ?? 'fieldops-conversation-store',
-      enableAutoPipelining: true,
+      enableAutoPipelining: false,
     });
     this.clustered = isClusterClient(redis);
     redis.on('error', () => undefined); // surfaced through failing commands and checkReady()

@@ -2,8 +2,10 @@ import { type ActivityBus, type BusSubscription } from '@fieldops/bus';
 import { type ActivityEnvelope } from '@fieldops/contracts';
 import { type ConversationStore } from '@fieldops/conversation-store';
 import { type Logger } from '@fieldops/platform';
+import { type Writable } from 'node:stream';
 import { type WebSocket } from 'ws';
 import { encodeFrame, frameOfEnvelope, TEXT_FRAME } from './activity-frame';
+import { batchWritesOfThisTick } from './tick-write-batch';
 
 const REPLAY_PAGE_SIZE = 500;
 
@@ -32,6 +34,8 @@ export class StreamConnection {
     private readonly store: ConversationStore,
     private readonly bus: ActivityBus,
     private readonly logger: Logger,
+    /** The socket under the WebSocket: when given, the frames of one tick leave in one write. */
+    private readonly transport?: Writable,
   ) {
     this.lastSent = afterSeq ?? -1;
   }
@@ -116,6 +120,7 @@ export class StreamConnection {
   private send(seq: number, frame: Buffer): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
     this.lastSent = seq;
+    if (this.transport) batchWritesOfThisTick(this.transport);
     this.socket.send(frame, TEXT_FRAME);
   }
 }

@@ -123,6 +123,7 @@ export class StreamService implements BeforeApplicationShutdown {
         this.store,
         this.bus,
         this.logger,
+        socket,
       );
       this.connections.set(webSocket, connection);
       webSocket.on('error', () => webSocket.terminate());
