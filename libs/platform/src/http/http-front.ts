@@ -4,7 +4,12 @@ import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-hos
 import { type Application, type RequestHandler } from 'express';
 import { type Logger } from 'pino';
 import { bodyParserHttpException } from '../input/body-parsing.interceptor';
-import { logAccess, REQUEST_ID_HEADER, requestIdOf } from '../logging/request-logging.middleware';
+import {
+  accessLogger,
+  logAccess,
+  REQUEST_ID_HEADER,
+  requestIdOf,
+} from '../logging/request-logging.middleware';
 import { type HttpMetrics } from '../metrics/http-metrics';
 
 /** A request a hot route serves: what the framework's router would have matched. */
@@ -116,11 +121,14 @@ export class HttpFront {
   /** Flat `[name, value, …]`: the security headers every answer carries. */
   private headers: readonly string[] = [];
   private app: Application | undefined;
+  private readonly accessLog: Logger;
 
   constructor(
     private readonly logger: Logger,
     private readonly metrics: HttpMetrics,
-  ) {}
+  ) {
+    this.accessLog = accessLogger(logger);
+  }
 
   /** The security headers of every answer (startHttpService: securityHeaderList). */
   setHeaders(headers: readonly string[]): void {
@@ -189,7 +197,7 @@ export class HttpFront {
     request.id = id;
     const route = claim.route;
     response.once('close', () => {
-      logAccess(this.logger, request, response, id, url, started);
+      logAccess(this.accessLog, request, response, id, url, started);
       this.metrics.observe('GET', route, response.statusCode, startedNs);
     });
     // The headers in the framework's order: security headers, request id, the app's header middleware, the route's.
@@ -219,7 +227,7 @@ export class HttpFront {
     request.params = params;
     let metricsRoute: string | undefined = match.route;
     response.once('close', () => {
-      logAccess(this.logger, request, response, id, url, started);
+      logAccess(this.accessLog, request, response, id, url, started);
       this.metrics.observe('POST', metricsRoute, response.statusCode, startedNs);
     });
     for (const middleware of this.middleware) middleware(request, response, noop);
