@@ -78,7 +78,8 @@ export class TestBot {
           from: { id: 'test-bot', name: 'Test bot', role: 'bot' },
           recipient: activity.from,
           replyToId: activity.id,
-          text: `echo: ${activity.text ?? ''}`,
+          // A fuzzed activity's text may be any JSON value (e.g. `{toString: ""}`): this bot must not crash on it.
+          text: `echo: ${typeof activity.text === 'string' ? activity.text : ''}`,
         },
         TEST_BOT,
       );
