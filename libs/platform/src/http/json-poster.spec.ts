@@ -44,6 +44,40 @@ describe('JsonPoster', () => {
     });
   });
 
+  it('sends a string body with the header block node:http would build: Host, the length in bytes, keep-alive', async () => {
+    let seen: { url?: string; rawHeaders: string[]; body: string } | undefined;
+    handle = (request, body, response) => {
+      seen = { url: request.url, rawHeaders: request.rawHeaders, body };
+      response.writeHead(200).end();
+    };
+    const body = JSON.stringify({ text: 'héllo' });
+    const host = new URL(url).host;
+    expect(await poster.post(`${url}?a=1`, { 'X-Test': 'yes' }, body, { timeoutMs: 5000 })).toEqual({
+      kind: 'answered',
+      status: 200,
+    });
+    expect(seen).toEqual({
+      url: '/api/messages?a=1',
+      rawHeaders: [
+        'Host',
+        host,
+        'X-Test',
+        'yes',
+        'Content-Length',
+        String(Buffer.byteLength(body)),
+        'Connection',
+        'keep-alive',
+      ],
+      body,
+    });
+    // Credentials in the endpoint's URL become node:http's Basic authorization, as before.
+    await poster.post(url.replace('http://', 'http://us%20er:pa@'), {}, '{}', { timeoutMs: 5000 });
+    const headers = seen!.rawHeaders;
+    expect(headers[headers.indexOf('Authorization') + 1]).toBe(
+      `Basic ${Buffer.from('us er:pa').toString('base64')}`,
+    );
+  });
+
   it('reports a timeout and an unreachable peer', async () => {
     handle = (_request, _body, response) => setTimeout(() => response.writeHead(200).end(), 500);
     expect(await poster.post(url, {}, Buffer.from('{}'), { timeoutMs: 50 })).toEqual({ kind: 'timeout' });

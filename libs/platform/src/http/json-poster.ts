@@ -1,4 +1,4 @@
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /** How a POST ended: the peer's status and (when asked for) its body, a timeout, or a transport failure. */
@@ -17,8 +17,35 @@ export interface PostOptions {
 /** Idle keep-alive connections are closed after this long, before a peer with Node's default 5 s closes them. */
 const IDLE_SOCKET_TIMEOUT_MS = 4_000;
 
-/** The endpoints whose parsed URL is kept (configured endpoints: a handful); past it the cache starts over. */
-const PARSED_ENDPOINTS = 1_000;
+/** The endpoints whose request target is kept (configured endpoints: a handful); past it the cache starts over. */
+const KEPT_TARGETS = 1_000;
+
+/** What a POST to one endpoint always sends: its request options and `Host`, computed once per endpoint. */
+interface Target {
+  secure: boolean;
+  options: RequestOptions;
+  /** The `Host` header node:http would send (host, and the port when not the default). */
+  host: string;
+}
+
+function targetOf(url: URL): Target {
+  const secure = url.protocol === 'https:';
+  return {
+    secure,
+    options: {
+      protocol: url.protocol,
+      // node:http takes an IPv6 address without its brackets.
+      hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+      ...(url.port !== '' && { port: Number(url.port) }),
+      path: `${url.pathname}${url.search}`,
+      method: 'POST',
+      ...(url.username !== '' || url.password !== ''
+        ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` }
+        : {}),
+    },
+    host: url.host,
+  };
+}
 
 /**
  * POSTs a JSON body over keep-alive connections (http and https), headers and body in one write (a string body is
@@ -30,8 +57,8 @@ const PARSED_ENDPOINTS = 1_000;
 export class JsonPoster {
   private readonly httpAgent: Agent;
   private readonly httpsAgent: HttpsAgent;
-  /** Endpoint string → parsed URL, so a configured endpoint is parsed once, not on every POST. */
-  private readonly endpoints = new Map<string, URL>();
+  /** Endpoint → its request target, so a configured endpoint is parsed once, not on every POST. */
+  private readonly targets = new Map<string, Target>();
 
   constructor(maxSockets = 256) {
     const options = { keepAlive: true, maxSockets, timeout: IDLE_SOCKET_TIMEOUT_MS };
@@ -46,14 +73,22 @@ export class JsonPoster {
     options: PostOptions,
   ): Promise<PostOutcome> {
     return new Promise<PostOutcome>((resolve) => {
-      let url: URL;
+      let target: Target;
       try {
-        url = typeof endpoint === 'string' ? this.parsed(endpoint) : endpoint;
+        target = this.targetOf(endpoint);
       } catch {
         resolve({ kind: 'failed', reason: `invalid URL ${String(endpoint)}` });
         return;
       }
-      const secure = url.protocol === 'https:';
+      const secure = target.secure;
+      // The header block as a list (node:http writes it as given, without a header map): Host first, as node:http
+      // puts it, then the caller's, then the length. An endpoint with credentials gets node:http's Basic header.
+      const auth = target.options.auth !== undefined;
+      const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+      const list: string[] = [];
+      if (!auth) list.push('Host', target.host);
+      for (const name in headers) list.push(name, String(headers[name]));
+      list.push('Content-Length', String(length));
       let settled = false;
       const settle = (outcome: PostOutcome): void => {
         if (settled) return;
@@ -63,14 +98,10 @@ export class JsonPoster {
       };
       const limit = options.readBodyUpTo;
       const request = (secure ? httpsRequest : httpRequest)(
-        url,
         {
-          method: 'POST',
+          ...target.options,
           agent: secure ? this.httpsAgent : this.httpAgent,
-          headers: {
-            ...headers,
-            'Content-Length': typeof body === 'string' ? Buffer.byteLength(body) : body.length,
-          },
+          headers: auth ? { ...headers, 'Content-Length': length } : list,
         },
         (response) => {
           const status = response.statusCode ?? 0;
@@ -101,14 +132,15 @@ export class JsonPoster {
     });
   }
 
-  private parsed(endpoint: string): URL {
-    let url = this.endpoints.get(endpoint);
-    if (!url) {
-      url = new URL(endpoint);
-      if (this.endpoints.size >= PARSED_ENDPOINTS) this.endpoints.clear();
-      this.endpoints.set(endpoint, url);
+  private targetOf(endpoint: string | URL): Target {
+    const key = typeof endpoint === 'string' ? endpoint : endpoint.href;
+    let target = this.targets.get(key);
+    if (!target) {
+      target = targetOf(typeof endpoint === 'string' ? new URL(endpoint) : endpoint);
+      if (this.targets.size >= KEPT_TARGETS) this.targets.clear();
+      this.targets.set(key, target);
     }
-    return url;
+    return target;
   }
 
   close(): void {
