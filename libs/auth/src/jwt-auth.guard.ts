@@ -11,11 +11,6 @@ interface BearerRequest {
   user?: unknown;
 }
 
-/**
- * The app's global guard for the passport strategy named `strategyName`: every route needs a valid bearer
- * JWT unless it (or its controller) is marked `@Public()`. A forgotten decorator therefore fails closed. A header
- * verified in the last few seconds is not verified again (VerifiedBearerCache).
- */
 /** The app's JwtAuthGuard instance (the global one), for pre-routed fronts. */
 export const JWT_AUTH_GUARD = Symbol('JWT_AUTH_GUARD');
 
@@ -23,6 +18,11 @@ export interface JwtAuthGuardInstance extends CanActivate {
   activatesWithoutVerifying(context: ExecutionContext): boolean;
 }
 
+/**
+ * The app's global guard for the passport strategy named `strategyName`: every route needs a valid bearer
+ * JWT unless it (or its controller) is marked `@Public()`. A forgotten decorator therefore fails closed. A header
+ * verified in the last few seconds is not verified again (VerifiedBearerCache).
+ */
 export function createJwtAuthGuard(strategyName: string): Type<JwtAuthGuardInstance> {
   @Injectable()
   class JwtAuthGuard extends AuthGuard(strategyName) {
