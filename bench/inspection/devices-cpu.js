@@ -10,6 +10,7 @@ const { spawn } = require('node:child_process');
 const { mkdtempSync, readdirSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const path = require('node:path');
+const { inspectionApiEnvironment } = require('./api-environment');
 const root = path.resolve(__dirname, '..', '..');
 const api = path.join(root, 'apps/inspection-api');
 const autocannon = require(require.resolve('autocannon', { paths: [root] }));
@@ -49,18 +50,7 @@ async function main() {
   const database = await createScratchDatabase(process.env.DATABASE_URL, 'inspection_cpu_bench');
   const mediaRoot = mkdtempSync(path.join(tmpdir(), 'inspection-cpu-media-'));
   const child = spawn(process.execPath, [path.join(api, 'dist/main.js')], {
-    env: {
-      ...process.env,
-      DATABASE_URL: database.url,
-      DATABASE_POOL_SIZE: String(POOL_SIZE),
-      INSPECTION_API_PORT: String(PORT),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      INSPECTION_JWT_SIGNING_KEY: 'bench-signing-key-of-at-least-32-characters',
-      INSPECTION_ADMIN_USERNAME: 'bench',
-      INSPECTION_ADMIN_PASSWORD: 'bench',
-      INSPECTION_MEDIA_ROOT: mediaRoot,
-    },
+    env: inspectionApiEnvironment({ databaseUrl: database.url, poolSize: POOL_SIZE, port: PORT, mediaRoot }),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${PORT}`;

@@ -9,6 +9,7 @@ const { spawn } = require('node:child_process');
 const { mkdtemp, readFile, rm } = require('node:fs/promises');
 const { tmpdir } = require('node:os');
 const path = require('node:path');
+const { inspectionApiEnvironment } = require('./api-environment');
 const root = path.resolve(__dirname, '..', '..');
 const autocannon = require(require.resolve('autocannon', { paths: [root] }));
 const { Pool } = require(require.resolve('pg', { paths: [path.join(root, 'apps/inspection-api')] }));
@@ -227,18 +228,12 @@ async function main() {
       ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF]
       : [];
     const child = spawn(process.execPath, [...profile, path.join(root, 'apps/inspection-api/dist/main.js')], {
-      env: {
-        ...process.env,
-        DATABASE_URL: database.url,
-        DATABASE_POOL_SIZE: String(POOL_SIZE),
-        INSPECTION_API_PORT: String(PORT),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        INSPECTION_JWT_SIGNING_KEY: 'bench-signing-key-of-at-least-32-characters',
-        INSPECTION_ADMIN_USERNAME: 'bench',
-        INSPECTION_ADMIN_PASSWORD: 'bench',
-        INSPECTION_MEDIA_ROOT: mediaRoot,
-      },
+      env: inspectionApiEnvironment({
+        databaseUrl: database.url,
+        poolSize: POOL_SIZE,
+        port: PORT,
+        mediaRoot,
+      }),
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     cleanups.unshift(
