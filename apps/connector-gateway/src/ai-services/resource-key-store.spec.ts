@@ -1,18 +1,9 @@
-import {
-  InProcessResourceKeyStore,
-  newResourceKey,
-  RedisResourceKeyStore,
-  type ResourceKeyStore,
-} from './resource-key-store';
+import { InProcessResourceKeyStore, newResourceKey, type ResourceKeyStore } from './resource-key-store';
 
-const redisUrl = process.env.REDIS_URL;
-
-/** One contract for both stores; the Redis one runs when REDIS_URL is set (CI). */
+/** The in-process store; the Redis store runs the same contract in resource-key-store.int-spec.ts. */
 const stores: Array<[string, () => ResourceKeyStore]> = [
   ['in-process', () => new InProcessResourceKeyStore()],
 ];
-if (redisUrl)
-  stores.push(['redis', () => new RedisResourceKeyStore(redisUrl, `test:ai-key-store:${Date.now()}:`)]);
 
 describe.each(stores)('%s resource key store', (_name, create) => {
   it('keeps each regenerated key on its own, visible to every reader', async () => {

@@ -15,8 +15,18 @@ describe('pagination', () => {
     });
     expect(pageRequest(parseQuery(request('/x?page_size=abc')), settings)).toEqual({ page: 1, size: 20 });
     expect(pageRequest(parseQuery(request('/x?page=last')), settings).page).toBe('last');
-    for (const page of ['0', '-1', 'abc', '2.0', '', '1e3'])
-      expect(() => pageRequest(parseQuery(request(`/x?page=${page}`)), settings)).toThrow();
+    for (const page of ['0', '-1', 'abc', '2.0', '', '1e3']) {
+      let thrown: unknown;
+      try {
+        pageRequest(parseQuery(request(`/x?page=${page}`)), settings);
+      } catch (error) {
+        thrown = error;
+      }
+      // DRF's PageNumberPagination: 404 {"detail": "Invalid page."}.
+      expect(thrown).toBeInstanceOf(DrfException);
+      expect((thrown as DrfException).getStatus()).toBe(404);
+      expect((thrown as DrfException).getResponse()).toEqual({ detail: 'Invalid page.' });
+    }
   });
 
   it('builds DRF links: sorted, re-encoded, previous of page 2 without page', () => {

@@ -23,6 +23,12 @@ describe('TokenIssuer.verify', () => {
     const issuer = new TokenIssuer(config, createLogger({ service: 'test', level: 'silent' }));
     const { token } = issuer.issueConversationToken(bot, 'c1', {}, 60);
     issuer.verify(token);
-    expect(() => issuer.verify(`${token.slice(0, -2)}xx`)).toThrow();
+    expect(() => issuer.verify(`${token.slice(0, -2)}xx`)).toThrow(
+      expect.objectContaining({
+        status: 403,
+        code: 'BadArgument',
+        message: 'Invalid token or secret',
+      }) as Error,
+    );
   });
 });
