@@ -14,9 +14,6 @@ import {
   waitFor,
 } from './support/relay-harness';
 
-/** The e2e tier's services give every run a Redis (jest.services.js). */
-const redisUrl = process.env.REDIS_URL ?? '';
-
 /**
  * The load balancer in front of the relays (a stand-in for a Kubernetes Service): forwards each new TCP connection
  * to the current target port; connections already open stay where they are.

@@ -7,9 +7,6 @@ import {
   startRelay,
 } from './support/relay-harness';
 
-/** The e2e tier's services give every run a Redis (jest.services.js). */
-const redisUrl = process.env.REDIS_URL ?? '';
-
 interface Started {
   conversationId: string;
   token: string;

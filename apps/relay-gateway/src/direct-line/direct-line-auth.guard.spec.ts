@@ -136,7 +136,7 @@ describe('DirectLineAuthGuard', () => {
     const stream = issuer.issueStreamToken(bot1, 'c1');
     const orphan = issuer.issueConversationToken(noChannel, 'c1').token;
     const foreign = new TokenIssuer(
-      { ...config, relay: { tokenSigningKeys: ['x'.repeat(40)] } } as PlatformConfig,
+      { ...config, relay: { tokenSigningKeys: ['x'.repeat(40)] } },
       createLogger({ service: 'test', level: 'silent' }),
     ).issueConversationToken(bot1, 'c1').token;
     for (const token of [stream, orphan, foreign, 'not-a-token']) {
