@@ -24,6 +24,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { type Request } from 'express';
+import { type Principal } from '../auth/tokens.service';
 import { type SerializerInfo } from './metadata';
 import { notFound } from './exceptions';
 import { type Input } from './serializer';
@@ -54,6 +55,8 @@ export interface ResourceRequest {
    * Reading them raises the body's parse, size or media-type error, as reading the input does.
    */
   files(): Map<string, UploadedPart>;
+  /** The signed-in principal (every resource route is authenticated). */
+  user?: Principal;
 }
 
 /**
@@ -136,6 +139,7 @@ export function ResourceRoutes(
   const context = (request: Request, body?: RequestInput): ResourceRequest => ({
     origin: requestOrigin(request),
     files: options.uploads && body ? () => body.files() : NO_FILES,
+    user: (request as Request & { user?: Principal }).user,
   });
 
   class ResourceRoutesBase implements ResourceHandlers {
