@@ -28,7 +28,7 @@ function tooManyFiles(maxFiles: number): BotFrameworkError {
  * valid UTF-8 are read as UTF-8; anything else stays Latin-1, as sent.
  */
 export function sentFilename(latin1: string): string {
-  if (!/[\x80-\xff]/.test(latin1) || /[^\x00-\xff]/.test(latin1)) return latin1;
+  if (!/[\x80-\xff]/.test(latin1) || /[\u0100-\uffff]/.test(latin1)) return latin1;
   const bytes = Buffer.from(latin1, 'latin1');
   return isUtf8(bytes) ? bytes.toString('utf8') : latin1;
 }
