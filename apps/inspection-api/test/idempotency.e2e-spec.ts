@@ -126,7 +126,7 @@ describe('Idempotency-Key on check records', () => {
     const answers = await Promise.all(
       Array.from({ length: 12 }, () => api.post('/api/records/', body, withKey('tapped-twice'))),
     );
-    for (const answer of answers) sameAnswer(answers[0] as ApiResponse, answer);
+    for (const answer of answers) sameAnswer(answers[0], answer);
     expect(answers[0]?.status).toBe(201);
     expect(await recordCount()).toBe(before + 1);
     expect(answers.filter((answer) => answer.headers.get('idempotent-replayed') === 'true')).toHaveLength(11);
@@ -144,7 +144,7 @@ describe('Idempotency-Key on check records', () => {
     // Each form gets its own multipart boundary: the parts, not the bytes on the wire, are compared.
     const [first, second] = await Promise.all([upload(PNG), upload(PNG)]);
     expect(first.status).toBe(200);
-    sameAnswer(first, second as ApiResponse);
+    sameAnswer(first, second);
     sameAnswer(first, await upload(PNG));
     expect((first.body as { photo: string }).photo).toMatch(/\/media\/photos\/[0-9a-f]{32}\.png$/);
     expect(await photos()).toBe(before + 1);

@@ -7,6 +7,9 @@ import { type Input } from '../drf/serializer';
 /** The longest key kept (the column's length). */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
+/** `structured-headers`' item parser (RFC 9651): the bare item first, then its parameters. */
+const parseStructuredItem = parseItem as unknown as (input: string) => readonly [unknown, unknown];
+
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 
 /** 400 for a header that is no usable key. */
@@ -27,7 +30,7 @@ export function idempotencyKeyOf(header: string | string[] | undefined): string 
   let key: unknown = text;
   if (text.startsWith('"')) {
     try {
-      [key] = parseItem(text);
+      [key] = parseStructuredItem(text);
     } catch {
       throw invalidKey();
     }
@@ -44,9 +47,9 @@ export function idempotencyKeyOf(header: string | string[] | undefined): string 
 
 /** JSON with object keys sorted, so two equal bodies give one text whatever their key order. */
 function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
+  if (Array.isArray(value)) return (value as unknown[]).map(canonical);
   if (value instanceof Map)
-    return [...value.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, v]);
+    return [...(value as Map<string, unknown>).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (typeof value === 'object' && value !== null)
     return Object.fromEntries(
       Object.keys(value)

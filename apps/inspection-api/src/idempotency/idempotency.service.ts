@@ -71,10 +71,10 @@ export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
   /** Deletes the keys older than the retention; returns how many. */
   async purge(): Promise<number> {
     try {
-      const [, count] = (await this.dataSource.query(
+      const [, count] = await this.dataSource.query<[unknown, number]>(
         `DELETE FROM "idempotency_keys" WHERE "created_at" < now() - make_interval(secs => $1)`,
         [this.retentionSeconds],
-      )) as [unknown, number];
+      );
       if (count) this.logger.info({ count }, 'expired idempotency keys deleted');
       return count;
     } catch (error) {
