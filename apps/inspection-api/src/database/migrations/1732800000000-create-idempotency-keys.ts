@@ -17,7 +17,9 @@ export class CreateIdempotencyKeys1732800000000 implements MigrationInterface {
       "created_at" timestamptz NOT NULL DEFAULT now(),
       CONSTRAINT "PK_idempotency_keys" PRIMARY KEY ("user_id", "key")
     )`);
-    await queryRunner.query('CREATE INDEX "IDX_idempotency_keys_created_at" ON "idempotency_keys" ("created_at")');
+    await queryRunner.query(
+      'CREATE INDEX "IDX_idempotency_keys_created_at" ON "idempotency_keys" ("created_at")',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
