@@ -58,7 +58,7 @@ describe('TokensService', () => {
     const credential: Credential = {
       ...issuer.verify(token),
       kind: 'token',
-      bot: plain as BotConfig,
+      bot: plain as unknown as BotConfig,
       conversationId,
       token,
       origins: [],
@@ -95,7 +95,7 @@ describe('TokensService', () => {
     const { claims, expiresAt } = issuer.verify(first.token);
     const credential: Credential = {
       kind: 'token',
-      bot: plain as BotConfig,
+      bot: plain as unknown as BotConfig,
       conversationId: claims.conv,
       token: first.token,
       userId: claims.user,
