@@ -449,3 +449,18 @@ describe('security review: inspection-api, finding 13: /metrics', () => {
     }
   });
 });
+
+describe('issue 22, item 5: published secrets are refused outside tests', () => {
+  it("refuses docker-compose's old change-me signing key at start-up, naming INSPECTION_JWT_SIGNING_KEY", async () => {
+    const started = startInspectionApi({
+      environment: {
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: 'postgres://127.0.0.1:1/unused',
+        INSPECTION_JWT_SIGNING_KEY: 'change-me-in-production-0123456789abcdef',
+      },
+    });
+    await expect(started).rejects.toThrow(/INSPECTION_JWT_SIGNING_KEY: holds a published example value/);
+    await expect(started).rejects.not.toThrow(/0123456789abcdef/);
+  });
+});

@@ -1,6 +1,7 @@
 export * from './config/common-environment';
 export * from './config/configuration-error';
 export * from './config/environment-transforms';
+export * from './config/example-secrets';
 export * from './config/load-environment';
 export * from './config/repository-root';
 export * from './errors/error-envelope';
