@@ -55,11 +55,12 @@ export function withPlatformConfigDefault(
   directory = GENERATED_SECRETS_DIRECTORY,
 ): NodeJS.ProcessEnv {
   if (environment.PLATFORM_CONFIG) return environment;
-  const generated = EXAMPLE_CONFIG_SECRET_VARIABLES.filter((name) => !environment[name]).map((name) => [
-    name,
-    passwordKeptIn(join(directory, name.toLowerCase().replaceAll('_', '-'))),
-  ]);
-  return { ...environment, ...Object.fromEntries(generated), PLATFORM_CONFIG: EXAMPLE_PLATFORM_CONFIG };
+  const generated: NodeJS.ProcessEnv = {};
+  for (const name of EXAMPLE_CONFIG_SECRET_VARIABLES) {
+    if (!environment[name])
+      generated[name] = passwordKeptIn(join(directory, name.toLowerCase().replaceAll('_', '-')));
+  }
+  return { ...environment, ...generated, PLATFORM_CONFIG: EXAMPLE_PLATFORM_CONFIG };
 }
 
 /** Whether the relay delivers through the connector with launcher-made settings (not `direct`, no URL given). */
