@@ -204,15 +204,15 @@ describe('inspection-api security', () => {
     it("strangers' wrong passwords through the service count against their own addresses, locking out nobody else", async () => {
       for (const stranger of [newAddress(), newAddress()]) {
         const statuses: number[] = [];
-        for (let attempt = 0; attempt < 15; attempt += 1)
+        for (let attempt = 0; attempt < 7; attempt += 1)
           statuses.push((await viaService(`ghost-${randomUUID()}`, 'wrong', stranger)).status);
         // The per-address limit (5) holds for each stranger …
-        expect(statuses).toEqual([...Array<number>(5).fill(401), ...Array<number>(10).fill(429)]);
+        expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
       }
       // … and someone else signing in through the same service, and the service itself, are not affected.
       expect((await viaService(PERSON.username, PERSON.password, newAddress())).status).toBe(201);
       expect((await api.call('POST', '/api/token/', { json: SERVICE, token: false })).status).toBe(201);
-    });
+    }, 120_000);
 
     it("nobody else can name an address: without a forwarder's token the header is not believed", async () => {
       const own = newAddress();

@@ -37,5 +37,5 @@ describe('inspection-bot security: sign-in and sessions', () => {
     // … and so does the bot's own service account (from the bot's address).
     const service = new InspectionApiClient({ baseUrl: platform.api.url, ...SERVICE_ACCOUNT });
     await expect(service.accessToken()).resolves.toEqual(expect.any(String));
-  });
+  }, 180_000);
 });
