@@ -28,7 +28,7 @@ function repositoryRoot(start: string): string {
   return process.cwd();
 }
 
-/** inspection-api's environment (see the README's table). */
+/** inspection-api's environment (docs/operate/configuration.md). */
 export class InspectionApiEnvironment extends CommonEnvironment {
   @Expose() @ToInteger() @IsInt() @Min(0) @Max(65535) INSPECTION_API_PORT: number = 8000;
 
