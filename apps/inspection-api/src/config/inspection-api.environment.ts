@@ -128,6 +128,12 @@ export class InspectionApiEnvironment extends CommonEnvironment {
   INSPECTION_LOGIN_ADDRESS_FORWARDERS: string[] = ['inspection-bot'];
 
   /**
+   * How long an `Idempotency-Key` of a record write is kept (and a repeat replays the first answer), in hours;
+   * at least 24.
+   */
+  @Expose() @ToInteger() @IsInt() @Min(24) @Max(8760) INSPECTION_IDEMPOTENCY_KEY_HOURS: number = 24;
+
+  /**
    * The IANA time zone whose calendar days, ISO weeks and months the due checks and the statistics count in
    * (`Asia/Shanghai`, `Europe/Berlin` …). Validated at start-up.
    */
