@@ -325,7 +325,7 @@ export function describeScaleOut(redisTopology: RedisTopologyKind, title: string
           ).length;
           // Log entries the client never received.
           const receivedIds = new Set(ids);
-          counts.gaps += logIds.filter((id) => !receivedIds.has(id)).length;
+          counts.gaps += logIds.filter((id) => !receivedIds.has(id ?? '')).length;
           expect(ids).toEqual(logIds);
 
           counts.userMessagesAcknowledged += client.acknowledged.size;
