@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm audit --omit=dev`, judged against the allow-list kept in the repository (.ci/audit-allowlist.json):
 // exits 1 when an advisory of severity high or critical affects a production dependency and is not on the list (each
-// entry names the advisory URL and why it is accepted; the README's Security section explains them). Moderate and
+// entry names the advisory URL and why it is accepted; docs/operate/security.md explains them). Moderate and
 // low advisories are printed, not failed. When the registry's audit endpoint does not answer (this CI machine's
 // registry mirror refuses the bulk-advisory POST with 405), it says so loudly and exits 0: CI cannot audit then, and
 // the check runs wherever the endpoint answers. `--input <file>` judges a saved `npm audit --json` report instead,

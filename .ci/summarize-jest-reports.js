@@ -8,6 +8,7 @@ const root = join(__dirname, '..');
 const workspaces = [
   ...['libs', 'apps'].flatMap((group) => readdirSync(join(root, group)).map((name) => `${group}/${name}`)),
   'infra',
+  'docs',
 ].filter((workspace) => existsSync(join(root, workspace, 'package.json')));
 
 const totals = { passed: 0, failed: 0, skipped: 0, suitesFailed: 0 };

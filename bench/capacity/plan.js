@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The capacity plan's derivation (docs/capacity.md), computed from what the capacity benches measured (their --json
+// The capacity plan's derivation (docs/operate/capacity.md), computed from what the capacity benches measured (their --json
 // files) and the planning assumptions (the flags below). Prints Markdown: the measured inputs, then the sizing.
 //   node bench/capacity/messages.js --rate 1000 --json /tmp/messages.json
 //   node bench/capacity/idle-streams.js --json /tmp/streams.json

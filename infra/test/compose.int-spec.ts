@@ -164,7 +164,7 @@ describe('docker-compose.yml', () => {
   it('lets a relay replica and nginx hold the planned streams (open-files limits, nginx’s worker limits)', () => {
     type Limits = { ulimits?: { nofile?: { soft: number; hard: number } } };
     const services = compose.services as Record<string, ComposeService & Limits>;
-    // docs/capacity.md: 100,000 streams over 14 relays (~7,100 each), with room for a failed neighbour's streams.
+    // docs/operate/capacity.md: 100,000 streams over 14 relays (~7,100 each), with room for a failed neighbour's streams.
     const relay = services['relay-gateway'].ulimits?.nofile;
     expect(relay?.soft).toBe(relay?.hard);
     expect(relay?.hard ?? 0).toBeGreaterThanOrEqual(65_536);

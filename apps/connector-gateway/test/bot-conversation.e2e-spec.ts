@@ -176,7 +176,7 @@ describe('a stock botbuilder bot behind connector-gateway, a DirectLineJS client
       OAuthUrl: gateway,
       CallerId: 'urn:botframework:fieldops',
     };
-    // Recipe B of the README: managed identity over http, authentication enabled, configuration only.
+    // Recipe B of docs/protocols/bot-connector.md: managed identity over http, authentication enabled, configuration only.
     const msiAdapter = new CloudAdapter(
       new ConfigurationBotFrameworkAuthentication({
         MicrosoftAppId: msiBot.appId,
@@ -192,7 +192,7 @@ describe('a stock botbuilder bot behind connector-gateway, a DirectLineJS client
       new ConfigurationBotFrameworkAuthentication({ MicrosoftAppId: '', MicrosoftAppPassword: '' }),
     );
     serveBot(anonymousServer, anonymousAdapter, botLogic(botErrors), anonymousAuthorization);
-    // Recipe C: msal with known-authority metadata (the README's ≈10 lines), password from the environment.
+    // Recipe C: msal with known-authority metadata (docs/protocols/bot-connector.md, ≈10 lines), password from the environment.
     const msalEnvironment = {
       MicrosoftAppId: msalBot.appId,
       MicrosoftAppPassword: 'msal-bot-password-1',

@@ -125,7 +125,7 @@ describe('stock botbuilder 4.23.3 against the gateway', () => {
     let authentication: ConfigurationBotFrameworkAuthentication;
     beforeAll(() => {
       minter = fixture.gateway.app.get(BotTokenMinter);
-      // Exactly the bot-side configuration the README documents (recipe B), minus the credential part.
+      // Exactly the bot-side configuration docs/protocols/bot-connector.md documents (recipe B), minus the credential part.
       authentication = new ConfigurationBotFrameworkAuthentication({
         MicrosoftAppId: SECRET_BOT.appId,
         MicrosoftAppPassword: SECRET_BOT.password,

@@ -22,6 +22,7 @@ import { DueService } from './due/due.service';
 import { StatisticsController } from './statistics/statistics.controller';
 import { StatisticsService } from './statistics/statistics.service';
 import { DrfExceptionFilter } from './errors/drf-exception.filter';
+import { IdempotencyService } from './idempotency/idempotency.service';
 import { ItemsController } from './items/items.controller';
 import { ItemsService } from './items/items.service';
 import { MediaController } from './media/media.controller';
@@ -92,6 +93,7 @@ export class InspectionApiModule {
         DevicesService,
         ItemsService,
         PlansService,
+        IdempotencyService,
         RecordsService,
         RecordsExportService,
         {

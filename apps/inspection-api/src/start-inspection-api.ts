@@ -91,7 +91,7 @@ export function startInspectionApi(
           app.use(consoleStaticRouter(environment.INSPECTION_CONSOLE_DIR));
         }
         app.use(apiHeadersMiddleware);
-        // The devices list, the hot read of the console and the bench, before Express (README: "Pre-routed list").
+        // The devices list, the hot read of the console and the bench, before Express (docs/protocols/drf-compatibility.md, "Pre-routed list").
         app.get(HttpFront).get(
           devicesListRoute({
             controller: app.get(DevicesController),

@@ -94,7 +94,17 @@ describe('inspection-api documentation', () => {
       expect(response.status).toBe(200);
       const document = (await response.json()) as {
         openapi: string;
-        paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>;
+        paths: Record<
+          string,
+          Record<
+            string,
+            {
+              requestBody?: { content: Record<string, unknown> };
+              parameters?: Array<{ name: string; in: string }>;
+              responses?: Record<string, unknown>;
+            }
+          >
+        >;
         components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> };
       };
       expect(document.openapi).toMatch(/^3\./);
@@ -119,6 +129,21 @@ describe('inspection-api documentation', () => {
       expect(operations).toHaveLength(26);
       expect(Object.keys(document.paths['/api/records/']?.post?.requestBody?.content ?? {})).toContain(
         'multipart/form-data',
+      );
+      // Record writes take an Idempotency-Key (422: the key was used for another request).
+      for (const [path, method] of [
+        ['/api/records/', 'post'],
+        ['/api/records/{id}/', 'put'],
+        ['/api/records/{id}/', 'patch'],
+      ] as const) {
+        const operation = document.paths[path]?.[method];
+        expect(operation?.parameters).toContainEqual(
+          expect.objectContaining({ name: 'Idempotency-Key', in: 'header' }),
+        );
+        expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(['409', '422']));
+      }
+      expect(document.paths['/api/devices/']?.post?.parameters ?? []).not.toContainEqual(
+        expect.objectContaining({ name: 'Idempotency-Key' }),
       );
       const device = document.components.schemas.DeviceDto?.properties;
       expect(device?.name).toMatchObject({ minLength: 1, maxLength: 200 });

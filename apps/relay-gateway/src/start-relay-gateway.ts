@@ -30,7 +30,7 @@ export interface StartRelayGatewayOptions extends StartServiceOptions {
 /**
  * Browsers host Web Chat anywhere. A bot's (or token's) trusted origins are enforced by the auth guard, which also
  * withdraws Access-Control-Allow-Origin from its 403 for another origin. A preflight carries no credential, so it
- * cannot tell the bot: it is answered for any origin (README, relay-gateway, CORS).
+ * cannot tell the bot: it is answered for any origin (docs/operate/security.md, CORS).
  */
 const CORS: cors.CorsOptions = {
   origin: true,

@@ -224,7 +224,7 @@ return out
 /**
  * How long an append's idempotency key is kept: far longer than ioredis takes to re-send a command after a reconnect
  * (it gives a command up after a few reconnection attempts, about a second), short enough that the keys of 20,000
- * appends/s stay small (see `docs/capacity.md` for the memory).
+ * appends/s stay small (see `docs/operate/capacity.md` for the memory).
  */
 export const APPEND_IDEMPOTENCY_SECONDS = 60;
 
@@ -357,7 +357,7 @@ export class RedisConversationStore implements ConversationStore {
     // No auto-pipelining: ioredis would hold each command until `setImmediate`, after every other event of the
     // loop's poll phase (a burst of requests, a Redis reply of many envelopes), and a send's append is what its
     // answer waits for. Written at once, the append runs in Redis while this process handles the rest of the burst
-    // (see bench/relay/README.md, "Processing p99 on Redis").
+    // (see bench/relay/results/2026-11-25-redis-processing.md, "Processing p99 on Redis").
     const redis = createRedisClient(options.redisUrl, {
       connectionName: options.connectionName ?? 'fieldops-conversation-store',
       enableAutoPipelining: false,

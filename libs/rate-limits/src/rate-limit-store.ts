@@ -89,7 +89,7 @@ export class RateLimitStore {
     if (backend.kind === 'redis') {
       // A single server, a Redis Cluster (each counter is one key, so any shard) or a Sentinel-managed primary.
       // No auto-pipelining: a send awaits its counts before the append, and ioredis would hold each until
-      // `setImmediate`, after the rest of the loop's poll phase (see bench/relay/README.md, "Processing p99 on Redis").
+      // `setImmediate`, after the rest of the loop's poll phase (see bench/relay/results/2026-11-25-redis-processing.md, "Processing p99 on Redis").
       this.redis = createRedisClient(backend.redisUrl, {
         connectionName: 'fieldops-rate-limits',
         enableAutoPipelining: false,

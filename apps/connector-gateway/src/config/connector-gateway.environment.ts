@@ -73,7 +73,7 @@ function IsReadableFile(options?: ValidationOptions): PropertyDecorator {
 const SCOPE = /^\S+\/\.default$/;
 const NAME_LIST_ITEM = /^[A-Za-z0-9._-]+$/;
 
-/** connector-gateway's environment (see the README's table and apps/connector-gateway/README.md). */
+/** connector-gateway's environment (docs/operate/configuration.md). */
 export class ConnectorGatewayEnvironment extends ConversationStateEnvironment {
   @Expose() @ToInteger() @IsInt() @Min(0) @Max(65535) CONNECTOR_GATEWAY_PORT: number = 8020;
 

@@ -28,7 +28,7 @@ function repositoryRoot(start: string): string {
   return process.cwd();
 }
 
-/** inspection-api's environment (see the README's table). */
+/** inspection-api's environment (docs/operate/configuration.md). */
 export class InspectionApiEnvironment extends CommonEnvironment {
   @Expose() @ToInteger() @IsInt() @Min(0) @Max(65535) INSPECTION_API_PORT: number = 8000;
 
@@ -108,6 +108,12 @@ export class InspectionApiEnvironment extends CommonEnvironment {
 
   /** The login throttle's window, in seconds. */
   @Expose() @ToInteger() @IsInt() @Min(1) @Max(86_400) INSPECTION_LOGIN_THROTTLE_WINDOW_SECONDS: number = 600;
+  /**
+   * How long an `Idempotency-Key` of a record write is kept (and a repeat replays the first answer), in hours;
+   * at least 24.
+   */
+  @Expose() @ToInteger() @IsInt() @Min(24) @Max(8760) INSPECTION_IDEMPOTENCY_KEY_HOURS: number = 24;
+
   /**
    * The IANA time zone whose calendar days, ISO weeks and months the due checks and the statistics count in
    * (`Asia/Shanghai`, `Europe/Berlin` …). Validated at start-up.

@@ -11,6 +11,7 @@ import { AddUserRoles1732400000000 } from './migrations/1732400000000-add-user-r
 import { IndexRecordsByTime1732500000000 } from './migrations/1732500000000-index-records-by-time';
 import { CreateRateLimits1732600000000 } from './migrations/1732600000000-create-rate-limits';
 import { CoverRecordsByTime1732710000000 } from './migrations/1732710000000-cover-records-by-time';
+import { CreateIdempotencyKeys1732800000000 } from './migrations/1732800000000-create-idempotency-keys';
 
 /** Every migration, in order. New ones are appended here (and never edited once released). */
 export const INSPECTION_MIGRATIONS = [
@@ -20,6 +21,7 @@ export const INSPECTION_MIGRATIONS = [
   IndexRecordsByTime1732500000000,
   CreateRateLimits1732600000000,
   CoverRecordsByTime1732710000000,
+  CreateIdempotencyKeys1732800000000,
 ];
 
 /** Every entity of the service. */

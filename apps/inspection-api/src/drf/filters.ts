@@ -1,3 +1,4 @@
+import { OUT_OF_RANGE_MESSAGE, readCalendarDate } from '../calendar/calendar-date';
 import { type FieldErrors, isFieldErrors, validationError } from './exceptions';
 
 /**
@@ -44,7 +45,10 @@ export function booleanFilter(value: string | undefined): boolean | undefined {
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
-/** An ISO 8601 date or date-time (no zone: UTC); returns a normalised ISO string for PostgreSQL. */
+/**
+ * An ISO 8601 date or date-time (no zone: UTC); returns a normalised ISO string for PostgreSQL. Its date part is a
+ * calendar date of the accepted range (`calendar-date.ts`).
+ */
 export function dateTimeFilter(
   value: string | undefined,
   name: string,
@@ -52,19 +56,15 @@ export function dateTimeFilter(
 ): string | undefined {
   if (value === undefined || value === '') return undefined;
   const match = DATE_TIME.exec(value.trim());
-  const invalid = (): undefined => {
-    errors[name] = ['Enter a valid date/time.'];
+  const invalid = (message = 'Enter a valid date/time.'): undefined => {
+    errors[name] = [message];
     return undefined;
   };
   if (!match) return invalid();
   const [, year, month, day, hour = '00', minute = '00', second = '00', fraction = '', zone = 'Z'] = match;
-  const y = Number(year);
-  const mo = Number(month);
-  const d = Number(day);
-  if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > new Date(Date.UTC(2000, mo, 0)).getUTCDate())
-    return invalid();
+  const date = readCalendarDate(`${year}-${month}-${day}`);
+  if ('error' in date) return invalid(date.error === 'out_of_range' ? OUT_OF_RANGE_MESSAGE : undefined);
   if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return invalid();
-  if (mo === 2 && d === 29 && !(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0))) return invalid();
   const offset = zone === 'Z' ? '+00:00' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone;
   // Real zones span -12:00..+14:00; PostgreSQL refuses displacements beyond 15:59.
   if (Number(offset.slice(1, 3)) > 15 || Number(offset.slice(4, 6)) > 59) return invalid();
@@ -75,16 +75,18 @@ export function filterError(errors: FieldErrors): void {
   if (isFieldErrors(errors)) throw validationError(errors);
 }
 
-/** A calendar date `YYYY-MM-DD` (django-filter's DateFilter; its message on anything else). */
+/**
+ * A calendar date `YYYY-MM-DD` of the accepted range (`calendar-date.ts`; django-filter's DateFilter message on
+ * anything that is not a date).
+ */
 export function dateFilter(value: string | undefined, name: string, errors: FieldErrors): string | undefined {
   if (value === undefined || value === '') return undefined;
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
-  const date = match ? new Date(`${value.trim()}T00:00:00Z`) : undefined;
-  if (!match || !date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value.trim()) {
-    errors[name] = ['Enter a valid date.'];
+  const reading = readCalendarDate(value.trim());
+  if ('error' in reading) {
+    errors[name] = [reading.error === 'out_of_range' ? OUT_OF_RANGE_MESSAGE : 'Enter a valid date.'];
     return undefined;
   }
-  return value.trim();
+  return reading.date;
 }
 
 /** One term of an ordering: a field and its direction. */

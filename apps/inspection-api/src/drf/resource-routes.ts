@@ -13,14 +13,17 @@ import {
 } from '@nestjs/common';
 import {
   ApiBody,
+  ApiConflictResponse,
   ApiConsumes,
   ApiCreatedResponse,
   ApiExcludeEndpoint,
   ApiExtraModels,
+  ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiPayloadTooLargeResponse,
+  ApiResponse,
   getSchemaPath,
 } from '@nestjs/swagger';
 import { type Request } from 'express';
@@ -54,6 +57,21 @@ export interface ResourceRequest {
    * Reading them raises the body's parse, size or media-type error, as reading the input does.
    */
   files(): Map<string, UploadedPart>;
+  /** Who writes what, with the client's `Idempotency-Key` (only for writes: create, replace, update). */
+  write?: WriteIdentity;
+}
+
+/** A write's identity, for replaying a repeated request (inspection-api's `Idempotency-Key`). */
+export interface WriteIdentity {
+  method: string;
+  /** The request path (without the query). */
+  path: string;
+  /** The authenticated user's id (keys are scoped per user). */
+  userId: number | undefined;
+  /** The `Idempotency-Key` header as received. */
+  idempotencyKey: string | string[] | undefined;
+  /** Marks the response as a replay of an earlier one (`Idempotent-Replayed: true`). */
+  markReplayed(): void;
 }
 
 /**
@@ -93,6 +111,8 @@ export interface ResourceRoutesOptions {
   removeSummary: string;
   /** File fields written through multipart/form-data (see `ResourceUploads`). */
   uploads?: ResourceUploads;
+  /** OpenAPI: the writes take an `Idempotency-Key` header (the service replays repeats). */
+  idempotent?: boolean;
 }
 
 /** The handlers ResourceRoutes adds (Nest calls them; `DrfExpressAdapter` sends what they return). */
@@ -108,10 +128,42 @@ export interface ResourceHandlers {
 
 const NO_FILES = (): Map<string, UploadedPart> => new Map();
 
+function writeIdentity(request: Request): WriteIdentity {
+  return {
+    method: request.method,
+    path: request.path,
+    userId: (request as Request & { user?: { userId?: number } }).user?.userId,
+    idempotencyKey: request.headers['idempotency-key'],
+    markReplayed: () => request.res?.setHeader('Idempotent-Replayed', 'true'),
+  };
+}
+
 /** OpenAPI of a write's body: the input (JSON and form), or with uploads also its multipart form. */
 function writeBody(options: ResourceRoutesOptions, description?: string): MethodDecorator {
   const { input, uploads } = options;
-  if (!uploads) return ApiBody({ type: input, ...(description ? { description } : {}) });
+  const body = uploads
+    ? uploadBody(input, uploads)
+    : ApiBody({ type: input, ...(description ? { description } : {}) });
+  if (!options.idempotent) return body;
+  return applyDecorators(
+    body,
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description:
+        'A client-chosen key (a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324", or a bare token; 1-255 printable ASCII), per user, kept at least 24 h: a repeat answers the first status and body (with `Idempotent-Replayed: true`) and writes nothing.',
+    }),
+    ApiResponse({
+      status: 422,
+      description: 'The Idempotency-Key was already used with a different request (`{"detail": …}`).',
+    }),
+    ApiConflictResponse({
+      description: 'The first request with this Idempotency-Key is still running (`{"detail": …}`).',
+    }),
+  );
+}
+
+function uploadBody(input: Type<unknown>, uploads: ResourceUploads): MethodDecorator {
   return applyDecorators(
     ApiExtraModels(input, uploads.multipart),
     ApiConsumes('application/json', 'multipart/form-data'),
@@ -136,6 +188,7 @@ export function ResourceRoutes(
   const context = (request: Request, body?: RequestInput): ResourceRequest => ({
     origin: requestOrigin(request),
     files: options.uploads && body ? () => body.files() : NO_FILES,
+    write: writeIdentity(request),
   });
 
   class ResourceRoutesBase implements ResourceHandlers {

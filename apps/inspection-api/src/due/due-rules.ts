@@ -15,83 +15,74 @@
  * - `due`: not done and not overdue.
  */
 
+import {
+  addDays,
+  type CalendarDate,
+  formatCivilDate,
+  isoWeekday,
+  monthOf,
+  MS_PER_DAY,
+  toDayNumber,
+  utcMilliseconds,
+} from '../calendar/calendar-date';
+
+export { addDays, type CalendarDate, parseCalendarDate } from '../calendar/calendar-date';
+
 export type Frequency = 'daily' | 'weekly' | 'monthly';
 export const FREQUENCIES: readonly Frequency[] = ['daily', 'weekly', 'monthly'];
 export type DueStatus = 'due' | 'overdue' | 'done';
 export const DUE_STATUSES: readonly DueStatus[] = ['due', 'overdue', 'done'];
 
-/** A calendar date `YYYY-MM-DD`. */
-export type CalendarDate = string;
-
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** A valid calendar date (`2026-02-29` is not), or undefined. */
-export function parseCalendarDate(text: string): CalendarDate | undefined {
-  const match = DATE.exec(text);
-  if (!match) return undefined;
-  const [, year, month, day] = match.map(Number) as [number, number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (year < 1 || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
-  return text;
-}
-
-const toDate = (date: CalendarDate): Date => new Date(`${date}T00:00:00Z`);
-const fromDate = (date: Date): CalendarDate => date.toISOString().slice(0, 10);
-
-/** `date` moved by `days` calendar days. */
-export function addDays(date: CalendarDate, days: number): CalendarDate {
-  const moved = toDate(date);
-  moved.setUTCDate(moved.getUTCDate() + days);
-  return fromDate(moved);
-}
-
 /**
- * One formatter per time zone and kind: constructing an `Intl.DateTimeFormat` costs about 0.1 ms (it loads the
- * zone's ICU data), far more than formatting with it, and a due page or a statistics range needs dozens of them.
+ * One formatter per time zone: constructing an `Intl.DateTimeFormat` costs about 0.1 ms (it loads the zone's ICU
+ * data), far more than formatting with it, and a due page or a statistics range needs dozens of them. It writes the
+ * era, so that years before 1 (`1 BC` is year 0) read back as astronomical years.
  */
 const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(kind: 'date' | 'instant', timeZone: string): Intl.DateTimeFormat {
-  const key = `${kind} ${timeZone}`;
-  let cached = formatters.get(key);
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let cached = formatters.get(timeZone);
   if (!cached) {
-    cached =
-      kind === 'date'
-        ? new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
-        : new Intl.DateTimeFormat('en-US', {
-            timeZone,
-            hourCycle: 'h23',
-            year: 'numeric',
-            month: 'numeric',
-            day: 'numeric',
-            hour: 'numeric',
-            minute: 'numeric',
-            second: 'numeric',
-          });
-    formatters.set(key, cached);
+    cached = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      calendar: 'gregory',
+      numberingSystem: 'latn',
+      hourCycle: 'h23',
+      era: 'short',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(timeZone, cached);
   }
   return cached;
 }
 
+/** The local civil date and time of an instant in a time zone (astronomical years). */
+function localParts(instant: number, timeZone: string) {
+  const parts = formatter(timeZone).formatToParts(new Date(instant));
+  const value = (type: string) => Number(parts.find((candidate) => candidate.type === type)?.value);
+  const era = parts.find((candidate) => candidate.type === 'era')?.value;
+  const year = era === 'BC' || era === 'B' ? 1 - value('year') : value('year');
+  return {
+    civil: { year, month: value('month'), day: value('day') },
+    hour: value('hour'),
+    minute: value('minute'),
+    second: value('second'),
+  };
+}
+
 /** The calendar date of an instant in a time zone. */
 export function localDate(instant: Date, timeZone: string): CalendarDate {
-  const parts = formatter('date', timeZone).formatToParts(instant);
-  const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')}`;
+  return formatCivilDate(localParts(instant.getTime(), timeZone).civil);
 }
 
 /** Milliseconds the zone is ahead of UTC at an instant. */
 function zoneOffset(instant: number, timeZone: string): number {
-  const parts = formatter('instant', timeZone).formatToParts(new Date(instant));
-  const value = (type: string) => Number(parts.find((candidate) => candidate.type === type)?.value);
-  const asUtc = Date.UTC(
-    value('year'),
-    value('month') - 1,
-    value('day'),
-    value('hour'),
-    value('minute'),
-    value('second'),
-  );
-  return asUtc - Math.floor(instant / 1000) * 1000;
+  const { civil, hour, minute, second } = localParts(instant, timeZone);
+  return utcMilliseconds(civil, hour, minute, second) - Math.floor(instant / 1000) * 1000;
 }
 
 /**
@@ -102,7 +93,7 @@ export function startOfDay(date: CalendarDate, timeZone: string): Date {
   const key = `${date} ${timeZone}`;
   let start = dayStarts.get(key);
   if (start === undefined) {
-    const midnightUtc = toDate(date).getTime();
+    const midnightUtc = toDayNumber(date) * MS_PER_DAY;
     let instant = midnightUtc - zoneOffset(midnightUtc, timeZone);
     // The offset at the guess may differ from the offset at the answer (a DST change near midnight): settle it.
     for (let round = 0; round < 2; round += 1) instant = midnightUtc - zoneOffset(instant, timeZone);
@@ -128,19 +119,15 @@ export interface Period {
 
 /** The period of a frequency that contains `date`. */
 export function periodOf(frequency: Frequency, date: CalendarDate): Period {
-  const day = toDate(date);
   switch (frequency) {
     case 'daily':
       return { start: date, end: date };
     case 'weekly': {
-      const start = addDays(date, -((day.getUTCDay() + 6) % 7));
+      const start = addDays(date, 1 - isoWeekday(date));
       return { start, end: addDays(start, 6) };
     }
-    case 'monthly': {
-      const start = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), 1));
-      const end = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth() + 1, 0));
-      return { start: fromDate(start), end: fromDate(end) };
-    }
+    case 'monthly':
+      return monthOf(date);
   }
 }
 

@@ -39,7 +39,7 @@ function dueFilters(query: Map<string, string[]>, errors: FieldErrors): DueFilte
   };
 }
 
-/** What is due: the checks of the active plans in their current period (rules: `due-rules.ts`, README). */
+/** What is due: the checks of the active plans in their current period (rules: `due-rules.ts`, docs/protocols/inspection-api.md). */
 @ApiTags('due')
 @ApiBearerAuth()
 @Controller('api/due')

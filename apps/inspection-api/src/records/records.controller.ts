@@ -53,6 +53,7 @@ export class RecordsController extends ResourceRoutes({
       'JSON (photo and attachment are read-only there and ignored), or multipart/form-data with the fields as form fields and the files as parts named "photo" and "attachment".',
     tooLarge: 'A file over its limit (INSPECTION_MAX_PHOTO_BYTES / _ATTACHMENT_BYTES).',
   },
+  idempotent: true,
 }) {
   constructor(
     private readonly records: RecordsService,

@@ -11,6 +11,7 @@ import { DrfException } from '../drf/exceptions';
 import { type Input } from '../drf/serializer';
 import { type UploadedPart } from '../drf/request-input';
 import { type ResourceRequest } from '../drf/resource-routes';
+import { IdempotencyService } from '../idempotency/idempotency.service';
 import { LocalDirectoryMediaStorage, type MediaKind } from '../media/media-storage';
 import { recordPageSql, RecordsService } from './records.service';
 
@@ -124,7 +125,13 @@ beforeAll(async () => {
     INSPECTION_MAX_PHOTO_BYTES: PHOTO_LIMIT,
     INSPECTION_MAX_ATTACHMENT_BYTES: ATTACHMENT_LIMIT,
   });
-  service = new RecordsService(dataSource, storage, environment);
+  const logger = createLogger({ service: 'records-service-spec', level: 'silent' });
+  service = new RecordsService(
+    dataSource,
+    storage,
+    environment,
+    new IdempotencyService(dataSource, environment, logger),
+  );
 });
 
 afterAll(async () => {

@@ -19,6 +19,8 @@ import { type MediaKind, MediaStorage } from '../media/media-storage';
 import { mediaUrlBase } from '../media/media-url';
 import { CheckRecordEntity } from './check-record.entity';
 import { CHECK_RECORD_FIELDS } from './dto/check-record.dto';
+import { requestFingerprint } from '../idempotency/idempotency-key';
+import { IdempotencyService, type WriteDatabase, type WriteResult } from '../idempotency/idempotency.service';
 
 /** The CheckRecord representation of alias `r`; `$1` is the absolute media base URL. */
 export const RECORD_JSON = `json_build_object('id', r."id", 'status', r."status", 'value', r."value", 'note', r."note", 'photo', CASE WHEN r."photo" IS NULL THEN NULL ELSE $1::text || r."photo" END, 'attachment', CASE WHEN r."attachment" IS NULL THEN NULL ELSE $1::text || r."attachment" END, 'checked_at', ${isoTimestamp('r."checked_at"')}, 'checked_by', r."checked_by", 'plan', r."plan_id", 'device', r."device_id", 'item', r."item_id")`;
@@ -120,6 +122,7 @@ export class RecordsService implements ResourceService {
     private readonly dataSource: DataSource,
     private readonly media: MediaStorage,
     private readonly environment: InspectionApiEnvironment,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
   page(
@@ -135,11 +138,11 @@ export class RecordsService implements ResourceService {
   }
 
   findOne(id: number, request: ResourceRequest): Promise<unknown> {
-    return this.representation(mediaUrlBase(request.origin), id);
+    return this.representation(this.dataSource, mediaUrlBase(request.origin), id);
   }
 
-  private async representation(mediaBase: string, id: number): Promise<unknown> {
-    const rows: Array<{ body: unknown }> = await this.dataSource.query(
+  private async representation(db: WriteDatabase, mediaBase: string, id: number): Promise<unknown> {
+    const rows: Array<{ body: unknown }> = await db.query(
       `SELECT ${RECORD_JSON} AS "body" FROM "check_records" r WHERE r."id" = $2`,
       [mediaBase, id],
     );
@@ -184,10 +187,15 @@ export class RecordsService implements ResourceService {
     return changes;
   }
 
-  private async validate(input: Input, files: Map<string, UploadedPart>, partial: boolean) {
+  private async validate(
+    db: WriteDatabase,
+    input: Input,
+    files: Map<string, UploadedPart>,
+    partial: boolean,
+  ) {
     const { values, errors } = await validateInput(input, CHECK_RECORD_FIELDS, {
       partial,
-      existingIds: existingIdsIn(this.dataSource),
+      existingIds: existingIdsIn(db),
     });
     const fileErrors: FieldErrors = {};
     const changes =
@@ -226,13 +234,35 @@ export class RecordsService implements ResourceService {
     throw error;
   }
 
-  async create(readInput: () => Input, request: ResourceRequest): Promise<unknown> {
-    const input = readInput();
-    const { entity, changes } = await this.validate(input, request.files(), false);
+  /** POST; with an `Idempotency-Key`, once per key (IdempotencyService). */
+  create(readInput: () => Input, request: ResourceRequest): Promise<unknown> {
+    return this.idempotency.once(
+      request.write,
+      () => this.fingerprint(readInput, request),
+      async (db) => ({ status: 201, body: await this.insert(db, readInput(), request) }),
+    );
+  }
+
+  /** PUT/PATCH (the photo upload is a multipart PATCH); with an `Idempotency-Key`, once per key. */
+  update(id: number, readInput: () => Input, partial: boolean, request: ResourceRequest): Promise<unknown> {
+    return this.idempotency.once(
+      request.write,
+      () => this.fingerprint(readInput, request),
+      (db) => this.change(db, id, readInput, partial, request),
+    );
+  }
+
+  private fingerprint(readInput: () => Input, request: ResourceRequest): string {
+    const write = request.write;
+    return requestFingerprint(write?.method ?? '', write?.path ?? '', readInput(), request.files());
+  }
+
+  private async insert(db: WriteDatabase, input: Input, request: ResourceRequest): Promise<unknown> {
+    const { entity, changes } = await this.validate(db, input, request.files(), false);
     const { keys, rollback } = await this.storeFiles(changes);
     let id: number;
     try {
-      const result = await this.dataSource
+      const result = await db
         .createQueryBuilder()
         .insert()
         .into(CheckRecordEntity)
@@ -244,29 +274,30 @@ export class RecordsService implements ResourceService {
       await rollback();
       return this.referenceVanished(error);
     }
-    return this.representation(mediaUrlBase(request.origin), id);
+    return this.representation(db, mediaUrlBase(request.origin), id);
   }
 
-  /** PUT/PATCH; a replaced or cleared file is removed once the row no longer points at it. */
-  async update(
+  /** A replaced or cleared file is removed once the row no longer points at it (after the commit). */
+  private async change(
+    db: WriteDatabase,
     id: number,
     readInput: () => Input,
     partial: boolean,
     request: ResourceRequest,
-  ): Promise<unknown> {
-    const current = await this.dataSource.getRepository(CheckRecordEntity).findOne({
+  ): Promise<WriteResult> {
+    const current = await db.getRepository(CheckRecordEntity).findOne({
       where: { id },
       select: { id: true, photo: true, attachment: true },
     });
     if (!current) throw notFound();
     const input = readInput();
-    const { entity, changes } = await this.validate(input, request.files(), partial);
+    const { entity, changes } = await this.validate(db, input, request.files(), partial);
     const { keys, rollback } = await this.storeFiles(changes);
     const values = { ...entity, ...keys };
     let previous: Array<string | null> = [];
     if (Object.keys(values).length) {
       try {
-        previous = await this.dataSource.transaction(async (manager) => {
+        previous = await db.transaction(async (manager) => {
           const rows: Array<{ photo: string | null; attachment: string | null }> = await manager.query(
             'SELECT "photo", "attachment" FROM "check_records" WHERE "id" = $1 FOR UPDATE',
             [id],
@@ -288,8 +319,11 @@ export class RecordsService implements ResourceService {
         return this.referenceVanished(error);
       }
     }
-    await this.media.removeAll(previous);
-    return this.representation(mediaUrlBase(request.origin), id);
+    return {
+      status: 200,
+      body: await this.representation(db, mediaUrlBase(request.origin), id),
+      afterCommit: () => this.media.removeAll(previous),
+    };
   }
 
   async remove(id: number): Promise<void> {

@@ -3,7 +3,8 @@ import { DataSource } from 'typeorm';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { SqlParameters } from '../database/sql';
 import { validationError } from '../drf/exceptions';
-import { addDays, type CalendarDate, localDate, periodOf, startOfDay } from '../due/due-rules';
+import { addDays, type CalendarDate, daysBetween, FIRST_DATE } from '../calendar/calendar-date';
+import { localDate, periodOf, startOfDay } from '../due/due-rules';
 
 export type StatisticsInterval = 'day' | 'week';
 export const INTERVALS: readonly StatisticsInterval[] = ['day', 'week'];
@@ -34,20 +35,30 @@ interface Buckets {
   bounds: Date[];
 }
 
-/** The periods of the range in the configured time zone, weeks clipped to the range. */
+/** How many periods the range spans: days, or ISO weeks touched (both ends included). */
+function periodCount(interval: StatisticsInterval, from: CalendarDate, to: CalendarDate): number {
+  if (interval === 'day') return daysBetween(from, to) + 1;
+  return daysBetween(periodOf('weekly', from).start, periodOf('weekly', to).start) / 7 + 1;
+}
+
+/**
+ * The periods of the range in the configured time zone, weeks clipped to the range: `count` of them (computed on
+ * day numbers beforehand, so the loop is bounded whatever the dates).
+ */
 function buckets(
   interval: StatisticsInterval,
   from: CalendarDate,
   to: CalendarDate,
+  count: number,
   timeZone: string,
 ): Buckets {
   const labels: CalendarDate[] = [];
   const bounds: Date[] = [];
-  let day = from;
-  while (day <= to) {
-    labels.push(interval === 'day' ? day : periodOf('weekly', day).start);
-    bounds.push(startOfDay(day, timeZone));
-    day = interval === 'day' ? addDays(day, 1) : addDays(periodOf('weekly', day).end, 1);
+  const firstWeek = periodOf('weekly', from).start;
+  for (let index = 0; index < count; index += 1) {
+    const label = interval === 'day' ? addDays(from, index) : addDays(firstWeek, 7 * index);
+    labels.push(label);
+    bounds.push(startOfDay(index === 0 ? from : label, timeZone));
   }
   bounds.push(startOfDay(addDays(to, 1), timeZone));
   return { labels, bounds };
@@ -65,12 +76,13 @@ export class StatisticsService {
   async records(filters: StatisticsFilters): Promise<RecordStatistics> {
     const timeZone = this.environment.INSPECTION_TIME_ZONE;
     const to = filters.dateTo ?? localDate(new Date(), timeZone);
-    const from = filters.dateFrom ?? addDays(to, -29);
-    if (from > to) throw validationError({ date_to: ['Must not be before date_from.'] });
-    const days = (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
-    if (days / (filters.interval === 'week' ? 7 : 1) > MAX_PERIODS)
+    // The default start: 29 days earlier, but not before the first accepted date.
+    const from = filters.dateFrom ?? (daysBetween(FIRST_DATE, to) < 29 ? FIRST_DATE : addDays(to, -29));
+    if (daysBetween(from, to) < 0) throw validationError({ date_to: ['Must not be before date_from.'] });
+    const count = periodCount(filters.interval, from, to);
+    if (count > MAX_PERIODS)
       throw validationError({ date_from: [`The range may span at most ${MAX_PERIODS} periods.`] });
-    const { labels, bounds } = buckets(filters.interval, from, to, timeZone);
+    const { labels, bounds } = buckets(filters.interval, from, to, count, timeZone);
     const parameters = new SqlParameters();
     const starts = parameters.add(bounds.slice(0, -1));
     const conditions = [

@@ -30,7 +30,7 @@ export function botbuilderSettings(
 const AUTHORITY_HOST = 'connector.gateway.invalid';
 
 /**
- * Password credentials through connector-gateway's token endpoint (its README, mode 3: msal with known-authority
+ * Password credentials through connector-gateway's token endpoint (docs/protocols/bot-connector.md, token endpoint, mode 3: msal with known-authority
  * metadata). The OpenID configuration is read from `ToChannelFromBotLoginUrl` on first use, not at start-up, so
  * the bot may start before the connector; a failed read is retried on the next call.
  */

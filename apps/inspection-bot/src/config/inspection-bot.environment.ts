@@ -19,7 +19,7 @@ const NO_TRAILING_SLASH = /^[^?#]*[^/?#]$/;
 const LOCAL_CONNECTOR = 'http://127.0.0.1:8020';
 
 /**
- * inspection-bot's environment (see apps/inspection-bot/README.md). The botbuilder keys keep botbuilder's own
+ * inspection-bot's environment (docs/operate/configuration.md). The botbuilder keys keep botbuilder's own
  * names (`MicrosoftAppId`, `ToChannelFromBotLoginUrl` …): this object is what `ConfigurationBotFrameworkAuthentication`
  * reads, as a generated bot reads `process.env`. Their defaults point at a connector-gateway on this machine.
  */

@@ -93,7 +93,7 @@ export interface NewCheckPlan {
   active?: boolean;
 }
 
-/** A check of an active plan as `GET /api/due/` lists it (inspection-api owns the rules: its README, "Due checks"). */
+/** A check of an active plan as `GET /api/due/` lists it (inspection-api owns the rules: docs/protocols/inspection-api.md, "Due checks"). */
 export interface DueCheck {
   plan: { id: number; name: string; frequency: PlanFrequency };
   device: { id: number; code: string; name: string; group: string; location: string };

@@ -29,7 +29,7 @@ export function defaultBotServiceUrl(connector: {
   return `http://localhost:${port}/`;
 }
 
-/** relay-gateway's environment (see the README's table). */
+/** relay-gateway's environment (docs/operate/configuration.md). */
 export class RelayGatewayEnvironment extends ConversationStateEnvironment implements DerivesSettings {
   @Expose() @ToInteger() @IsInt() @Min(0) @Max(65535) RELAY_GATEWAY_PORT: number = 8010;
 
