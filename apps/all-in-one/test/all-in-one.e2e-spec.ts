@@ -110,7 +110,7 @@ describe('all-in-one launcher', () => {
       expect(fromBot.length).toBeGreaterThan(0);
       const bot = platform.services[3];
       expect(platform.chatPageUrl).toBe(bot?.url);
-      expect(await (await fetch(`${bot?.url}/`)).text()).toContain('webchat.js');
+      expect(await (await fetch(`${bot?.url}/`)).text()).toContain('manifest.webmanifest');
       // The bot's service account exists and the demo devices were created for a new user to inspect.
       const api = platform.services[0]?.url ?? '';
       const tokens = await fetch(`${api}/api/token/`, {

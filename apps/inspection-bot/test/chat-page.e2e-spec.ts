@@ -34,14 +34,14 @@ describe('the bot app over HTTP: chat page, Web Chat bundle, token route, messag
   }, 60_000);
   afterAll(() => platform?.close());
 
-  it('serves the chat page (no secret in it) and Web Chat from the installed package', async () => {
+  it('serves the chat page (no secret in it), its build with Web Chat bundled, the manifest and the service worker', async () => {
     const page = await fetch(`${platform.bot.url}/`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await page.text();
-    expect(html).toContain('<script src="webchat.js"></script>');
     expect(html).toContain('<html lang="en">');
     expect(html).not.toContain(BOT.directLineSecret);
+    expect(html).not.toMatch(/\{\{\w+\}\}/);
     expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
     // Page chrome in the language of ?locale= or the browser's.
     const chinese = await (await fetch(`${platform.bot.url}/?locale=zh-CN`)).text();
@@ -49,14 +49,40 @@ describe('the bot app over HTTP: chat page, Web Chat bundle, token route, messag
     expect(chinese).toContain('登录后开始巡检');
     const browser = await fetch(`${platform.bot.url}/`, { headers: { 'accept-language': 'zh-CN,zh;q=0.9' } });
     expect(await browser.text()).toContain('<title>FieldOps 巡检</title>');
-    expect((await fetch(`${platform.bot.url}/chat-page.js`)).headers.get('content-type')).toMatch(
-      /javascript/,
-    );
 
-    const bundle = await fetch(`${platform.bot.url}/webchat.js`);
+    // The page's script (Web Chat and React bundled in by Vite) and styles: hashed names, cached for good.
+    const script = /<script type="module" crossorigin src="\.\/(assets\/[\w.-]+\.js)"><\/script>/.exec(
+      html,
+    )?.[1];
+    const styles = /<link rel="stylesheet" crossorigin href="\.\/(assets\/[\w.-]+\.css)">/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    expect(styles).toBeDefined();
+    const bundle = await fetch(`${platform.bot.url}/${script}`);
     expect(bundle.status).toBe(200);
     expect(bundle.headers.get('content-type')).toMatch(/javascript/);
+    expect(bundle.headers.get('cache-control')).toMatch(/immutable/);
     expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
+    expect((await fetch(`${platform.bot.url}/${styles}`)).headers.get('content-type')).toMatch(/^text\/css/);
+    expect((await fetch(`${platform.bot.url}/assets/not-there.js`)).status).toBe(404);
+    expect((await fetch(`${platform.bot.url}/assets/..%2Fpackage.json`)).status).toBe(404);
+
+    // Installable: a web app manifest with icons, a service worker at the page's scope.
+    const manifest = await fetch(`${platform.bot.url}/manifest.webmanifest`);
+    expect(manifest.headers.get('content-type')).toMatch(/^application\/manifest\+json/);
+    const { icons, display, start_url } = (await manifest.json()) as {
+      icons: Array<{ src: string; sizes: string }>;
+      display: string;
+      start_url: string;
+    };
+    expect({ display, start_url }).toEqual({ display: 'standalone', start_url: './' });
+    for (const icon of icons) {
+      expect((await fetch(`${platform.bot.url}/${icon.src}`)).status).toBe(200);
+    }
+    expect(icons.map((icon) => icon.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
+    const worker = await fetch(`${platform.bot.url}/sw.js`);
+    expect(worker.status).toBe(200);
+    expect(worker.headers.get('content-type')).toMatch(/javascript/);
+    expect(worker.headers.get('cache-control')).toBe('no-cache');
   });
 
   /** Signs in; the session cookie (name=value). */

@@ -1,24 +1,25 @@
-import { dirname, join } from 'node:path';
-import { Body, Controller, Get, Header, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  NotFoundException,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
 import { type Request, type Response } from 'express';
 import { InspectionBotEnvironment } from '../config/inspection-bot.environment';
 import { ChatSessions } from '../sign-in/chat-sessions';
 import { NOT_SIGNED_IN, tooManyRequests } from '../sign-in/session.controller';
 import { SignInThrottle } from '../sign-in/sign-in-throttle';
-import { CHAT_PAGE_CSS } from './chat-page-styles';
-import { CHAT_PAGE_SCRIPT } from './chat-page-script';
+import { ChatPageAssets } from './chat-page-assets';
 import { CHAT_PAGE_TEXT, pageLanguage } from './chat-page-text';
 import { renderChatPage } from './chat-page.html';
 import { DirectLineTokenService } from './directline-token.service';
 import { type DirectLineTokenRequest, type DirectLineTokenResponse } from './dto/directline-token.dto';
-
-/** Web Chat's prebuilt browser bundle from the installed npm package (React included; no CDN). */
-export const WEBCHAT_BUNDLE = join(
-  dirname(require.resolve('botframework-webchat')),
-  '..',
-  'dist',
-  'webchat.js',
-);
 
 /**
  * The page's Content-Security-Policy: its own script and style files, Web Chat's injected styles, the relay for
@@ -43,11 +44,15 @@ export function chatPageCsp(relayPublicUrl: string): string {
   ].join('; ');
 }
 
-/** The bot's website: the chat page, the Web Chat bundle and the server-side Direct Line token route. */
+/**
+ * The bot's website: the chat page (its front-end build: script with Web Chat bundled, styles, web app manifest,
+ * icons, service worker) and the server-side Direct Line token route.
+ */
 @Controller()
 export class ChatPageController {
   private readonly pages = new Map<string, string>();
   private readonly csp: string;
+  private readonly assets = new ChatPageAssets();
 
   constructor(
     private readonly environment: InspectionBotEnvironment,
@@ -56,7 +61,10 @@ export class ChatPageController {
     private readonly throttle: SignInThrottle,
   ) {
     for (const language of ['en', 'zh-CN'] as const) {
-      this.pages.set(language, renderChatPage({ language, text: CHAT_PAGE_TEXT[language] }));
+      this.pages.set(
+        language,
+        renderChatPage(this.assets.template, { language, text: CHAT_PAGE_TEXT[language] }),
+      );
     }
     this.csp = chatPageCsp(
       environment.INSPECTION_BOT_RELAY_PUBLIC_URL ?? environment.INSPECTION_BOT_RELAY_URL,
@@ -81,30 +89,22 @@ export class ChatPageController {
     return this.pages.get(language) ?? '';
   }
 
-  @Get('chat-page.js')
-  @Header('content-type', 'text/javascript; charset=utf-8')
-  @Header('cache-control', 'no-cache')
-  chatPageScript(): string {
-    return CHAT_PAGE_SCRIPT;
-  }
-
-  @Get('chat-page.css')
-  @Header('content-type', 'text/css; charset=utf-8')
-  @Header('cache-control', 'no-cache')
-  chatPageStyles(): string {
-    return CHAT_PAGE_CSS;
-  }
-
-  /** No icon: answered so browsers do not log a 404 on every visit. */
+  /** No icon at this path (the page names its icons): answered so browsers do not log a 404. */
   @Get('favicon.ico')
   @HttpCode(204)
   favicon(): void {}
 
-  @Get('webchat.js')
-  webChatBundle(@Res() response: Response): void {
-    response.sendFile(WEBCHAT_BUNDLE, {
-      maxAge: '1h',
-      headers: { 'content-type': 'text/javascript; charset=utf-8' },
+  /** The page's built files: hashed assets cached for a year, the rest (service worker included) revalidated. */
+  @Get(['assets/:file', 'icons/:file', 'sw.js', 'manifest.webmanifest'])
+  asset(@Req() request: Request, @Res() response: Response): void {
+    const asset = this.assets.get(request.path.replace(/^\//, ''));
+    if (!asset) throw new NotFoundException();
+    response.sendFile(asset.file, {
+      headers: {
+        'content-type': asset.contentType,
+        'cache-control': asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+        'x-content-type-options': 'nosniff',
+      },
     });
   }
 
