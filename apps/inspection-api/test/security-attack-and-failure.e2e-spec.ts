@@ -40,4 +40,52 @@ describe('inspection-api under attack and failure', () => {
       }
     });
   });
+
+  describe('item 6: checked_by cannot be forged by an inspector', () => {
+    it("an inspector's record is theirs whatever checked_by says; a supervisor (the bot's account) may set it", async () => {
+      const device = await api.createDevice();
+      await api.post('/api/users/', { username: 'ivy', password: 'ivy password' });
+      const inspector = (await api.tokens('ivy', 'ivy password')).access;
+      const forged = await api.post(
+        '/api/records/',
+        { status: 'ok', device: device.id, checked_by: 'sam' },
+        { token: inspector },
+      );
+      expect(forged.status).toBe(201);
+      expect(forged.body).toMatchObject({ checked_by: 'ivy' });
+      const form = new FormData();
+      form.append('status', 'warn');
+      form.append('device', String(device.id));
+      form.append('checked_by', 'x'.repeat(500)); // ignored, not even validated
+      const multipart = await api.call('POST', '/api/records/', { raw: form, token: inspector });
+      expect(multipart.status).toBe(201);
+      expect(multipart.body).toMatchObject({ checked_by: 'ivy' });
+      const silent = await api.post(
+        '/api/records/',
+        { status: 'ok', device: device.id },
+        { token: inspector },
+      );
+      expect(silent.body).toMatchObject({ checked_by: 'ivy' });
+      // Supervisors, the inspection bot's service account among them, record checks in an inspector's name.
+      const onBehalf = await api.post('/api/records/', {
+        status: 'ok',
+        device: device.id,
+        checked_by: 'sam',
+      });
+      expect(onBehalf.body).toMatchObject({ checked_by: 'sam' });
+    });
+  });
+
+  describe('item 7: CSV injection through a leading "-"', () => {
+    it('a "-" cell is exported as is only when the whole cell is a number', async () => {
+      const device = await api.createDevice({ code: 'CSV-1' });
+      await api.post('/api/records/', { status: 'ok', device: device.id, value: "-2+3+cmd|' /C calc'!A0" });
+      await api.post('/api/records/', { status: 'ok', device: device.id, value: '-3.5', note: '-A1' });
+      const csv = await api.get(`/api/records/export.csv?device=${device.id}`);
+      expect(csv.status).toBe(200);
+      const rows = csv.text.trim().split('\n').slice(1);
+      expect(rows[0]).toContain(",'-2+3+cmd|' /C calc'!A0,");
+      expect(rows[1]).toContain(",-3.5,'-A1,");
+    });
+  });
 });

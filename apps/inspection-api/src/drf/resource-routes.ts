@@ -27,6 +27,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { type Request } from 'express';
+import { type Principal } from '../auth/tokens.service';
 import { type SerializerInfo } from './metadata';
 import { notFound } from './exceptions';
 import { type Input } from './serializer';
@@ -57,6 +58,8 @@ export interface ResourceRequest {
    * Reading them raises the body's parse, size or media-type error, as reading the input does.
    */
   files(): Map<string, UploadedPart>;
+  /** The signed-in principal (every resource route is authenticated). */
+  user?: Principal;
   /** Who writes what, with the client's `Idempotency-Key` (only for writes: create, replace, update). */
   write?: WriteIdentity;
 }
@@ -188,6 +191,7 @@ export function ResourceRoutes(
   const context = (request: Request, body?: RequestInput): ResourceRequest => ({
     origin: requestOrigin(request),
     files: options.uploads && body ? () => body.files() : NO_FILES,
+    user: (request as Request & { user?: Principal }).user,
     write: writeIdentity(request),
   });
 

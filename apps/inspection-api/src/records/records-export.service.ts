@@ -22,11 +22,17 @@ export const EXPORT_COLUMNS = [
   'attachment',
 ] as const;
 
-/** Columns people type into: a leading formula character is neutralised (CSV injection, OWASP). */
+/**
+ * Columns people type into: a cell starting with a formula character (`=`, `+`, `-`, `@`, tab, carriage return) is
+ * neutralised with a leading `'` (CSV injection, OWASP), except a `-` cell that is a number as a whole (`-3`,
+ * `-0.5`, `-1e3`), which a spreadsheet reads as that number and nothing else.
+ */
 const TYPED_COLUMNS = new Set(['device_code', 'device_name', 'item', 'plan', 'value', 'note', 'checked_by']);
-const FORMULA = /^[=+@\t\r]|^-(?![\d.\s]|$)/;
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEGATIVE_NUMBER = /^-(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-export const neutraliseFormula = (text: string): string => (FORMULA.test(text) ? `'${text}` : text);
+export const neutraliseFormula = (text: string): string =>
+  FORMULA_START.test(text) && !NEGATIVE_NUMBER.test(text) ? `'${text}` : text;
 
 /** The export statement: records with their device, item and plan names, photo URLs absolute (`$1`). */
 export function exportSql(mediaBase: string, filters: RecordFilters) {

@@ -8,7 +8,7 @@ import {
   payloadTooLarge,
   validationError,
 } from '../drf/exceptions';
-import { type Input, validateInput } from '../drf/serializer';
+import { type FieldSpec, type Input, validateInput } from '../drf/serializer';
 import { type OrderingTerm } from '../drf/filters';
 import { type PageRequest, paginate, type PageRows } from '../drf/pagination';
 import { type UploadedPart } from '../drf/request-input';
@@ -18,6 +18,7 @@ import { imageExtension, safeExtension } from '../media/image-type';
 import { type MediaKind, MediaStorage } from '../media/media-storage';
 import { mediaUrlBase } from '../media/media-url';
 import { CheckRecordEntity } from './check-record.entity';
+import { fixedCheckedBy, recordFieldsFor } from './checked-by';
 import { CHECK_RECORD_FIELDS } from './dto/check-record.dto';
 import { requestFingerprint } from '../idempotency/idempotency-key';
 import { IdempotencyService, type WriteDatabase, type WriteResult } from '../idempotency/idempotency.service';
@@ -192,8 +193,9 @@ export class RecordsService implements ResourceService {
     input: Input,
     files: Map<string, UploadedPart>,
     partial: boolean,
+    fields: readonly FieldSpec[] = CHECK_RECORD_FIELDS,
   ) {
-    const { values, errors } = await validateInput(input, CHECK_RECORD_FIELDS, {
+    const { values, errors } = await validateInput(input, fields, {
       partial,
       existingIds: existingIdsIn(db),
     });
@@ -258,7 +260,15 @@ export class RecordsService implements ResourceService {
   }
 
   private async insert(db: WriteDatabase, input: Input, request: ResourceRequest): Promise<unknown> {
-    const { entity, changes } = await this.validate(db, input, request.files(), false);
+    const { entity, changes } = await this.validate(
+      db,
+      input,
+      request.files(),
+      false,
+      recordFieldsFor(request.user),
+    );
+    const checkedBy = fixedCheckedBy(request.user);
+    if (checkedBy !== undefined) entity.checkedBy = checkedBy;
     const { keys, rollback } = await this.storeFiles(changes);
     let id: number;
     try {

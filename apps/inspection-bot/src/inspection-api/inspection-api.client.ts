@@ -190,6 +190,12 @@ export class InspectionApiClient implements InspectionApi {
     return (await this.renewTokens()).access;
   }
 
+  /** A fresh access token (the one held was refused, e.g. the API's signing key changed). */
+  async renewedAccessToken(): Promise<string> {
+    this.forceRenewal();
+    return this.accessToken();
+  }
+
   // --- HTTP --------------------------------------------------------------------------------------------------
 
   private renewTokens(): Promise<TokenPair> {

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { type Request } from 'express';
 import busboy from 'busboy';
 import { type Activity, badSyntax, type BotFrameworkError, messageSizeTooBig } from '@fieldops/contracts';
@@ -21,13 +22,31 @@ function tooManyFiles(maxFiles: number): BotFrameworkError {
   return messageSizeTooBig(`The upload has more than ${maxFiles} files`);
 }
 
+/**
+ * A file name as its bytes were sent: Node reads header values, and busboy parameters without a charset, as
+ * Latin-1, while browsers and the stock clients send UTF-8 (`照片.png` would become `ç…§ç‰‡.png`). Bytes that are
+ * valid UTF-8 are read as UTF-8; anything else stays Latin-1, as sent.
+ */
+export function sentFilename(latin1: string): string {
+  if (!/[\x80-\xff]/.test(latin1) || /[\u0100-\uffff]/.test(latin1)) return latin1;
+  const bytes = Buffer.from(latin1, 'latin1');
+  return isUtf8(bytes) ? bytes.toString('utf8') : latin1;
+}
+
 /** Reads the filename of a `Content-Disposition` header (`filename*=` or `filename=`). */
 export function filenameOf(disposition: string | undefined): string | undefined {
   if (!disposition) return undefined;
   const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition)?.[1];
-  if (extended) return decodeURIComponent(extended.trim());
+  if (extended) {
+    try {
+      return decodeURIComponent(extended.trim());
+    } catch {
+      // A malformed escape: fall back to the plain filename, if any.
+    }
+  }
   const plain = /filename\s*=\s*(?:"([^"]*)"|([^;]+))/.exec(disposition);
-  return (plain?.[1] ?? plain?.[2])?.trim() || undefined;
+  const name = (plain?.[1] ?? plain?.[2])?.trim();
+  return name ? sentFilename(name) : undefined;
 }
 
 const ACTIVITY_TYPES = ['application/vnd.microsoft.activity', 'application/vnd.microsoft.bot.message'];
@@ -75,7 +94,12 @@ export async function parseUpload(
     let parser: ReturnType<typeof busboy>;
     try {
       // The activity part and a few text fields besides the files; beyond that the request is refused, not cut.
-      parser = busboy({ headers: request.headers, limits: { fileSize: maxBytes, parts: maxFiles + 4 } });
+      parser = busboy({
+        headers: request.headers,
+        // File names without a charset are UTF-8, as browsers and the stock clients send them.
+        defParamCharset: 'utf8',
+        limits: { fileSize: maxBytes, parts: maxFiles + 4 },
+      });
     } catch {
       reject(badSyntax('Malformed multipart body'));
       return;

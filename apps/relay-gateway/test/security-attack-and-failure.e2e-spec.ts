@@ -1,0 +1,80 @@
+import { type Activity } from '@fieldops/contracts';
+import { auth, type Fixture, SECRET, startFixture, waitFor } from './support/relay-harness';
+
+interface Started {
+  conversationId: string;
+  token: string;
+}
+
+/** Probes of "trust under attack and failure" (issue 22), replayed against relay-gateway so none can come back. */
+describe('relay-gateway under attack and failure', () => {
+  describe('item 10: UTF-8 file names', () => {
+    let fixture: Fixture;
+    let started: Started;
+    beforeAll(async () => {
+      fixture = await startFixture();
+      started = (await (
+        await fetch(`${fixture.base}/conversations`, { method: 'POST', headers: auth(SECRET) })
+      ).json()) as Started;
+    });
+    afterAll(() => fixture?.close());
+
+    const upload = (init: RequestInit) =>
+      fetch(`${fixture.base}/conversations/${started.conversationId}/upload?userId=u1`, {
+        method: 'POST',
+        ...init,
+        headers: { Authorization: `Bearer ${started.token}`, ...(init.headers as Record<string, string>) },
+      });
+    const attachmentNames = async (id: string): Promise<string[]> => {
+      const received = await waitFor<Activity>(
+        () => fixture.bot.received.find((activity) => activity.id === id),
+        'the upload at the bot',
+      );
+      return (received.attachments ?? []).map((attachment) => attachment.name ?? '');
+    };
+
+    it('multipart file names sent as UTF-8 (browsers, DirectLineJS) keep their characters', async () => {
+      const form = new FormData();
+      form.append('file', new Blob(['png'], { type: 'image/png' }), '照片.png');
+      form.append('file', new Blob(['txt'], { type: 'text/plain' }), 'Grüße.txt');
+      const response = await upload({ body: form });
+      expect(response.status).toBe(200);
+      const { id } = (await response.json()) as { id: string };
+      expect(await attachmentNames(id)).toEqual(['照片.png', 'Grüße.txt']);
+    });
+
+    it("a single file's Content-Disposition name in UTF-8 bytes, or as filename*=, keeps its characters", async () => {
+      const utf8AsSent = Buffer.from('照片.png', 'utf8').toString('latin1'); // the raw bytes on the wire
+      for (const disposition of [
+        `attachment; filename="${utf8AsSent}"`,
+        `attachment; filename*=UTF-8''${encodeURIComponent('照片.png')}`,
+      ]) {
+        const response = await upload({
+          headers: { 'Content-Type': 'image/png', 'Content-Disposition': disposition },
+          body: Buffer.from('png'),
+        });
+        expect(response.status).toBe(200);
+        const { id } = (await response.json()) as { id: string };
+        expect(await attachmentNames(id)).toEqual(['照片.png']);
+      }
+      // A name that is not UTF-8 stays as sent (Latin-1), and a malformed filename*= is no 500.
+      const latin1 = await upload({
+        headers: {
+          'Content-Type': 'text/plain',
+          'Content-Disposition': 'attachment; filename="caf\xe9.txt"',
+        },
+        body: 'x',
+      });
+      expect(await attachmentNames(((await latin1.json()) as { id: string }).id)).toEqual(['café.txt']);
+      const malformed = await upload({
+        headers: {
+          'Content-Type': 'text/plain',
+          'Content-Disposition': `attachment; filename*=UTF-8''%E0%A4%A; filename="plain.txt"`,
+        },
+        body: 'x',
+      });
+      expect(malformed.status).toBe(200);
+      expect(await attachmentNames(((await malformed.json()) as { id: string }).id)).toEqual(['plain.txt']);
+    });
+  });
+});
