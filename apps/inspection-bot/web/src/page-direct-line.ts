@@ -180,7 +180,7 @@ export class PageDirectLine {
       ...(entry.activity as Activity),
       ...(attachments.length ? { attachments } : {}),
       id: `${LOCAL_ID}${entry.clientActivityID}`,
-      timestamp: (entry.activity.timestamp) ?? new Date().toISOString(),
+      timestamp: entry.activity.timestamp ?? new Date().toISOString(),
     };
   }
 
