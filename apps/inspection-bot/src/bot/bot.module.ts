@@ -72,6 +72,7 @@ import { MessagesController } from './messages.controller';
           conversationState,
           logger: logger.child({ component: 'dialog' }),
           defaultLanguage: environment.INSPECTION_BOT_DEFAULT_LOCALE,
+          updateAnsweredCards: environment.INSPECTION_BOT_UPDATE_ANSWERED_CARDS,
         }),
     },
     {
