@@ -175,6 +175,73 @@ describe('inspection-api security', () => {
     });
   });
 
+  describe('issue 22 item 2: a sign-in service names the address of each person it signs in', () => {
+    const SERVICE = { username: 'inspection-bot', password: 'service account password 1' };
+    const PERSON = { username: 'person-behind-service', password: 'person password 1' };
+    let serviceToken: string;
+    beforeAll(async () => {
+      for (const account of [SERVICE, PERSON])
+        expect((await api.post('/api/users/', account)).status).toBe(201);
+      serviceToken = (await api.tokens(SERVICE.username, SERVICE.password)).access;
+    });
+    /** A login as the bot makes it: from the bot's own (loopback) address, naming the person's. */
+    const viaService = (
+      username: string,
+      password: string,
+      clientAddress: string,
+      token = serviceToken,
+    ): Promise<Response> =>
+      fetch(`${api.url}/api/token/`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${token}`,
+          'x-fieldops-client-address': clientAddress,
+        },
+        body: JSON.stringify({ username, password }),
+      });
+
+    it("strangers' wrong passwords through the service count against their own addresses, locking out nobody else", async () => {
+      for (const stranger of [newAddress(), newAddress()]) {
+        const statuses: number[] = [];
+        for (let attempt = 0; attempt < 7; attempt += 1)
+          statuses.push((await viaService(`ghost-${randomUUID()}`, 'wrong', stranger)).status);
+        // The per-address limit (5) holds for each stranger …
+        expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
+      }
+      // … and someone else signing in through the same service, and the service itself, are not affected.
+      expect((await viaService(PERSON.username, PERSON.password, newAddress())).status).toBe(201);
+      expect((await api.call('POST', '/api/token/', { json: SERVICE, token: false })).status).toBe(201);
+    }, 120_000);
+
+    it("nobody else can name an address: without a forwarder's token the header is not believed", async () => {
+      const own = newAddress();
+      const person = (await api.tokens(PERSON.username, PERSON.password)).access;
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 6; attempt += 1) {
+        const response = await fetch(`${api.url}/api/token/`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-forwarded-for': own,
+            'x-fieldops-client-address': newAddress(),
+            // No token, then a valid token of an account that is not a forwarder.
+            ...(attempt % 2 === 1 ? { authorization: `Bearer ${person}` } : {}),
+          },
+          body: JSON.stringify({ username: `ghost-${randomUUID()}`, password: 'wrong' }),
+        });
+        statuses.push(response.status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+      // A token that does not verify is simplejwt's 401 (the service renews its token); a bad address a 400.
+      const forged = await viaService(PERSON.username, PERSON.password, newAddress(), `${serviceToken}x`);
+      expect(forged.status).toBe(401);
+      expect(await forged.json()).toMatchObject({ code: 'token_not_valid' });
+      const notAnAddress = await viaService(PERSON.username, PERSON.password, 'somewhere');
+      expect(notAnAddress.status).toBe(400);
+    });
+  });
+
   describe('finding 8: the Host header is checked (Django ALLOWED_HOSTS)', () => {
     const INVALID = '{"detail":"Invalid HTTP_HOST header."}';
     const withToken = async (): Promise<Record<string, string>> => ({

@@ -27,6 +27,7 @@ import {
   TokenPairDto,
   TokenRefreshDto,
 } from './dto/token.dto';
+import { LoginClientAddress } from './login-client-address';
 import { LoginThrottle } from './login-throttle.service';
 import { TokensService } from './tokens.service';
 
@@ -41,6 +42,7 @@ export class TokensController {
     private readonly users: UsersService,
     private readonly tokens: TokensService,
     private readonly throttle: LoginThrottle,
+    private readonly clientAddress: LoginClientAddress,
   ) {}
 
   @Post()
@@ -58,7 +60,7 @@ export class TokensController {
       'Too many attempts for this user name or client address: {"detail":"Request was throttled. Expected available in N seconds."} with Retry-After',
   })
   async obtain(@Body() body: RequestInput, @Req() request: Request): Promise<object> {
-    const address = request.ip ?? request.socket.remoteAddress ?? 'unknown';
+    const address = await this.clientAddress.of(request);
     await this.throttle.assertAddressAllowed(address);
     const { values, errors } = await validateInput(body.read(), TOKEN_OBTAIN_FIELDS, {
       partial: false,

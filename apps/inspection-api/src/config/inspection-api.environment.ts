@@ -108,6 +108,25 @@ export class InspectionApiEnvironment extends CommonEnvironment {
 
   /** The login throttle's window, in seconds. */
   @Expose() @ToInteger() @IsInt() @Min(1) @Max(86_400) INSPECTION_LOGIN_THROTTLE_WINDOW_SECONDS: number = 600;
+
+  /**
+   * Accounts (user names, comma-separated) that exchange other people's passwords at `POST /api/token/` from their
+   * own address and may name each person's address in `X-FieldOps-Client-Address` with their bearer token, so the
+   * login throttle counts the person's address rather than the service's: the inspection bot's service account.
+   * Empty: nobody.
+   */
+  @Expose()
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((name) => name.trim())
+          .filter((name) => name !== '')
+      : value,
+  )
+  @IsString({ each: true })
+  INSPECTION_LOGIN_ADDRESS_FORWARDERS: string[] = ['inspection-bot'];
+
   /**
    * How long an `Idempotency-Key` of a record write is kept (and a repeat replays the first answer), in hours;
    * at least 24.

@@ -66,6 +66,11 @@ export interface NewCheckRecord {
   plan?: number | null;
 }
 
+/** A write's `Idempotency-Key`: inspection-api makes one record (or stores one photo) per key. */
+export interface WriteOptions {
+  idempotencyKey?: string;
+}
+
 export interface PhotoFile {
   data: Buffer;
   name: string;
@@ -140,7 +145,9 @@ export interface InspectionApi {
   countRecords(filter: { device: number; checkedAfter?: Date }): Promise<number>;
   /** The device's last `count` records, newest first. */
   lastRecords(device: number, count: number): Promise<CheckRecord[]>;
-  createRecord(record: NewCheckRecord): Promise<CheckRecord>;
-  /** Uploads the photo of a record (multipart PATCH). */
-  attachPhoto(recordId: number, photo: PhotoFile): Promise<CheckRecord>;
+  /** Creates a record; a repeat with the same `idempotencyKey` answers the first record. */
+  createRecord(record: NewCheckRecord, options?: WriteOptions): Promise<CheckRecord>;
+  /** Uploads the photo of a record (multipart PATCH), once per `idempotencyKey`. */
+  attachPhoto(recordId: number, photo: PhotoFile, options?: WriteOptions): Promise<CheckRecord>;
+  getRecord(id: number): Promise<CheckRecord>;
 }

@@ -64,9 +64,10 @@ export class SessionController {
     if (!username || !password) {
       throw new ErrorEnvelopeException(400, 'MissingProperty', 'A user name and a password are required.');
     }
-    const wait = await this.throttle.attempt(username, request.ip ?? 'unknown');
+    const address = request.ip ?? request.socket.remoteAddress ?? 'unknown';
+    const wait = await this.throttle.attempt(username, address);
     if (wait !== undefined) throw tooManyRequests(wait, 'Too many sign-in attempts.');
-    const outcome = await this.accounts.signIn(username, password);
+    const outcome = await this.accounts.signIn(username, password, address);
     if (outcome.kind === 'throttled') {
       throw tooManyRequests(outcome.retryAfterSeconds, 'Too many sign-in attempts.');
     }

@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import { InspectionApiClient } from '../src';
+import {
+  INSPECTOR,
+  type RunningInspectionPlatform,
+  SERVICE_ACCOUNT,
+  startInspectionPlatform,
+} from './support/platform';
+
+/** Probes of the chat page's sign-in and sessions (issue 22), replayed so none can come back. */
+describe('inspection-bot security: sign-in and sessions', () => {
+  let platform: RunningInspectionPlatform;
+  beforeAll(async () => {
+    platform = await startInspectionPlatform();
+  }, 60_000);
+  afterAll(() => platform?.close());
+
+  /** A sign-in from `address` (the test runner is a trusted proxy on loopback, as nginx would be). */
+  const signIn = (username: string, password: string, address: string): Promise<Response> =>
+    fetch(`${platform.bot.url}/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+      body: JSON.stringify({ username, password }),
+    });
+
+  it('item 2: 30 wrong sign-ins from two addresses lock out neither the other users nor the bot', async () => {
+    for (const stranger of ['198.51.100.201', '198.51.100.202']) {
+      for (let attempt = 0; attempt < 15; attempt += 1) {
+        const response = await signIn(`ghost-${randomUUID()}`, 'wrong', stranger);
+        expect(response.status).toBe(401);
+        await response.body?.cancel();
+      }
+    }
+    // inspection-api counted each stranger's address, not the bot's: everyone else still signs in …
+    const inspector = await signIn(INSPECTOR.username, INSPECTOR.password, '198.51.100.203');
+    expect(inspector.status).toBe(200);
+    // … and so does the bot's own service account (from the bot's address).
+    const service = new InspectionApiClient({ baseUrl: platform.api.url, ...SERVICE_ACCOUNT });
+    await expect(service.accessToken()).resolves.toEqual(expect.any(String));
+  }, 180_000);
+});
