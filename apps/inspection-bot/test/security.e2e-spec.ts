@@ -38,4 +38,17 @@ describe('inspection-bot security: sign-in and sessions', () => {
     const service = new InspectionApiClient({ baseUrl: platform.api.url, ...SERVICE_ACCOUNT });
     await expect(service.accessToken()).resolves.toEqual(expect.any(String));
   }, 180_000);
+
+  it('item 3: wrong passwords for an account lock its (account, address) pair only, never the owner elsewhere', async () => {
+    await platform.createAccount('dave.targeted', 'dave-password-1');
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const response = await signIn('dave.targeted', 'wrong', '198.51.100.211');
+      expect(response.status).toBe(401);
+      await response.body?.cancel();
+    }
+    const attacker = await signIn('dave.targeted', 'dave-password-1', '198.51.100.211');
+    expect(attacker.status).toBe(429);
+    // The owner, from an address that has not failed, signs in (inspection-api only slows the name down).
+    expect((await signIn('dave.targeted', 'dave-password-1', '198.51.100.212')).status).toBe(200);
+  }, 120_000);
 });

@@ -3,6 +3,7 @@ export * from './config/configuration-error';
 export * from './config/environment-transforms';
 export * from './config/load-environment';
 export * from './config/repository-root';
+export * from './errors/dependency-unavailable';
 export * from './errors/error-envelope';
 export * from './errors/wire-exception.filter';
 export * from './health/readiness.registry';

@@ -97,10 +97,10 @@ export class InspectionBotEnvironment extends CommonEnvironment {
   /** How long a session lasts without activity; every renewal (activity on the page) starts it again. */
   @Expose() @ToInteger() @IsInt() @Min(60) @Max(604_800) INSPECTION_BOT_SESSION_TTL_SECONDS: number = 28_800;
 
-  /** Failed sign-ins allowed per account in 15 minutes (then 429 with Retry-After). */
+  /** Refused passwords allowed per (account, client address) in 15 minutes (then 429 with Retry-After for that pair). */
   @Expose() @ToInteger() @IsInt() @Min(1) @Max(1000) INSPECTION_BOT_SIGN_IN_ATTEMPTS_PER_ACCOUNT: number = 5;
 
-  /** Sign-in attempts allowed per client address in 15 minutes. */
+  /** Refused passwords allowed per client address in 15 minutes, whatever the accounts. */
   @Expose() @ToInteger() @IsInt() @Min(1) @Max(10_000) INSPECTION_BOT_SIGN_IN_ATTEMPTS_PER_ADDRESS: number =
     20;
 
