@@ -471,6 +471,7 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
       const [answered, open] = cardsOf(harness.updated[0]);
       const [record] = await client.lastRecords(tap.id, 1);
       const time = (record?.checked_at ?? '').slice(11, 16);
+      expect(record?.source).toBe('chat');
       expect(answered?.body.map((block) => block.text)).toEqual(['Seal', `ok · ${time} · ${INSPECTOR}`]);
       expect(answered?.actions).toEqual([
         {
@@ -625,6 +626,9 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
       const cards = cardsOf(opened[1]);
       expect(cards).toHaveLength(2);
       expect(cards[0]?.actions[0]?.data).toMatchObject({ action: 'record', source: 'qr' });
+      // A record made from the scanned label's check says so (source "qr"); from a typed check, "chat".
+      await harness.say('', { value: { ...cards[0]?.actions[0]?.data, value: '', note: '' } });
+      expect((await client.lastRecords(tap.id, 1))[0]?.source).toBe('qr');
       expect(
         textsOf(
           await harness.say('', {

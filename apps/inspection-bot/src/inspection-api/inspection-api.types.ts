@@ -41,7 +41,11 @@ export interface CheckRecord {
   plan: number | null;
   device: number;
   item: number | null;
+  /** How the record was made: `chat`, `qr` (from a scanned device label) or `api`. */
+  source?: RecordSource;
 }
+
+export type RecordSource = 'chat' | 'qr' | 'api';
 
 export interface Page<T> {
   count: number;
@@ -64,6 +68,7 @@ export interface NewCheckRecord {
   note?: string;
   checked_by: string;
   plan?: number | null;
+  source?: RecordSource;
 }
 
 /** A write's `Idempotency-Key`: inspection-api makes one record (or stores one photo) per key. */

@@ -57,6 +57,8 @@ export async function recordAnswer(
         note: answer.note,
         checked_by: inspector.username,
         plan: plan?.id ?? null,
+        // A card of a check opened from a scanned label: the record says presence was shown.
+        source: answer.source ?? 'chat',
       },
       idempotencyKey ? { idempotencyKey } : {},
     );
