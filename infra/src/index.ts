@@ -1,1 +1,2 @@
 export * from './local-stack';
+export * from './faults/history-checker';

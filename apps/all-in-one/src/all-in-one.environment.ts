@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Expose } from 'class-transformer';
 import { IsIn, IsOptional, IsString } from 'class-validator';
-import { ConfigurationError, LOG_LEVELS, type LogLevel } from '@fieldops/platform';
+import { ConfigurationError, LOG_LEVELS, type LogLevel, repositoryRoot } from '@fieldops/platform';
+import { passwordKeptIn } from './generated-password';
 
 /** What the launcher itself reads; every app validates its own variables on start. */
 export class AllInOneEnvironment {
@@ -30,11 +31,36 @@ export function checkMetricsPort(environment: AllInOneEnvironment, apps: Readonl
 /** The example platform configuration (a demo bot) used when PLATFORM_CONFIG is unset. */
 export const EXAMPLE_PLATFORM_CONFIG = resolve(__dirname, '../../../infra/config/platform.example.yaml');
 
-/** The environment handed to the apps: PLATFORM_CONFIG defaults to the example file. */
-export function withPlatformConfigDefault(environment: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return environment.PLATFORM_CONFIG
-    ? environment
-    : { ...environment, PLATFORM_CONFIG: EXAMPLE_PLATFORM_CONFIG };
+/**
+ * The secrets the example platform configuration reads from the environment (`${NAME:-published value}`); the apps
+ * refuse the published fallbacks outside tests, so the launcher generates each unset one.
+ */
+export const EXAMPLE_CONFIG_SECRET_VARIABLES = [
+  'INSPECTION_BOT_APP_PASSWORD',
+  'INSPECTION_BOT_DIRECTLINE_SECRET_1',
+  'INSPECTION_BOT_DIRECTLINE_SECRET_2',
+  'DEMO_TRANSLATOR_KEY_1',
+  'DEMO_TRANSLATOR_KEY_2',
+] as const;
+
+/** Where the embedded default keeps the example configuration's generated secrets (one file each, mode 0600). */
+export const GENERATED_SECRETS_DIRECTORY = join(repositoryRoot(__dirname), '.data', 'platform');
+
+/**
+ * The environment handed to the apps: PLATFORM_CONFIG defaults to the example file, whose secrets (unless given)
+ * are generated once and kept in `directory`, like the demo accounts' passwords.
+ */
+export function withPlatformConfigDefault(
+  environment: NodeJS.ProcessEnv,
+  directory = GENERATED_SECRETS_DIRECTORY,
+): NodeJS.ProcessEnv {
+  if (environment.PLATFORM_CONFIG) return environment;
+  const generated: NodeJS.ProcessEnv = {};
+  for (const name of EXAMPLE_CONFIG_SECRET_VARIABLES) {
+    if (!environment[name])
+      generated[name] = passwordKeptIn(join(directory, name.toLowerCase().replaceAll('_', '-')));
+  }
+  return { ...environment, ...generated, PLATFORM_CONFIG: EXAMPLE_PLATFORM_CONFIG };
 }
 
 /** Whether the relay delivers through the connector with launcher-made settings (not `direct`, no URL given). */

@@ -70,6 +70,12 @@ export async function startInProcessPlatform(
       environment.STORE_MAX_UPLOAD_BYTES === undefined
         ? undefined
         : Number(environment.STORE_MAX_UPLOAD_BYTES),
+    replicaAcks:
+      environment.STORE_REPLICA_ACKS === undefined ? undefined : Number(environment.STORE_REPLICA_ACKS),
+    replicaAckTimeoutMs:
+      environment.STORE_REPLICA_ACK_TIMEOUT_MS === undefined
+        ? undefined
+        : Number(environment.STORE_REPLICA_ACK_TIMEOUT_MS),
   });
   const services: RunningService[] = [];
   const close = async (): Promise<void> => {

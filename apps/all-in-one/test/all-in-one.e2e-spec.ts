@@ -5,7 +5,13 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadPlatformConfig } from '@fieldops/platform-config';
-import { EXAMPLE_PLATFORM_CONFIG, selectApps, startInProcessPlatform, startSeparateProcesses } from '../src';
+import {
+  EXAMPLE_PLATFORM_CONFIG,
+  selectApps,
+  startInProcessPlatform,
+  startSeparateProcesses,
+  withPlatformConfigDefault,
+} from '../src';
 
 const logger = createLogger({ service: 'all-in-one-test', level: 'silent' });
 const BOT_PASSWORD = 'service-account-password-for-all-in-one-tests';
@@ -73,8 +79,9 @@ describe('all-in-one launcher', () => {
       expect(platform.database).toBe('PostgreSQL from DATABASE_URL');
       // A conversation started with the example channel's secret reaches the bot through the in-process delivery
       // (no HTTP hop to the connector), and the bot's answer comes back through the connector.
-      const secret = loadPlatformConfig(EXAMPLE_PLATFORM_CONFIG, { environment: process.env }).bots[0]
-        ?.directLine?.secrets[0];
+      const secret = loadPlatformConfig(EXAMPLE_PLATFORM_CONFIG, {
+        environment: withPlatformConfigDefault({}),
+      }).bots[0]?.directLine?.secrets[0];
       const relayUrl = platform.services[2]?.url ?? '';
       // The example channel runs with enhanced authentication: a token generated for a dl_ user, as the chat page
       // gets one, then the conversation started with it.

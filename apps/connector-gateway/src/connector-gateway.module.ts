@@ -59,6 +59,8 @@ export class ConnectorGatewayModule {
           keyPrefix: environment.STORE_KEY_PREFIX,
           retentionSeconds: environment.CONVERSATION_RETENTION_SECONDS,
           maxUploadBytes: environment.STORE_MAX_UPLOAD_BYTES,
+          replicaAcks: environment.STORE_REPLICA_ACKS,
+          replicaAckTimeoutMs: environment.STORE_REPLICA_ACK_TIMEOUT_MS,
         }),
         ConfigurationModule.forRoot(environment),
         SigningKeysModule.forRoot(environment, logger),

@@ -1,4 +1,6 @@
+import { resolve } from 'node:path';
 import { chunkedUpload, slowHeaders, trickleRequest } from '@fieldops/platform';
+import { startConnectorGateway } from '../src';
 import { type GatewayFixture, startGatewayFixture } from './support/gateway';
 import {
   type BotConversation,
@@ -306,5 +308,31 @@ describe('security review: connector-gateway, finding 13: /metrics', () => {
     } finally {
       await gateway.close();
     }
+  });
+});
+
+describe('issue 22, item 5: published secrets are refused outside tests', () => {
+  it("refuses a change-me internal key and the example configuration's bot password, naming each", async () => {
+    const started = startConnectorGateway({
+      environment: {
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'silent',
+        CONNECTOR_GATEWAY_PORT: '0',
+        CONNECTOR_INTERNAL_KEY: 'change-me-internal-key-0123456789abcdef',
+      },
+    });
+    await expect(started).rejects.toThrow(/CONNECTOR_INTERNAL_KEY: holds a published example value/);
+    const refused = startConnectorGateway({
+      environment: {
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'silent',
+        CONNECTOR_GATEWAY_PORT: '0',
+        PLATFORM_CONFIG: resolve(__dirname, '../../../infra/config/platform.example.yaml'),
+      },
+    });
+    await expect(refused).rejects.toThrow(/bots\.0\.appPassword: holds a published example value/);
+    await expect(refused).rejects.toThrow(
+      /aiServices\.resources\.0\.keys\.0: holds a published example value/,
+    );
   });
 });

@@ -9,6 +9,7 @@ import { type Logger } from '@fieldops/platform';
 import { type JwtPayload } from 'jsonwebtoken';
 import { DataSource } from 'typeorm';
 import { ApiRootController } from './api-root.controller';
+import { LoginClientAddress } from './auth/login-client-address';
 import { LoginThrottle, loginThrottleStore } from './auth/login-throttle.service';
 import { RoleAccessModule } from './auth/role-access';
 import { TokensController } from './auth/tokens.controller';
@@ -102,6 +103,7 @@ export class InspectionApiModule {
           useFactory: loginThrottleStore,
         },
         LoginThrottle,
+        LoginClientAddress,
         DueService,
         StatisticsService,
         DrfExceptionFilter,

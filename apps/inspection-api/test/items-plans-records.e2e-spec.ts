@@ -206,6 +206,7 @@ describe('check records and cascades', () => {
       'plan',
       'device',
       'item',
+      'source',
     ]);
     expect(record).toMatchObject({
       status: 'ok',

@@ -6,7 +6,7 @@ const PNG = Buffer.concat([
   Buffer.alloc(64, 7),
 ]);
 const HEADER =
-  'id,checked_at,device_code,device_name,item,plan,status,value,note,checked_by,photo,attachment';
+  'id,checked_at,device_code,device_name,item,plan,status,value,note,checked_by,photo,attachment,source';
 
 describe('GET /api/records/export.csv', () => {
   let api: TestApi;
@@ -34,6 +34,7 @@ describe('GET /api/records/export.csv', () => {
     data.append('value', '-3.5');
     data.append('note', 'leaks "a lot"\nsecond line'); // multipart turns the newline into CRLF
     data.append('checked_by', 'ivy');
+    data.append('source', 'qr');
     data.append('photo', new Blob([PNG], { type: 'image/png' }), 'p.png');
     ids.first = ((await api.call('POST', '/api/records/', { raw: data })).body as { id: number }).id;
     ids.second = (
@@ -64,9 +65,9 @@ describe('GET /api/records/export.csv', () => {
     expect(response.text).toBe(
       [
         HEADER,
-        `${ids.first},2026-11-24T08:00:00.123456Z,P-1,"Pump, main",Pressure,Daily,fail,-3.5,"leaks ""a lot""\r\nsecond line",ivy,${photo},`,
+        `${ids.first},2026-11-24T08:00:00.123456Z,P-1,"Pump, main",Pressure,Daily,fail,-3.5,"leaks ""a lot""\r\nsecond line",ivy,${photo},,qr`,
         // Cells people type that start like a formula are neutralised with a leading apostrophe.
-        `${ids.second},2026-11-25T09:30:00Z,'=T-2,储罐,,,ok,,'+cmd,sam,,`,
+        `${ids.second},2026-11-25T09:30:00Z,'=T-2,储罐,,,ok,,'+cmd,sam,,,api`,
         '',
       ].join('\n'),
     );

@@ -5,6 +5,7 @@ import { BotModule } from './bot/bot.module';
 import { ChatPageModule } from './chat-page/chat-page.module';
 import { ConfigurationModule } from './config/configuration.module';
 import { type InspectionBotEnvironment } from './config/inspection-bot.environment';
+import { InspectionApiModule } from './inspection-api/inspection-api.module';
 import { InspectionBotExceptionFilter } from './inspection-bot-exception.filter';
 
 export interface InspectionBotModuleOptions {
@@ -20,6 +21,7 @@ export class InspectionBotModule {
       imports: [
         PlatformModule.forRoot({ service: 'inspection-bot', logger }),
         ConfigurationModule.forRoot(environment),
+        InspectionApiModule,
         BotModule,
         ChatPageModule,
       ],

@@ -151,12 +151,12 @@ describe('the bot app over HTTP: chat page, Web Chat bundle, token route, messag
     expect(wrong.headers.get('set-cookie')).toBeNull();
     expect((await signIn('', '')).status).toBe(400);
 
-    // Per account: 5 attempts in 15 minutes, whatever the address.
+    // Per (account, address): 5 refused passwords in 15 minutes lock that pair only.
     await platform.createAccount('carol.throttled', 'carol-password-1');
     for (let attempt = 1; attempt <= 5; attempt += 1) {
-      expect((await signIn('carol.throttled', 'wrong', `198.51.100.${10 + attempt}`)).status).toBe(401);
+      expect((await signIn('carol.throttled', 'wrong', '198.51.100.11')).status).toBe(401);
     }
-    const locked = await signIn('Carol.Throttled', 'carol-password-1', '198.51.100.99');
+    const locked = await signIn('Carol.Throttled', 'carol-password-1', '198.51.100.11');
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await locked.json()).toEqual({
@@ -210,6 +210,42 @@ describe('the bot app over HTTP: chat page, Web Chat bundle, token route, messag
     const statuses: number[] = [];
     for (let request = 0; request < 6; request += 1) statuses.push((await token()).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  it("rejoins the page's conversation with a refreshed token; another account's token or an unknown one starts a new conversation", async () => {
+    const cookie = cookieOf(await signIn(INSPECTOR.username, INSPECTOR.password, '192.0.2.51'));
+    const token = async (body: unknown, as = cookie) =>
+      (await (
+        await fetch(`${platform.bot.url}/api/directline/token`, {
+          method: 'POST',
+          headers: { cookie: as, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json()) as Record<string, string>;
+    const first = await token({ locale: 'en-US' });
+    const rejoined = await token({ conversationId: first.conversationId, token: first.token });
+    expect(rejoined.conversationId).toBe(first.conversationId);
+    expect(jwtPayload(rejoined.token ?? '')).toMatchObject({
+      user: `dl_${platform.inspectorId}`,
+      conv: first.conversationId,
+    });
+    // A made-up token, or one for another conversation than named: a new conversation, never someone else's.
+    expect(
+      (await token({ conversationId: first.conversationId, token: 'not-a-token' })).conversationId,
+    ).not.toBe(first.conversationId);
+    await platform.createAccount('carol.other', 'carol-other-password-1');
+    const carol = cookieOf(await signIn('carol.other', 'carol-other-password-1', '192.0.2.52'));
+    const stolen = await token({ conversationId: first.conversationId, token: first.token }, carol);
+    expect(stolen.conversationId).not.toBe(first.conversationId);
+    expect(stolen.userId).not.toBe(first.userId);
+  });
+
+  it("sends a QR label's short path /d/CODE to the page with ?device=CODE", async () => {
+    const response = await fetch(`${platform.bot.url}/d/PUMP-001`, { redirect: 'manual' });
+    expect(response.status).toBe(302);
+    expect(new URL(response.headers.get('location') ?? '', `${platform.bot.url}/d/PUMP-001`).href).toBe(
+      `${platform.bot.url}/?device=PUMP-001`,
+    );
   });
 
   it("a client sending another from.id (or none) cannot record under someone else's name", async () => {

@@ -136,9 +136,11 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
     it('"devices" shows typing, then a carousel of hero cards with name, code, location, group and a start button', async () => {
       const replies = await new BotHarness(client).turn({ text: 'devices' });
       expect(replies[0]?.type).toBe('typing');
-      const carousel = replies[1];
+      // The text is a message of its own (never squeezed beside the cards at 390 px).
+      expect(replies[1]?.text).toBe('Devices (3). Choose one to start its check.');
+      const carousel = replies[2];
       expect(carousel?.attachmentLayout).toBe('carousel');
-      expect(carousel?.text).toBe('Devices (3). Choose one to start its check.');
+      expect(carousel?.text).toBeUndefined();
       expect(carousel?.attachments).toHaveLength(3);
       expect(carousel?.attachments?.[0]).toEqual({
         contentType: 'application/vnd.microsoft.card.hero',
@@ -153,7 +155,7 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
 
     it('a search term narrows the carousel; no match is said plainly', async () => {
       const harness = new BotHarness(client);
-      const [found] = await harness.say('compressor');
+      const [, found] = await harness.say('compressor');
       expect(found?.attachments?.map((card) => (card.content as { title: string }).title)).toEqual([
         'Air compressor 2',
       ]);
@@ -163,8 +165,8 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
     });
 
     it('in Chinese: "设备" lists the devices with translated texts', async () => {
-      const [carousel] = await new BotHarness(client).say('设备', { locale: 'zh-CN' });
-      expect(carousel?.text).toBe('设备（3）。请选择一台设备开始检查。');
+      const [intro, carousel] = await new BotHarness(client).say('设备', { locale: 'zh-CN' });
+      expect(intro?.text).toBe('设备（3）。请选择一台设备开始检查。');
       expect(
         (carousel?.attachments?.[0]?.content as { buttons: Array<{ title: string }> }).buttons[0]?.title,
       ).toBe('开始检查');
@@ -175,10 +177,11 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
     it('"check <code>" answers one Adaptive Card per item with expected value, inputs and ok/warn/fail', async () => {
       const replies = await new BotHarness(client).turn({ text: 'check pump-001' });
       expect(replies[0]?.type).toBe('typing');
-      const message = replies[1];
-      expect(message?.text).toBe(
+      expect(replies[1]?.text).toBe(
         'Cooling water pump 1 (PUMP-001): record a result for each item with the buttons.',
       );
+      const message = replies[2];
+      expect(message?.attachmentLayout).toBe('list');
       expect(message?.attachments).toHaveLength(3);
       const card = message?.attachments?.[0];
       expect(card?.contentType).toBe('application/vnd.microsoft.card.adaptive');
@@ -388,7 +391,7 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
         '- Air compressor 2 (CMP-002): plan Daily rounds, daily',
         '- Fire extinguisher, entrance (FE-010): plan Monthly safety, monthly',
       ]);
-      expect(replies[1]?.attachments?.map((card) => (card.content as { title: string }).title)).toEqual([
+      expect(replies[2]?.attachments?.map((card) => (card.content as { title: string }).title)).toEqual([
         'Air compressor 2',
         'Fire extinguisher, entrance',
       ]);
@@ -397,6 +400,7 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
     it('the next period makes a checked device due again; nothing due and no plans are said plainly', async () => {
       const tomorrow = () => new Date(Date.now() + 24 * 3600 * 1000);
       const [later] = await new BotHarness(client, { now: tomorrow }).say('today');
+      // (the text first, then the cards)
       // Tomorrow's period starts after every record made today, so the pump is due again.
       expect(later?.text).toContain('Cooling water pump 1 (PUMP-001): plan Daily rounds, daily');
 
@@ -417,6 +421,236 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
         });
       }
       expect(textsOf(await harness.say('today'))).toEqual(['There is no active inspection plan.']);
+    });
+  });
+
+  describe('answers with an identity, answered cards, photos bound to their record', () => {
+    type Card = {
+      body: Array<{ text?: string }>;
+      actions: Array<{ title: string; data: Record<string, unknown> }>;
+    };
+    const cardsOf = (reply: Partial<Activity> | undefined): Card[] =>
+      (reply?.attachments ?? []).map((attachment) => attachment.content as Card);
+    let tap: Device;
+
+    beforeAll(async () => {
+      const device = await client.createDevice({ name: 'Tap valve', code: 'TAP-1', location: 'Roof' });
+      await client.createItem({ device: device.id, name: 'Seal', expected_value: 'dry' });
+      await client.createItem({ device: device.id, name: 'Handle' });
+      tap = await client.getDevice(device.id);
+    });
+
+    /** `check TAP-1` in a harness: the card message and each item's ok / warn / fail data. */
+    const openCheck = async (harness: BotHarness) => {
+      const replies = await harness.say('check TAP-1');
+      const message = replies[1];
+      return { message, cards: cardsOf(message) };
+    };
+
+    it('a double tap, a retry and a resend make one record; the card then shows the answer and no longer submits', async () => {
+      const harness = new BotHarness(client);
+      const { message, cards } = await openCheck(harness);
+      const ok = cards[0]?.actions.find((action) => action.data.status === 'ok')?.data ?? {};
+      expect(ok).toMatchObject({
+        action: 'record',
+        item: tap.check_items[0]?.id,
+        answer: expect.any(String),
+      });
+      // One answer id per card, on each of its buttons.
+      expect(new Set(cards[0]?.actions.map((action) => action.data.answer)).size).toBe(1);
+      expect(cards[1]?.actions[0]?.data.answer).not.toBe(ok.answer);
+
+      const before = await client.countRecords({ device: tap.id });
+      const first = await harness.say('', { value: { ...ok, value: '', note: '' }, localTimezone: 'UTC' });
+      expect(textsOf(first)).toEqual([
+        'Recorded "ok" for Seal on Tap valve. Send a photo now to attach it to this record.',
+      ]);
+      // The card message is updated in place: the answered item shows its answer and offers only "add photo".
+      expect(harness.updated).toHaveLength(1);
+      expect(harness.updated[0]?.id).toBe(message?.id);
+      const [answered, open] = cardsOf(harness.updated[0]);
+      const [record] = await client.lastRecords(tap.id, 1);
+      const time = (record?.checked_at ?? '').slice(11, 16);
+      expect(record?.source).toBe('chat');
+      expect(answered?.body.map((block) => block.text)).toEqual(['Seal', `ok · ${time} · ${INSPECTOR}`]);
+      expect(answered?.actions).toEqual([
+        {
+          type: 'Action.Submit',
+          title: 'Add photo',
+          data: { command: 'attach-photo', recordId: record?.id },
+        },
+      ]);
+      expect(open?.actions.map((action) => action.title)).toEqual(['ok', 'warn', 'fail']);
+
+      // The second tap of the double tap (another activity, the same card): the same record.
+      await harness.say('', { value: { ...ok, value: '', note: '' } });
+      // Another status on the answered card: refused, with the answer it has.
+      const fail = { ...ok, status: 'fail', value: '', note: '' };
+      expect(textsOf(await harness.say('', { value: fail, localTimezone: 'UTC' }))).toEqual([
+        `This item is already answered: ok · ${time} · ${INSPECTOR}.`,
+      ]);
+      expect(await client.countRecords({ device: tap.id })).toBe(before + 1);
+
+      // A card without an answer id (sent before answers had one): Web Chat's clientActivityID is the identity, so
+      // the page outbox's resend (same clientActivityID, a new activity id) makes no second record.
+      const resend = {
+        value: {
+          action: 'record',
+          device: tap.id,
+          item: tap.check_items[1]?.id,
+          status: 'warn',
+          value: '',
+          note: '',
+        },
+        channelData: { clientActivityID: 'outbox-resend-1' },
+      };
+      await harness.say('', resend);
+      await harness.say('', resend);
+      expect(await client.countRecords({ device: tap.id })).toBe(before + 2);
+
+      // A second "check TAP-1" (a rejoin) shows the progress and the answered items.
+      const again = await harness.say('check TAP-1');
+      expect(again[0]?.text).toBe(
+        'Tap valve (TAP-1): record a result for each item with the buttons. 2 of 2 items answered.',
+      );
+      expect(cardsOf(again[1]).map((card) => card.actions.map((action) => action.title))).toEqual([
+        ['Add photo'],
+        ['Add photo'],
+      ]);
+    });
+
+    it('a photo goes to the record it was taken for ("add photo" or channelData.recordId), else to the last one', async () => {
+      const harness = new BotHarness(client);
+      const { cards } = await openCheck(harness);
+      const answer = async (card: Card | undefined) => {
+        const data = card?.actions.find((action) => action.data.status === 'warn')?.data ?? {};
+        await harness.say('', { value: { ...data, value: '', note: '' } });
+        return (await client.lastRecords(tap.id, 1))[0];
+      };
+      const seal = await answer(cards[0]);
+      const handle = await answer(cards[1]);
+      const photo = { contentType: 'image/png', name: 'gauge.png', contentUrl: `${files.url}/photo.png` };
+
+      // "add photo" on the seal, after the handle was answered: the photo belongs to the seal.
+      const bound = await harness.say('', {
+        attachments: [photo],
+        value: { command: 'attach-photo', recordId: seal?.id },
+        channelData: { clientActivityID: 'photo-1' },
+      });
+      expect(textsOf(bound)).toEqual(['The photo is attached to the record of Seal on Tap valve.']);
+      const withPhoto = await client.getRecord(seal?.id ?? 0);
+      expect(withPhoto.photo).not.toBeNull();
+      expect((await client.getRecord(handle?.id ?? 0)).photo).toBeNull();
+      // The card marks it.
+      expect(cardsOf(harness.updated[0])[0]?.body[1]?.text).toMatch(/ · photo attached$/);
+      // The outbox's resend of the same photo: one upload, the same stored photo.
+      await harness.say('', {
+        attachments: [photo],
+        value: { command: 'attach-photo', recordId: seal?.id },
+        channelData: { clientActivityID: 'photo-1' },
+      });
+      expect((await client.getRecord(seal?.id ?? 0)).photo).toBe(withPhoto.photo);
+
+      // channelData.recordId names the record too.
+      await harness.say('', { attachments: [photo], channelData: { recordId: handle?.id } });
+      expect((await client.getRecord(handle?.id ?? 0)).photo).not.toBeNull();
+
+      // "add photo" as a plain submit: the bot asks for the photo, and the next one goes there.
+      expect(
+        textsOf(await harness.say('', { value: { command: 'attach-photo', recordId: seal?.id } })),
+      ).toEqual(['Send the photo now: it will be attached to the record of Seal on Tap valve.']);
+      await harness.say('', { attachments: [photo] });
+      expect((await client.getRecord(seal?.id ?? 0)).photo).not.toBe(withPhoto.photo);
+
+      // Someone else's record is refused.
+      const other = await client.createRecord({
+        device: tap.id,
+        item: tap.check_items[0]?.id ?? 0,
+        status: 'ok',
+        checked_by: 'someone.else',
+      });
+      expect(
+        textsOf(
+          await harness.say('', {
+            attachments: [photo],
+            value: { command: 'attach-photo', recordId: other.id },
+          }),
+        ),
+      ).toEqual(['That record is not one of yours, so I cannot attach a photo to it.']);
+      expect((await client.getRecord(other.id)).photo).toBeNull();
+    });
+
+    it('the welcome offers Today, Devices and Help; help answers in English and Chinese', async () => {
+      const join = {
+        type: 'conversationUpdate',
+        membersAdded: [BotHarness.from],
+        recipient: { id: 'bot', name: 'Inspection bot' },
+      };
+      const [welcome] = await new BotHarness(client).turn(join);
+      expect(welcome?.suggestedActions?.actions).toEqual([
+        { type: 'imBack', title: 'Today', value: 'today' },
+        { type: 'imBack', title: 'Devices', value: 'devices' },
+        { type: 'imBack', title: 'Help', value: 'help' },
+      ]);
+      const [chinese] = await new BotHarness(client).turn({ ...join, locale: 'zh-CN' });
+      expect(chinese?.suggestedActions?.actions.map((action) => action.title)).toEqual([
+        '今天',
+        '设备',
+        '帮助',
+      ]);
+
+      const [help] = textsOf(await new BotHarness(client).say('help'));
+      expect(help).toMatch(/^Here is what I understand:\n- "today": the checks due now\n/);
+      const [帮助] = textsOf(await new BotHarness(client).say('帮助', { locale: 'zh-CN' }));
+      expect(帮助).toMatch(/^我能理解以下指令：/);
+    });
+
+    it('more than 4 devices are a vertical list', async () => {
+      for (const code of ['LIST-1', 'LIST-2']) await client.createDevice({ name: `Listed ${code}`, code });
+      const replies = await new BotHarness(client).say('devices');
+      expect(replies[0]?.text).toMatch(/^Devices \(\d+\)\. Choose one to start its check\./);
+      expect(replies[1]?.attachments?.length).toBeGreaterThan(4);
+      expect(replies[1]?.attachmentLayout).toBe('list');
+    });
+
+    it("a scanned label (event openDevice) opens that device's check; an unknown code says so", async () => {
+      const harness = new BotHarness(client);
+      const opened = await harness.say('', {
+        type: 'event',
+        name: 'openDevice',
+        value: { code: 'tap-1', source: 'qr' },
+      });
+      expect(opened[0]?.text).toBe(
+        'Opened from the QR label of Tap valve (TAP-1). Tap valve (TAP-1): record a result for each item with the buttons.',
+      );
+      const cards = cardsOf(opened[1]);
+      expect(cards).toHaveLength(2);
+      expect(cards[0]?.actions[0]?.data).toMatchObject({ action: 'record', source: 'qr' });
+      // A record made from the scanned label's check says so (source "qr"); from a typed check, "chat".
+      await harness.say('', { value: { ...cards[0]?.actions[0]?.data, value: '', note: '' } });
+      expect((await client.lastRecords(tap.id, 1))[0]?.source).toBe('qr');
+      expect(
+        textsOf(
+          await harness.say('', {
+            type: 'event',
+            name: 'openDevice',
+            value: { code: 'NOPE-42', source: 'qr' },
+          }),
+        ),
+      ).toEqual([
+        'The scanned label\'s code "NOPE-42" matches no device. Type "devices" to choose one, and ask a supervisor for a new label.',
+      ]);
+      const [chinese] = textsOf(
+        await harness.say('', {
+          type: 'event',
+          name: 'openDevice',
+          value: { code: 'NOPE-42' },
+          locale: 'zh-CN',
+        }),
+      );
+      expect(chinese).toBe(
+        '扫描的标签编号“NOPE-42”没有对应的设备。请输入“devices”（设备）选择设备，并请主管重新打印标签。',
+      );
     });
   });
 });

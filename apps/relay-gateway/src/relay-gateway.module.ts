@@ -74,6 +74,8 @@ export class RelayGatewayModule {
           keyPrefix: environment.STORE_KEY_PREFIX,
           retentionSeconds: environment.CONVERSATION_RETENTION_SECONDS,
           maxUploadBytes: environment.STORE_MAX_UPLOAD_BYTES,
+          replicaAcks: environment.STORE_REPLICA_ACKS,
+          replicaAckTimeoutMs: environment.STORE_REPLICA_ACK_TIMEOUT_MS,
         }),
         // Quotas and limits counted across instances: in Redis when the conversation state is, else in memory.
         RateLimitStoreModule.forRoot({

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { startRelayGateway } from '../src';
 import { request as httpRequest } from 'node:http';
 import { type Activity } from '@fieldops/contracts';
 import { capturingLogger, chunkedUpload, slowHeaders, trickleRequest } from '@fieldops/platform';
@@ -703,5 +705,31 @@ describe('security review: relay-gateway, finding 13: /metrics', () => {
     } finally {
       await fixture.close();
     }
+  });
+});
+
+describe('issue 22, item 5: published secrets are refused outside tests', () => {
+  it("refuses the example configuration's Direct Line secrets and a change-me connector key, naming each", async () => {
+    const started = startRelayGateway({
+      environment: {
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'silent',
+        RELAY_GATEWAY_PORT: '0',
+        PLATFORM_CONFIG: resolve(__dirname, '../../../infra/config/platform.example.yaml'),
+        RELAY_CONNECTOR_URL: 'http://127.0.0.1:1',
+        RELAY_CONNECTOR_KEY: 'change-me-internal-key-0123456789abcdef',
+      },
+    });
+    await expect(started).rejects.toThrow(/RELAY_CONNECTOR_KEY: holds a published example value/);
+    const refused = startRelayGateway({
+      environment: {
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'silent',
+        RELAY_GATEWAY_PORT: '0',
+        PLATFORM_CONFIG: resolve(__dirname, '../../../infra/config/platform.example.yaml'),
+      },
+    });
+    await expect(refused).rejects.toThrow(/bots\.0\.directLine\.secrets\.0: holds a published example value/);
+    await expect(refused).rejects.not.toThrow(/demo-directline-secret/);
   });
 });

@@ -6,3 +6,4 @@ export * from './ports';
 export * from './process-memory';
 export * from './redis-server-process';
 export * from './redis-topologies';
+export * from './tcp-proxy';

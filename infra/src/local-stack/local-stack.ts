@@ -6,6 +6,7 @@ import { type EchoBot, startEchoBot } from './echo-bot';
 import { NginxProcess, renderNginxConfiguration } from './nginx-process';
 import { freePort } from './ports';
 import { RedisServerProcess } from './redis-server-process';
+import { TcpProxy } from './tcp-proxy';
 import {
   RedisClusterDeployment,
   type RedisNode,
@@ -30,6 +31,11 @@ export interface LocalStackOptions {
    * (`redis+cluster://`), or a primary + replica under 3 sentinels (`redis+sentinel://`).
    */
   redisTopology?: RedisTopologyKind;
+  /**
+   * Fault tests: every Redis link through a proxy per data node (Sentinel only; see `RedisSentinelDeployment`), and
+   * each relay's link to the connector through a proxy of its own (`connectorLinks`).
+   */
+  proxiedLinks?: boolean;
   /** Extra variables per app (e.g. limits). */
   extraEnvironment?: Partial<Record<AppName, NodeJS.ProcessEnv>>;
 }
@@ -55,6 +61,8 @@ export interface LocalStack {
   /** The cluster or the sentinel-managed pair, for the other topologies. */
   redisCluster: RedisClusterDeployment | undefined;
   redisSentinel: RedisSentinelDeployment | undefined;
+  /** With `proxiedLinks`: per relay instance (same order as `relays`), its link to the connector. */
+  connectorLinks: TcpProxy[];
   /** The REDIS_URL the gateways were given. */
   redisUrl: string;
   nginx: NginxProcess;
@@ -108,7 +116,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       await deployment.start();
       redisUrl = deployment.url;
     } else if (topology === 'sentinel') {
-      const deployment = new RedisSentinelDeployment(join(workDirectory, 'redis'));
+      const deployment = new RedisSentinelDeployment(join(workDirectory, 'redis'), options.proxiedLinks);
       redisSentinel = deployment;
       started.push({ stop: () => deployment.stop() });
       await deployment.start();
@@ -187,11 +195,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       CONNECTOR_INTERNAL_KEY: internalKey,
       CONNECTOR_DEV_SIGNING_KEY_FILE: join(workDirectory, 'connector-dev-signing-key.pem'),
     });
+    const connectorLinks = options.proxiedLinks
+      ? await Promise.all(relayPorts.map(async () => new TcpProxy(await freePort(), connectorPort)))
+      : [];
+    for (const link of connectorLinks) {
+      await link.start();
+      started.push(link);
+    }
     const relays = relayPorts.map((port, index) =>
       app(`relay-gateway#${index + 1}`, 'relay-gateway', port, {
         ...gatewayState,
         RELAY_GATEWAY_PORT: String(port),
-        RELAY_CONNECTOR_URL: connectorGateway.url,
+        RELAY_CONNECTOR_URL: connectorLinks[index]
+          ? `http://${connectorLinks[index].url}`
+          : connectorGateway.url,
         RELAY_CONNECTOR_KEY: internalKey,
         // Bots reply through the public entrance, as in a deployment.
         RELAY_BOT_SERVICE_URL: `${publicUrl}/`,
@@ -229,6 +246,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       redis,
       redisCluster,
       redisSentinel,
+      connectorLinks,
       redisUrl,
       nginx,
       inspectionApi,

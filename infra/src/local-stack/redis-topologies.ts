@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, waitUntil } from './ports';
 import { residentSetBytes } from './process-memory';
+import { TcpProxy } from './tcp-proxy';
 
 const run = promisify(execFile);
 
@@ -175,24 +176,53 @@ export class RedisClusterDeployment implements RedisDeployment {
 /** Name under which the sentinels monitor the primary. */
 export const SENTINEL_PRIMARY_NAME = 'fieldops';
 
-/** A primary, one replica and 3 sentinels (quorum 2) that fail over 1 s after the primary stops answering. */
+/**
+ * A primary, one replica and 3 sentinels (quorum 2) that fail over 1 s after the primary stops answering. `proxied`:
+ * everyone (replica, sentinels, apps) reaches each data node through a {@link TcpProxy} of its own (the node announces
+ * the proxy's port), so a fault test can freeze the replication link alone and make the replica lag.
+ */
 export class RedisSentinelDeployment implements RedisDeployment {
   readonly kind = 'sentinel' as const;
   readonly nodes: RedisNode[] = [];
   readonly sentinels: RedisNode[] = [];
+  /** With `proxied`: each data node's proxy, in the order of `nodes`. */
+  readonly proxies: TcpProxy[] = [];
   url = '';
 
-  constructor(private readonly directory: string) {}
+  constructor(
+    private readonly directory: string,
+    private readonly proxied = false,
+  ) {}
+
+  /** The port everyone reaches a data node at: its proxy's when proxied. */
+  addressPort(node: RedisNode): number {
+    const index = this.nodes.indexOf(node);
+    return this.proxied ? this.proxies[index].listenPort : node.port;
+  }
 
   async start(): Promise<void> {
     const [primaryPort, replicaPort, ...sentinelPorts] = await Promise.all(
       Array.from({ length: 5 }, () => freePort()),
     );
-    const common = ['appendonly no', 'save ""'];
-    const primary = new RedisNode(primaryPort, join(this.directory, `node-${primaryPort}`), common);
+    if (this.proxied) {
+      const proxyPorts = await Promise.all([freePort(), freePort()]);
+      this.proxies.push(new TcpProxy(proxyPorts[0], primaryPort), new TcpProxy(proxyPorts[1], replicaPort));
+      await Promise.all(this.proxies.map((proxy) => proxy.start()));
+    }
+    const announce = (index: number) =>
+      this.proxied
+        ? ['replica-announce-ip 127.0.0.1', `replica-announce-port ${this.proxies[index].listenPort}`]
+        : [];
+    const common = ['appendonly no', 'save ""', 'repl-diskless-sync-delay 0'];
+    const primaryAddress = this.proxied ? this.proxies[0].listenPort : primaryPort;
+    const primary = new RedisNode(primaryPort, join(this.directory, `node-${primaryPort}`), [
+      ...common,
+      ...announce(0),
+    ]);
     const replica = new RedisNode(replicaPort, join(this.directory, `node-${replicaPort}`), [
       ...common,
-      `replicaof 127.0.0.1 ${primaryPort}`,
+      ...announce(1),
+      `replicaof 127.0.0.1 ${primaryAddress}`,
     ]);
     this.nodes.push(primary, replica);
     await Promise.all(this.nodes.map((node) => node.start()));
@@ -208,7 +238,7 @@ export class RedisSentinelDeployment implements RedisDeployment {
           port,
           join(this.directory, `sentinel-${port}`),
           [
-            `sentinel monitor ${SENTINEL_PRIMARY_NAME} 127.0.0.1 ${primaryPort} 2`,
+            `sentinel monitor ${SENTINEL_PRIMARY_NAME} 127.0.0.1 ${primaryAddress} 2`,
             `sentinel down-after-milliseconds ${SENTINEL_PRIMARY_NAME} 1000`,
             `sentinel failover-timeout ${SENTINEL_PRIMARY_NAME} 5000`,
             `sentinel parallel-syncs ${SENTINEL_PRIMARY_NAME} 1`,
@@ -225,7 +255,9 @@ export class RedisSentinelDeployment implements RedisDeployment {
             sentinel.cli('SENTINEL', 'REPLICAS', SENTINEL_PRIMARY_NAME).catch(() => ''),
           ),
         );
-        return answers.every((answer) => answer.includes(String(replicaPort)));
+        return answers.every((answer) =>
+          answer.includes(String(this.proxied ? this.proxies[1].listenPort : replicaPort)),
+        );
       },
       'every sentinel to know the replica',
       30_000,
@@ -239,10 +271,23 @@ export class RedisSentinelDeployment implements RedisDeployment {
     const sentinel = this.sentinels.find((candidate) => candidate.running)!;
     const answer = await sentinel.cli('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', SENTINEL_PRIMARY_NAME);
     const port = Number(answer.split('\n')[1]);
-    return this.nodes.find((node) => node.port === port)!;
+    return this.nodes.find((node) => this.addressPort(node) === port)!;
+  }
+
+  /**
+   * Freezes the replication links out of `primary` (found with CLIENT LIST TYPE replica: the proxy's upstream ports),
+   * so its replicas stop receiving its writes while they, the sentinels and the apps still see everyone up.
+   */
+  async freezeReplicationFrom(primary: RedisNode): Promise<number> {
+    const proxy = this.proxies[this.nodes.indexOf(primary)];
+    if (!proxy) throw new Error('freezeReplicationFrom needs a proxied deployment');
+    const clients = await primary.cli('CLIENT', 'LIST', 'TYPE', 'replica');
+    const ports = [...clients.matchAll(/addr=127\.0\.0\.1:(\d+)/g)].map((match) => Number(match[1]));
+    return proxy.freezeUpstreamPorts(ports);
   }
 
   async stop(): Promise<void> {
     await Promise.all([...this.sentinels, ...this.nodes].map((node) => node.kill()));
+    await Promise.all(this.proxies.map((proxy) => proxy.stop()));
   }
 }

@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable, type Type } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { IS_PUBLIC_KEY } from '@fieldops/platform';
+import { DependencyUnavailableException, IS_PUBLIC_KEY, isDependencyUnavailable } from '@fieldops/platform';
 import { TokenExpiredError } from 'jsonwebtoken';
 import { AuthenticationFailedException } from './authentication-failed.exception';
 import { VerifiedBearerCache } from './verified-bearer.cache';
@@ -70,6 +70,8 @@ export function createJwtAuthGuard(strategyName: string): Type<JwtAuthGuardInsta
         if (typeof header === 'string') this.verified.remember(header, user);
         return user;
       }
+      // The user lookup failed because a dependency is away: a 503, never a 401 that signs a valid token out.
+      if (isDependencyUnavailable(error)) throw new DependencyUnavailableException(error);
       if (info instanceof TokenExpiredError)
         throw new AuthenticationFailedException('expired', 'token has expired');
       if (info instanceof Error && info.message === 'No auth token') {

@@ -3,7 +3,7 @@ import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { DEFAULT_CHANNEL_PREFIX } from '@fieldops/bus';
 import { CommonEnvironment, ToInteger } from '@fieldops/platform';
 import { DEFAULT_MAX_UPLOAD_BYTES } from './in-process-conversation-store';
-import { DEFAULT_STORE_KEY_PREFIX } from './redis-conversation-store';
+import { DEFAULT_REPLICA_ACK_TIMEOUT_MS, DEFAULT_STORE_KEY_PREFIX } from './redis-conversation-store';
 import { IsRedisUrl } from '@fieldops/redis-connection';
 
 /**
@@ -19,6 +19,17 @@ export class ConversationStateEnvironment extends CommonEnvironment {
 
   /** Prefix of the bus's Redis channels, so several platforms can share one Redis. */
   @Expose() @IsString() BUS_CHANNEL_PREFIX: string = DEFAULT_CHANNEL_PREFIX;
+
+  /**
+   * How many Redis replicas must hold an appended activity before it is acknowledged (`WAIT`), so a failover to a
+   * lagging replica cannot lose or reuse an acknowledged id. Default: 1 with a Sentinel or Cluster REDIS_URL, 0 with a
+   * single server (acknowledged at once). Set it on every relay and connector alike.
+   */
+  @Expose() @IsOptional() @ToInteger() @IsInt() @Min(0) @Max(16) STORE_REPLICA_ACKS?: number;
+
+  /** How long an append waits for STORE_REPLICA_ACKS replicas; past it the send answers 503 (outcome unknown). */
+  @Expose() @ToInteger() @IsInt() @Min(10) @Max(60_000) STORE_REPLICA_ACK_TIMEOUT_MS: number =
+    DEFAULT_REPLICA_ACK_TIMEOUT_MS;
 
   /** Prefix of the conversation store's Redis keys. */
   @Expose() @IsString() STORE_KEY_PREFIX: string = DEFAULT_STORE_KEY_PREFIX;

@@ -63,7 +63,8 @@ export interface ConversationStore {
   /**
    * Appends atomically: takes the next sequence number (0, 1, 2 …) and a timestamp strictly later than the
    * previous entry's, and stores `{...activity, id, timestamp}`; a given `id`/`timestamp` is replaced. Once it
-   * resolves, every lower sequence number is readable too. Rejects for an unknown conversation.
+   * resolves, every lower sequence number is readable too. Rejects for an unknown conversation. (On Redis with
+   * replicas to wait for, an append they never confirmed is voided: its seq is skipped, never reused.)
    */
   append(conversationId: string, activity: Activity): Promise<StoredActivity>;
 

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type RedisActivityBus, type RedisPublishRoute } from '@fieldops/bus';
 import { type Activity } from '@fieldops/contracts';
+import { ErrorEnvelopeException } from '@fieldops/platform';
+import { type ChainableCommander } from 'ioredis';
 import {
   closeRedisClient,
   clusterSlotOf,
@@ -34,6 +36,46 @@ export interface RedisConversationStoreOptions {
   connectionName?: string;
   /** How long `checkReady()` waits for the connection. Default 2000 ms. */
   readyTimeoutMs?: number;
+  /**
+   * How many replicas must hold an append before it is acknowledged (`WAIT`); 0 (the default) acknowledges at once.
+   * See {@link RedisConversationStore} for what each setting promises.
+   */
+  replicaAcks?: number;
+  /** How long an append waits for its replicas before it fails as an unknown outcome. Default 1000 ms. */
+  replicaAckTimeoutMs?: number;
+}
+
+/** The default of `replicaAckTimeoutMs`. */
+export const DEFAULT_REPLICA_ACK_TIMEOUT_MS = 1_000;
+
+/**
+ * How many connections carry the appends that wait for replicas: `WAIT` blocks its connection until the replicas
+ * answer, so one connection would take one append per replication round trip; several wait side by side (and the
+ * primary answers all of them with one acknowledgement from the replica).
+ */
+export const REPLICATED_APPEND_CONNECTIONS = 8;
+
+/**
+ * An append whose replicas did not confirm it in time (or whose entry a failover took back before it was confirmed):
+ * an unknown outcome. Its entry is voided where it can be (readers skip it and its seq is never used again); where a
+ * failover kept the entry but lost the void, it becomes visible once, under an id no one else was given. Nothing was
+ * published and no reader saw it before. Both gateways answer it 503 `ServiceError`
+ * with `Retry-After` (their exception filters render it like any `ErrorEnvelopeException`).
+ */
+export class AppendNotReplicatedError extends ErrorEnvelopeException {
+  constructor(
+    readonly conversationId: string,
+    readonly replicas: number,
+    readonly required: number,
+  ) {
+    super(
+      503,
+      'ServiceError',
+      'The activity could not be stored on enough replicas in time; it may or may not have been stored. Retry later.',
+      { headers: { 'Retry-After': '1' } },
+    );
+    this.name = 'AppendNotReplicatedError';
+  }
 }
 
 /**
@@ -79,10 +121,15 @@ end
  * `ARGV[6] .. seq .. ',"activity":' .. activity .. ARGV[8]` and the activity is the stored one with `"id":` ARGV[7]
  * `.. seq7 .. '"'` and its timestamp appended, exactly as `JSON.stringify` of the stamped activity reads. A failed
  * publish does not undo the append: its error is returned as the 4th element.
+ *
+ * `acked` in the hash is the highest seq readers may see. With ARGV[9] = '1' (no replica to wait for) the append
+ * raises it at once; otherwise {@link CONFIRM_SCRIPT} does, once the replicas hold the entry. A re-run (the marker
+ * found) touches the marker, so a `WAIT` after it covers the entry on whichever primary answered.
  */
 const APPEND_SCRIPT = `${LUA_ISO_TIMESTAMP}
 local done = redis.call('GET', KEYS[3])
 if done then
+  redis.call('EXPIRE', KEYS[3], ARGV[3])
   local colon = string.find(done, ':', 1, true)
   return {tonumber(string.sub(done, 1, colon - 1)), string.sub(done, colon + 1), 1, ''}
 end
@@ -93,7 +140,11 @@ local micros = tonumber(time[1]) * 1000000 + tonumber(time[2])
 local last = tonumber(redis.call('HGET', KEYS[1], 'lastMicros') or '0')
 if micros <= last then micros = last + 1 end
 local stamp = string.format('%.0f', micros)
-redis.call('HSET', KEYS[1], 'lastMicros', stamp)
+if ARGV[9] == '1' then
+  redis.call('HSET', KEYS[1], 'lastMicros', stamp, 'acked', seq)
+else
+  redis.call('HSET', KEYS[1], 'lastMicros', stamp)
+end
 redis.call('RPUSH', KEYS[2], '{"s":' .. seq .. ',"t":' .. stamp .. ',"a":' .. ARGV[1] .. '}')
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 redis.call('EXPIRE', KEYS[2], ARGV[2])
@@ -107,6 +158,67 @@ if ARGV[4] ~= '' then
   if type(result) == 'table' and result.err then published = result.err end
 end
 return {seq, stamp, 0, published}
+`;
+
+/**
+ * An append the replicas hold (`WAIT` answered): `acked` (the seq readers may see) rises to ARGV[1] unless it is
+ * higher, and the envelope (ARGV[4], '' for none) is published with ARGV[3] (PUBLISH/SPUBLISH) on channel ARGV[2].
+ * KEYS[2] is the append's marker and must still read ARGV[5] (`seq:micros`): otherwise the entry is not the one this
+ * primary holds under that seq (a failover took it back), and the answer is -2. -1: the conversation is gone.
+ * Otherwise the publish error, '' when none.
+ */
+const CONFIRM_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if redis.call('GET', KEYS[2]) ~= ARGV[5] then return -2 end
+local seq = tonumber(ARGV[1])
+if seq > tonumber(redis.call('HGET', KEYS[1], 'acked') or '-1') then redis.call('HSET', KEYS[1], 'acked', seq) end
+if ARGV[4] == '' then return '' end
+local result = redis.pcall(ARGV[3], ARGV[2], ARGV[4])
+if type(result) == 'table' and result.err then return result.err end
+return ''
+`;
+
+/** How a voided log entry starts (see {@link VOID_SCRIPT}). */
+const VOID_ENTRY = '{"v":';
+
+/**
+ * An append its replicas did not confirm in time, taken back where it still can be: its log entry (KEYS[1], index
+ * ARGV[1]) becomes the void `{"v":seq}`, which readers skip, and its marker (KEYS[2], still reading ARGV[2]) goes, so
+ * the append cannot be confirmed later. Its seq is never used again. If a failover keeps the entry and loses the void,
+ * the entry is visible once (an unknown outcome), under an id no one else was given.
+ */
+const VOID_SCRIPT = `
+if redis.call('GET', KEYS[2]) ~= ARGV[2] then return 0 end
+redis.call('LSET', KEYS[1], ARGV[1], '{"v":' .. ARGV[1] .. '}')
+redis.call('DEL', KEYS[2])
+return 1
+`;
+
+/**
+ * The visible part of a log: up to ARGV[2] entries (-1: all) of KEYS[2] from index ARGV[1], none above `acked` of
+ * KEYS[1] (the seq counter's last value for a log written before `acked` existed), voids skipped (the page is filled
+ * from further entries instead).
+ */
+const READ_SCRIPT = `
+local acked = redis.call('HGET', KEYS[1], 'acked')
+local last
+if acked then last = tonumber(acked) else last = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0') - 1 end
+local start = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local out = {}
+while start <= last do
+  local want = last - start + 1
+  if limit >= 0 then want = math.min(want, limit - #out) end
+  if want <= 0 then break end
+  local stop = start + want - 1
+  local entries = redis.call('LRANGE', KEYS[2], start, stop)
+  if #entries == 0 then break end
+  for _, entry in ipairs(entries) do
+    if string.sub(entry, 1, 5) ~= '{"v":' then out[#out + 1] = entry end
+  end
+  start = stop + 1
+end
+return out
 `;
 
 /**
@@ -180,9 +292,38 @@ interface StoreCommands {
     envelopeHead: string,
     idOpening: string,
     envelopeTail: string,
+    acknowledgeAtOnce: '0' | '1',
   ): Promise<[number, string, 0 | 1, string] | null>;
+  fieldopsConfirm(
+    meta: string,
+    appendKey: string,
+    seq: number,
+    channel: string,
+    publishCommand: string,
+    envelope: string,
+    expectedMarker: string,
+  ): Promise<number | string>;
+  fieldopsRead(meta: string, log: string, start: number, limit: number): Promise<string[]>;
+  fieldopsVoid(log: string, appendKey: string, seq: number, expectedMarker: string): Promise<number>;
   fieldopsClaim(meta: string, field: string, ttl: number): Promise<number>;
   fieldopsSetUser(meta: string, userId: string, userName: string, ttl: number): Promise<number>;
+}
+
+/** The append script queued on a pipeline (ioredis adds defined commands to pipelines too). */
+interface PipelinedStoreCommands {
+  fieldopsAppend(
+    ...args: [...Parameters<StoreCommands['fieldopsAppend']>]
+  ): ChainableCommander & PipelinedStoreCommands;
+}
+
+function defineStoreCommands(redis: RedisClient): void {
+  redis.defineCommand('fieldopsAppend', { numberOfKeys: 3, lua: APPEND_SCRIPT });
+  redis.defineCommand('fieldopsConfirm', { numberOfKeys: 2, lua: CONFIRM_SCRIPT });
+  redis.defineCommand('fieldopsRead', { numberOfKeys: 2, lua: READ_SCRIPT });
+  redis.defineCommand('fieldopsVoid', { numberOfKeys: 2, lua: VOID_SCRIPT });
+  redis.defineCommand('fieldopsCreate', { numberOfKeys: 1, lua: CREATE_SCRIPT });
+  redis.defineCommand('fieldopsClaim', { numberOfKeys: 1, lua: CLAIM_SCRIPT });
+  redis.defineCommand('fieldopsSetUser', { numberOfKeys: 1, lua: SET_USER_SCRIPT });
 }
 
 /**
@@ -201,6 +342,12 @@ export class RedisConversationStore implements ConversationStore {
   private closing: Promise<void> | undefined;
   private readonly readyTimeoutMs: number;
   private readonly redisUrl: string;
+  /** See {@link RedisConversationStoreOptions.replicaAcks}. */
+  readonly replicaAcks: number;
+  private readonly replicaAckTimeoutMs: number;
+  /** The connections of appends that wait for replicas ({@link REPLICATED_APPEND_CONNECTIONS}), used in turn. */
+  private readonly replicatedAppends: Array<RedisClient & StoreCommands> = [];
+  private nextReplicatedAppend = 0;
 
   constructor(options: RedisConversationStoreOptions) {
     this.redisUrl = options.redisUrl.trim();
@@ -217,11 +364,21 @@ export class RedisConversationStore implements ConversationStore {
     });
     this.clustered = isClusterClient(redis);
     redis.on('error', () => undefined); // surfaced through failing commands and checkReady()
-    redis.defineCommand('fieldopsAppend', { numberOfKeys: 3, lua: APPEND_SCRIPT });
-    redis.defineCommand('fieldopsCreate', { numberOfKeys: 1, lua: CREATE_SCRIPT });
-    redis.defineCommand('fieldopsClaim', { numberOfKeys: 1, lua: CLAIM_SCRIPT });
-    redis.defineCommand('fieldopsSetUser', { numberOfKeys: 1, lua: SET_USER_SCRIPT });
+    defineStoreCommands(redis);
     this.redis = redis as RedisClient & StoreCommands;
+    this.replicaAcks = options.replicaAcks ?? 0;
+    this.replicaAckTimeoutMs = options.replicaAckTimeoutMs ?? DEFAULT_REPLICA_ACK_TIMEOUT_MS;
+    if (this.replicaAcks > 0) {
+      this.replicatedAppends = Array.from({ length: REPLICATED_APPEND_CONNECTIONS }, (_, index) => {
+        const connection = createRedisClient(options.redisUrl, {
+          connectionName: `${options.connectionName ?? 'fieldops-conversation-store'}-replicated-${index}`,
+          enableAutoPipelining: false,
+        });
+        connection.on('error', () => undefined);
+        defineStoreCommands(connection);
+        return connection as RedisClient & StoreCommands;
+      });
+    }
   }
 
   async create(record: ConversationRecord): Promise<boolean> {
@@ -296,18 +453,33 @@ export class RedisConversationStore implements ConversationStore {
     const { id: _id, timestamp: _timestamp, ...rest } = activity;
     const part = this.conversationPart(conversationId);
     const meta = `${this.prefix}conversation:${part}`;
+    const marker = this.appendMarkerKey(conversationId, idempotencyKey);
+    const envelopeHead = `{"conversationId":${JSON.stringify(conversationId)},"seq":`;
+    const envelopeTail = publication ? `,"correlationId":${JSON.stringify(publication.correlationId)}}` : '';
+    if (this.replicaAcks > 0) {
+      return this.appendReplicated(
+        conversationId,
+        rest,
+        meta,
+        marker,
+        publication,
+        envelopeHead,
+        envelopeTail,
+      );
+    }
     const result = await this.redis.fieldopsAppend(
       meta,
       `${meta}:log`,
-      this.appendMarkerKey(conversationId, idempotencyKey),
+      marker,
       JSON.stringify(rest),
       this.retentionSeconds,
       APPEND_IDEMPOTENCY_SECONDS,
       publication ? publication.route.channel : '',
       publication ? publication.route.command : '',
-      publication ? `{"conversationId":${JSON.stringify(conversationId)},"seq":` : '',
+      publication ? envelopeHead : '',
       publication ? JSON.stringify(`${conversationId}|`).slice(0, -1) : '',
-      publication ? `,"correlationId":${JSON.stringify(publication.correlationId)}}` : '',
+      envelopeTail,
+      '1',
     );
     if (!result) throw new UnknownConversationError(conversationId);
     const [seq, micros, duplicate, publishError] = result;
@@ -316,6 +488,72 @@ export class RedisConversationStore implements ConversationStore {
       duplicate: duplicate === 1,
     };
     if (publishError) outcome.publishError = publishError;
+    return outcome;
+  }
+
+  /**
+   * The append when replicas must hold it first: the append script (publishing nothing, leaving `acked`) and `WAIT`
+   * in one round trip on a connection of their own; then, once enough replicas answered, {@link CONFIRM_SCRIPT}
+   * makes the entry visible to readers and publishes it. A `WAIT` short of replicas (or an error) is an unknown
+   * outcome: {@link AppendNotReplicatedError}.
+   */
+  private async appendReplicated(
+    conversationId: string,
+    rest: Activity,
+    meta: string,
+    marker: string,
+    publication: AppendPublication | undefined,
+    envelopeHead: string,
+    envelopeTail: string,
+  ): Promise<AppendOutcome> {
+    const connection = this.replicatedAppends[this.nextReplicatedAppend];
+    this.nextReplicatedAppend = (this.nextReplicatedAppend + 1) % this.replicatedAppends.length;
+    const replies = await (connection.pipeline() as ChainableCommander & PipelinedStoreCommands)
+      .fieldopsAppend(
+        meta,
+        `${meta}:log`,
+        marker,
+        JSON.stringify(rest),
+        this.retentionSeconds,
+        APPEND_IDEMPOTENCY_SECONDS,
+        '',
+        '',
+        '',
+        '',
+        '',
+        '0',
+      )
+      .wait(this.replicaAcks, this.replicaAckTimeoutMs)
+      .exec();
+    const [[appendError, result], [waitError, replicas]] = replies as [
+      [Error | null, [number, string, 0 | 1, string] | null],
+      [Error | null, number],
+    ];
+    if (appendError) throw appendError;
+    if (!result) throw new UnknownConversationError(conversationId);
+    const [seq, micros, duplicate] = result;
+    if (waitError || replicas < this.replicaAcks) {
+      // Taken back where it can be, so a retry of this send is not a second copy (a lost void: at most once).
+      await connection.fieldopsVoid(`${meta}:log`, marker, seq, `${seq}:${micros}`).catch(() => undefined);
+      throw new AppendNotReplicatedError(conversationId, waitError ? 0 : replicas, this.replicaAcks);
+    }
+    const stored: StoredActivity = {
+      seq,
+      activity: stampActivity(conversationId, seq, Number(micros), rest),
+    };
+    const confirmed = await connection.fieldopsConfirm(
+      meta,
+      marker,
+      seq,
+      publication ? publication.route.channel : '',
+      publication ? publication.route.command : '',
+      publication ? `${envelopeHead}${seq},"activity":${JSON.stringify(stored.activity)}${envelopeTail}` : '',
+      `${seq}:${micros}`,
+    );
+    if (confirmed === -1) throw new UnknownConversationError(conversationId);
+    if (confirmed === -2) throw new AppendNotReplicatedError(conversationId, 0, this.replicaAcks);
+    const outcome: AppendOutcome = { stored, duplicate: duplicate === 1 };
+    if (typeof confirmed === 'string' && confirmed !== '') outcome.publishError = confirmed;
     return outcome;
   }
 
@@ -328,19 +566,31 @@ export class RedisConversationStore implements ConversationStore {
     const start = afterSeq === undefined ? 0 : Math.max(afterSeq + 1, 0);
     const stop = limit === undefined ? -1 : start + limit - 1;
     if (limit !== undefined && limit <= 0) return [];
-    const entries = await this.redis.lrange(this.logKey(conversationId), start, stop);
-    return entries.map((entry) => {
-      const { s, t, a } = JSON.parse(entry) as { s: number; t: number; a: Activity };
-      return { seq: s, activity: stampActivity(conversationId, s, t, a) };
-    });
+    const entries =
+      this.replicaAcks > 0
+        ? await this.redis.fieldopsRead(
+            this.metaKey(conversationId),
+            this.logKey(conversationId),
+            start,
+            limit ?? -1,
+          )
+        : await this.redis.lrange(this.logKey(conversationId), start, stop);
+    return entries
+      .filter((entry) => !entry.startsWith(VOID_ENTRY))
+      .map((entry) => {
+        const { s, t, a } = JSON.parse(entry) as { s: number; t: number; a: Activity };
+        return { seq: s, activity: stampActivity(conversationId, s, t, a) };
+      });
   }
 
+  /** With replicas to wait for, the last seq readers may see (`acked`). */
   async lastSeq(conversationId: string): Promise<number | undefined> {
-    const [exists, seq] = await Promise.all([
+    const [exists, [seq, acked]] = await Promise.all([
       this.redis.exists(this.metaKey(conversationId)),
-      this.redis.hget(this.metaKey(conversationId), 'seq'),
+      this.redis.hmget(this.metaKey(conversationId), 'seq', 'acked'),
     ]);
     if (exists === 0) return undefined;
+    if (this.replicaAcks > 0 && acked !== null) return Number(acked);
     return seq === null ? -1 : Number(seq) - 1;
   }
 
@@ -401,7 +651,9 @@ export class RedisConversationStore implements ConversationStore {
   }
 
   close(): Promise<void> {
-    this.closing ??= closeRedisClient(this.redis);
+    this.closing ??= Promise.all(
+      [this.redis, ...this.replicatedAppends].map((connection) => closeRedisClient(connection)),
+    ).then(() => undefined);
     return this.closing;
   }
 

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { isoTimestampFromMicros, RedisConversationStore, UnknownConversationError } from '../src';
+import {
+  AppendNotReplicatedError,
+  isoTimestampFromMicros,
+  RedisConversationStore,
+  UnknownConversationError,
+} from '../src';
 import { describeConversationStoreContract } from './conversation-store.contract';
 
 const redisUrl = process.env['REDIS_URL'];
@@ -157,6 +162,58 @@ describe(
           expect(await admin.exists(meta)).toBe(0);
         } finally {
           await store.close();
+        }
+      });
+
+      it('replicaAcks: an append no replica confirmed is voided, hidden from readers and the bus, answered 503', async () => {
+        const replicas = Number(/connected_slaves:(\d+)/.exec(await admin.info('replication'))?.[1] ?? 0);
+        const store = new RedisConversationStore({
+          redisUrl: url,
+          keyPrefix,
+          replicaAcks: replicas + 1,
+          replicaAckTimeoutMs: 50,
+        });
+        const plain = new RedisConversationStore({ redisUrl: url, keyPrefix });
+        const subscriber = new Redis(url);
+        const published: string[] = [];
+        try {
+          const { conversationId, meta } = await conversationIn(store, keyPrefix);
+          const channel = `${keyPrefix}channel:${conversationId}`;
+          subscriber.on('message', (_channel: string, message: string) => published.push(message));
+          await subscriber.subscribe(channel);
+          const first = await plain.append(conversationId, { type: 'message', text: 'seen' });
+          const unconfirmed = store.appendAndPublish(
+            conversationId,
+            { type: 'message', text: 'unknown' },
+            { route: { channel, command: 'PUBLISH' }, correlationId: 'c' },
+          );
+          await expect(unconfirmed).rejects.toBeInstanceOf(AppendNotReplicatedError);
+          await expect(unconfirmed).rejects.toMatchObject({
+            code: 'ServiceError',
+            extra: { headers: { 'Retry-After': '1' } },
+          });
+          const refusal = (await unconfirmed.catch((error: unknown) => error)) as AppendNotReplicatedError;
+          expect(refusal.getStatus()).toBe(503);
+          // In the log (seq 1) but not visible: readers and lastSeq stop at the last confirmed entry.
+          expect(await admin.hmget(meta, 'seq', 'acked')).toEqual(['2', '0']);
+          expect((await store.read(conversationId)).map((entry) => entry.activity.id)).toEqual([
+            first.activity.id,
+          ]);
+          expect(await store.read(conversationId, 0)).toEqual([]);
+          expect(await store.lastSeq(conversationId)).toBe(0);
+          // Voided: its seq is never used again, and readers skip it (a retry of the send is not a second copy).
+          expect(await admin.lindex(`${meta}:log`, 1)).toBe('{"v":1}');
+          const later = await plain.append(conversationId, { type: 'message', text: 'later' });
+          expect(later.seq).toBe(2);
+          expect((await store.read(conversationId, 0)).map((entry) => entry.seq)).toEqual([2]);
+          expect((await store.read(conversationId, undefined, 1)).map((entry) => entry.seq)).toEqual([0]);
+          expect((await store.read(conversationId, 0, 1)).map((entry) => entry.seq)).toEqual([2]);
+          expect((await plain.read(conversationId)).map((entry) => entry.seq)).toEqual([0, 2]);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          expect(published).toEqual([]);
+        } finally {
+          subscriber.disconnect();
+          await Promise.all([store.close(), plain.close()]);
         }
       });
 

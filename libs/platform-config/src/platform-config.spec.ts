@@ -34,6 +34,44 @@ describe('platform configuration', () => {
     expect(config.relay.tokenSigningKeys).toEqual([]);
   });
 
+  it("refuses the example file's published secrets outside tests, naming each key; takes its secrets from the environment", () => {
+    const example = resolve(__dirname, '../../../infra/config/platform.example.yaml');
+    const problems = problemsOf(() =>
+      loadPlatformConfig(example, { environment: { NODE_ENV: 'production' } }),
+    );
+    expect(problems).toEqual([
+      expect.stringMatching(/^bots\.0\.directLine\.secrets\.0: holds a published example value/),
+      expect.stringMatching(/^bots\.0\.directLine\.secrets\.1: holds a published example value/),
+      expect.stringMatching(/^bots\.0\.appPassword: holds a published example value/),
+      expect.stringMatching(/^aiServices\.resources\.0\.keys\.0: holds a published example value/),
+      expect.stringMatching(/^aiServices\.resources\.0\.keys\.1: holds a published example value/),
+    ]);
+    const own = {
+      NODE_ENV: 'production',
+      INSPECTION_BOT_APP_PASSWORD: 'an-app-password-of-its-own',
+      INSPECTION_BOT_DIRECTLINE_SECRET_1: 'a-direct-line-secret-of-its-own-1',
+      INSPECTION_BOT_DIRECTLINE_SECRET_2: 'a-direct-line-secret-of-its-own-2',
+      DEMO_TRANSLATOR_KEY_1: 'a-translator-key-of-its-own-1',
+      DEMO_TRANSLATOR_KEY_2: 'a-translator-key-of-its-own-2',
+    };
+    const config = loadPlatformConfig(example, { environment: own });
+    expect(config.bots[0]?.directLine?.secrets).toEqual([
+      own.INSPECTION_BOT_DIRECTLINE_SECRET_1,
+      own.INSPECTION_BOT_DIRECTLINE_SECRET_2,
+    ]);
+    expect(config.bots[0]?.appPassword).toBe(own.INSPECTION_BOT_APP_PASSWORD);
+    // A reference names its variable too.
+    const referenced = problemsOf(() =>
+      parsePlatformConfig('bots: []\nrelay: { tokenSigningKeys: [{ env: SIGNING_KEY }] }\n', 'test', {
+        ...context,
+        environment: { NODE_ENV: 'production', SIGNING_KEY: 'change-me-relay-token-signing-key-0123456789' },
+      }),
+    );
+    expect(referenced).toEqual([
+      expect.stringMatching(/^relay\.tokenSigningKeys\.0 \(SIGNING_KEY\): holds a published example value/),
+    ]);
+  });
+
   it("moves the example bot's messaging endpoint with INSPECTION_BOT_PORT", () => {
     const example = resolve(__dirname, '../../../infra/config/platform.example.yaml');
     expect(loadPlatformConfig(example, { environment: {} }).bots[0]?.messagingEndpoint).toBe(

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { registerDecorator, type ValidationArguments } from 'class-validator';
+import { exampleSecretProblem, exampleSecretsAllowed, processVariables } from '@fieldops/platform';
 
 /** A secret given literally, or by reference to an environment variable or a file (Kubernetes Secrets). */
 export type SecretSource = string | { env: string } | { file: string };
@@ -63,15 +64,21 @@ export function resolveSecret(source: SecretSource, context: SecretResolutionCon
 
 /**
  * A resolver that records a failing reference in `problems`, keyed by its path in the configuration, and yields ''
- * instead of throwing, so that every bad reference of a file is reported at once.
+ * instead of throwing, so that every bad reference of a file is reported at once. Outside tests a published
+ * example secret is such a problem too (named by its key and, for `{ env: NAME }`, its variable).
  */
 export function collectingSecretResolver(
   context: SecretResolutionContext,
   problems: string[],
 ): (key: string, value: SecretSource) => string {
+  const examplesAllowed = exampleSecretsAllowed(context.environment, processVariables());
   return (key, value) => {
     try {
-      return resolveSecret(value, context);
+      const resolved = resolveSecret(value, context);
+      const name = typeof value === 'object' && 'env' in value ? `${key} (${value.env})` : key;
+      const problem = examplesAllowed ? undefined : exampleSecretProblem(name, resolved);
+      if (problem) problems.push(problem);
+      return resolved;
     } catch (error) {
       problems.push(`${key}: ${(error as Error).message}`);
       return '';

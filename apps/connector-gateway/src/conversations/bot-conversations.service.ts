@@ -110,7 +110,8 @@ export class BotConversationsService {
     const conversationId = access.record.conversationId;
     if (named?.conversationId === conversationId) {
       const [entry] = await this.store.read(conversationId, named.seq - 1, 1);
-      if (entry) return entry;
+      // A voided seq (an append its replicas never confirmed) reads as the next entry: not the one named.
+      if (entry?.seq === named.seq) return entry;
     }
     throw badArgument(`The activity id ${activityId} was not found`, 404);
   }

@@ -27,6 +27,7 @@ import {
   TokenPairDto,
   TokenRefreshDto,
 } from './dto/token.dto';
+import { LoginClientAddress } from './login-client-address';
 import { LoginThrottle } from './login-throttle.service';
 import { TokensService } from './tokens.service';
 
@@ -41,6 +42,7 @@ export class TokensController {
     private readonly users: UsersService,
     private readonly tokens: TokensService,
     private readonly throttle: LoginThrottle,
+    private readonly clientAddress: LoginClientAddress,
   ) {}
 
   @Post()
@@ -55,10 +57,10 @@ export class TokensController {
   @ApiUnauthorizedResponse({ description: '{"detail":"No active account found with the given credentials"}' })
   @ApiTooManyRequestsResponse({
     description:
-      'Too many attempts for this user name or client address: {"detail":"Request was throttled. Expected available in N seconds."} with Retry-After',
+      'Too many refused passwords from this client address, or for this user name from this address: {"detail":"Request was throttled. Expected available in N seconds."} with Retry-After',
   })
   async obtain(@Body() body: RequestInput, @Req() request: Request): Promise<object> {
-    const address = request.ip ?? request.socket.remoteAddress ?? 'unknown';
+    const address = await this.clientAddress.of(request);
     await this.throttle.assertAddressAllowed(address);
     const { values, errors } = await validateInput(body.read(), TOKEN_OBTAIN_FIELDS, {
       partial: false,
@@ -67,9 +69,18 @@ export class TokensController {
     if (isFieldErrors(errors)) throw validationError(errors);
     const username = values.username as string;
     await this.throttle.attempt(username, address);
-    const userId = await this.users.authenticate(username, values.password as string);
-    if (userId === undefined)
+    let userId: number | undefined;
+    try {
+      userId = await this.users.authenticate(username, values.password as string);
+    } catch (error) {
+      // Only a refused password counts: a login the database could not check gives its points back.
+      await this.throttle.notCounted(username, address).catch(() => undefined);
+      throw error;
+    }
+    if (userId === undefined) {
+      await this.throttle.refused(username);
       throw new DrfException(401, { detail: 'No active account found with the given credentials' });
+    }
     await this.throttle.succeeded(username, address);
     return this.tokens.pair(userId);
   }

@@ -100,14 +100,47 @@ export class InspectionApiEnvironment extends CommonEnvironment {
   /** Prefix of the login throttle's Redis keys (several platforms can share one Redis). */
   @Expose() @IsString() INSPECTION_RATE_LIMIT_KEY_PREFIX: string = 'fieldops:inspection:rate:';
 
-  /** Failed logins allowed per user name per window, then 429 until the window ends; 0 disables. */
+  /**
+   * Refused passwords per user name per window (from anywhere) after which that name's logins are answered after a
+   * growing delay (never refused); 0 disables the delay.
+   */
   @Expose() @ToInteger() @IsInt() @Min(0) @Max(1_000_000) INSPECTION_LOGIN_FAILURES_PER_USERNAME: number = 5;
+
+  /** Refused passwords per (user name, client address) per window, then 429 for that pair only; 0 disables. */
+  @Expose()
+  @ToInteger()
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  INSPECTION_LOGIN_FAILURES_PER_USERNAME_AND_ADDRESS: number = 5;
+
+  /** Longest delay of a user name's logins (1 s, doubling with each refused password past the threshold). */
+  @Expose() @ToInteger() @IsInt() @Min(0) @Max(60) INSPECTION_LOGIN_DELAY_MAX_SECONDS: number = 16;
 
   /** Failed logins allowed per client address per window (a shared NAT sends many users); 0 disables. */
   @Expose() @ToInteger() @IsInt() @Min(0) @Max(1_000_000) INSPECTION_LOGIN_FAILURES_PER_ADDRESS: number = 30;
 
   /** The login throttle's window, in seconds. */
   @Expose() @ToInteger() @IsInt() @Min(1) @Max(86_400) INSPECTION_LOGIN_THROTTLE_WINDOW_SECONDS: number = 600;
+
+  /**
+   * Accounts (user names, comma-separated) that exchange other people's passwords at `POST /api/token/` from their
+   * own address and may name each person's address in `X-FieldOps-Client-Address` with their bearer token, so the
+   * login throttle counts the person's address rather than the service's: the inspection bot's service account.
+   * Empty: nobody.
+   */
+  @Expose()
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((name) => name.trim())
+          .filter((name) => name !== '')
+      : value,
+  )
+  @IsString({ each: true })
+  INSPECTION_LOGIN_ADDRESS_FORWARDERS: string[] = ['inspection-bot'];
+
   /**
    * How long an `Idempotency-Key` of a record write is kept (and a repeat replays the first answer), in hours;
    * at least 24.

@@ -12,6 +12,7 @@ import { IndexRecordsByTime1732500000000 } from './migrations/1732500000000-inde
 import { CreateRateLimits1732600000000 } from './migrations/1732600000000-create-rate-limits';
 import { CoverRecordsByTime1732710000000 } from './migrations/1732710000000-cover-records-by-time';
 import { CreateIdempotencyKeys1732800000000 } from './migrations/1732800000000-create-idempotency-keys';
+import { AddRecordSource1732810000000 } from './migrations/1732810000000-add-record-source';
 
 /** Every migration, in order. New ones are appended here (and never edited once released). */
 export const INSPECTION_MIGRATIONS = [
@@ -22,6 +23,7 @@ export const INSPECTION_MIGRATIONS = [
   CreateRateLimits1732600000000,
   CoverRecordsByTime1732710000000,
   CreateIdempotencyKeys1732800000000,
+  AddRecordSource1732810000000,
 ];
 
 /** Every entity of the service. */

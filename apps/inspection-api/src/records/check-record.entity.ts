@@ -2,6 +2,8 @@ import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeor
 
 export const STATUSES = ['ok', 'warn', 'fail'] as const;
 export type RecordStatus = (typeof STATUSES)[number];
+/** How a record was made: the chat, the chat opened from a scanned device label (presence shown), or the API. */
+export const SOURCES = ['chat', 'qr', 'api'] as const;
 
 @Entity({ name: 'check_records' })
 export class CheckRecordEntity {
@@ -20,4 +22,5 @@ export class CheckRecordEntity {
   @Column({ name: 'device_id', type: 'integer' }) deviceId: number;
   /** ON DELETE SET NULL. */
   @Column({ name: 'item_id', type: 'integer', nullable: true }) itemId: number | null;
+  @Column({ type: 'varchar', length: 4, default: 'api' }) source: string;
 }

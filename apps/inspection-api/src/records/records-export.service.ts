@@ -20,6 +20,7 @@ export const EXPORT_COLUMNS = [
   'checked_by',
   'photo',
   'attachment',
+  'source',
 ] as const;
 
 /**
@@ -43,7 +44,8 @@ export function exportSql(mediaBase: string, filters: RecordFilters) {
     `CASE WHEN r."${column}" IS NULL THEN '' ELSE $1::text || r."${column}" END`;
   const sql = `SELECT r."id", ${isoTimestamp('r."checked_at"')} AS "checked_at", d."code" AS "device_code",
       d."name" AS "device_name", COALESCE(i."name", '') AS "item", COALESCE(p."name", '') AS "plan", r."status",
-      r."value", r."note", r."checked_by", ${url('photo')} AS "photo", ${url('attachment')} AS "attachment"
+      r."value", r."note", r."checked_by", ${url('photo')} AS "photo", ${url('attachment')} AS "attachment",
+      r."source"
     FROM "check_records" r
     JOIN "devices" d ON d."id" = r."device_id"
     LEFT JOIN "check_items" i ON i."id" = r."item_id"

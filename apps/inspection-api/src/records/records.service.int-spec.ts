@@ -176,6 +176,7 @@ describe('RecordsService.create', () => {
       'plan',
       'device',
       'item',
+      'source',
     ]);
     expect(record).toMatchObject({
       id: 1,
@@ -190,6 +191,18 @@ describe('RecordsService.create', () => {
       item: null,
     });
     expect(record.checked_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z$/);
+  });
+
+  it('records how it was made: source "api" unless the client says "chat" or "qr"; anything else is a 400', async () => {
+    expect(await service.create(json({ status: 'ok', device }), request)).toMatchObject({ source: 'api' });
+    expect(await service.create(json({ status: 'ok', device, source: 'qr' }), request)).toMatchObject({
+      source: 'qr',
+    });
+    expect(
+      (await failure(service.create(json({ status: 'ok', device, source: 'nfc' }), request))).body,
+    ).toEqual({
+      source: ['"nfc" is not a valid choice.'],
+    });
   });
 
   it('ignores photo and attachment in JSON (read-only there) and every other unknown or read-only key', async () => {

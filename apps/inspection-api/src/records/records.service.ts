@@ -24,7 +24,7 @@ import { requestFingerprint } from '../idempotency/idempotency-key';
 import { IdempotencyService, type WriteDatabase, type WriteResult } from '../idempotency/idempotency.service';
 
 /** The CheckRecord representation of alias `r`; `$1` is the absolute media base URL. */
-export const RECORD_JSON = `json_build_object('id', r."id", 'status', r."status", 'value', r."value", 'note', r."note", 'photo', CASE WHEN r."photo" IS NULL THEN NULL ELSE $1::text || r."photo" END, 'attachment', CASE WHEN r."attachment" IS NULL THEN NULL ELSE $1::text || r."attachment" END, 'checked_at', ${isoTimestamp('r."checked_at"')}, 'checked_by', r."checked_by", 'plan', r."plan_id", 'device', r."device_id", 'item', r."item_id")`;
+export const RECORD_JSON = `json_build_object('id', r."id", 'status', r."status", 'value', r."value", 'note', r."note", 'photo', CASE WHEN r."photo" IS NULL THEN NULL ELSE $1::text || r."photo" END, 'attachment', CASE WHEN r."attachment" IS NULL THEN NULL ELSE $1::text || r."attachment" END, 'checked_at', ${isoTimestamp('r."checked_at"')}, 'checked_by', r."checked_by", 'plan', r."plan_id", 'device', r."device_id", 'item', r."item_id", 'source', r."source")`;
 
 export interface RecordFilters {
   device?: number;
@@ -97,6 +97,7 @@ const COLUMNS: Record<string, keyof CheckRecordEntity> = {
   plan: 'planId',
   device: 'deviceId',
   item: 'itemId',
+  source: 'source',
 };
 /** Serializer field order, for the order of error keys. */
 const FIELD_ORDER = [
@@ -109,6 +110,7 @@ const FIELD_ORDER = [
   'plan',
   'device',
   'item',
+  'source',
 ];
 
 type FileChange = { kind: MediaKind; content: Buffer; extension: string } | null;

@@ -24,17 +24,6 @@ import { MessagesController } from './messages.controller';
       useFactory: (logger: Logger) => LibraryConsole.install(logger.child({ component: 'botbuilder' })),
     },
     {
-      provide: InspectionApiClient,
-      inject: [InspectionBotEnvironment, LOGGER],
-      useFactory: (environment: InspectionBotEnvironment, logger: Logger) =>
-        new InspectionApiClient({
-          baseUrl: environment.INSPECTION_API_URL,
-          username: environment.INSPECTION_BOT_API_USERNAME,
-          password: environment.INSPECTION_BOT_API_PASSWORD,
-          logger: logger.child({ component: 'inspection-api-client' }),
-        }),
-    },
-    {
       provide: TRANSLATOR,
       inject: [InspectionBotEnvironment, LOGGER],
       useFactory: (environment: InspectionBotEnvironment, logger: Logger): TranslatorPort =>
@@ -83,6 +72,7 @@ import { MessagesController } from './messages.controller';
           conversationState,
           logger: logger.child({ component: 'dialog' }),
           defaultLanguage: environment.INSPECTION_BOT_DEFAULT_LOCALE,
+          updateAnsweredCards: environment.INSPECTION_BOT_UPDATE_ANSWERED_CARDS,
         }),
     },
     {

@@ -5,6 +5,7 @@ import {
   Header,
   HttpCode,
   NotFoundException,
+  Param,
   Post,
   Query,
   Req,
@@ -89,6 +90,12 @@ export class ChatPageController {
     return this.pages.get(language) ?? '';
   }
 
+  /** A QR label's short path: the chat page asked to open that device (`?device=CODE`). */
+  @Get('d/:code')
+  deviceLink(@Param('code') code: string, @Res() response: Response): void {
+    response.redirect(302, `../?device=${encodeURIComponent(code.slice(0, 64))}`);
+  }
+
   /** No icon at this path (the page names its icons): answered so browsers do not log a 404. */
   @Get('favicon.ico')
   @HttpCode(204)
@@ -120,6 +127,14 @@ export class ChatPageController {
     if (!live) throw NOT_SIGNED_IN();
     const wait = await this.throttle.token(live.sid);
     if (wait !== undefined) throw tooManyRequests(wait, 'Too many chat tokens for this session.');
+    if (
+      typeof body?.conversationId === 'string' &&
+      typeof body.token === 'string' &&
+      body.token.length < 4096
+    ) {
+      const rejoined = await this.tokens.refresh(live.account, body.conversationId, body.token);
+      if (rejoined) return rejoined;
+    }
     return this.tokens.generate(live.account, body?.locale);
   }
 }

@@ -8,6 +8,18 @@ export function directLineUserId(accountId: number): string {
   return `dl_${accountId}`;
 }
 
+/** The `user` claim of a relay token (read, not verified: the relay itself just issued it to this server). */
+function tokenUser(token: string): unknown {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as {
+      user?: unknown;
+    };
+    return payload.user;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Exchanges the bot's Direct Line secret for a one-conversation token at relay-gateway
  * (`POST /v3/directline/tokens/generate`), with the signed-in account embedded (`dl_<user id>`, its user name).
@@ -24,6 +36,43 @@ export class DirectLineTokenService {
     const relay =
       this.environment.INSPECTION_BOT_RELAY_PUBLIC_URL ?? this.environment.INSPECTION_BOT_RELAY_URL;
     return `${relay}/v3/directline`;
+  }
+
+  /**
+   * A new token for a conversation the page is already in (a reload, a tab brought back, a network change):
+   * relay-gateway's `tokens/refresh` with the page's current token. Only for the same conversation and this
+   * account's Direct Line user; undefined when the token is no longer valid (the page then starts a new one).
+   */
+  async refresh(
+    account: { userId: number; username: string },
+    conversationId: string,
+    token: string,
+  ): Promise<DirectLineTokenResponse | undefined> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.environment.INSPECTION_BOT_RELAY_URL}/v3/directline/tokens/refresh`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        signal: AbortSignal.timeout(10_000),
+      });
+    } catch {
+      throw new ServiceUnavailableException('The chat relay is not reachable.');
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    const body = (await response.json()) as { token: string; conversationId: string; expires_in: number };
+    const userId = directLineUserId(account.userId);
+    if (body.conversationId !== conversationId || tokenUser(body.token) !== userId) return undefined;
+    return {
+      token: body.token,
+      conversationId: body.conversationId,
+      expiresIn: body.expires_in,
+      userId,
+      userName: account.username,
+      domain: this.publicDomain,
+    };
   }
 
   async generate(

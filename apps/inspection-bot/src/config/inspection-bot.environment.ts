@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { Expose } from 'class-transformer';
 import {
+  IsBoolean,
   IsIn,
   IsInt,
   IsOptional,
@@ -12,7 +13,7 @@ import {
   MinLength,
   ValidateIf,
 } from 'class-validator';
-import { CommonEnvironment, ToInteger } from '@fieldops/platform';
+import { CommonEnvironment, ToBoolean, ToInteger } from '@fieldops/platform';
 
 const HTTP_URL = { protocols: ['http', 'https'], require_tld: false, require_protocol: true };
 const NO_TRAILING_SLASH = /^[^?#]*[^/?#]$/;
@@ -31,6 +32,13 @@ export class InspectionBotEnvironment extends CommonEnvironment {
 
   /** Locale of the chat page and replies when neither the browser nor the activity names one (`en`, `zh-Hans`). */
   @Expose() @IsIn(['en', 'zh-Hans']) INSPECTION_BOT_DEFAULT_LOCALE: 'en' | 'zh-Hans' = 'en';
+
+  /**
+   * Update an item card once it is answered (updateActivity: the answer shown, no more buttons). Off by default:
+   * the connector delivers the update as a `messageUpdate` activity (`replyToId` = the card message), which stock
+   * Web Chat does not render; turn it on with a chat page that applies it.
+   */
+  @Expose() @ToBoolean() @IsBoolean() INSPECTION_BOT_UPDATE_ANSWERED_CARDS: boolean = false;
 
   /** The phrasebook the local translator serves the bot's own strings from. */
   @Expose() @IsString() INSPECTION_BOT_PHRASEBOOK: string = resolve(__dirname, '..', '..', 'phrasebook.yaml');
@@ -89,10 +97,10 @@ export class InspectionBotEnvironment extends CommonEnvironment {
   /** How long a session lasts without activity; every renewal (activity on the page) starts it again. */
   @Expose() @ToInteger() @IsInt() @Min(60) @Max(604_800) INSPECTION_BOT_SESSION_TTL_SECONDS: number = 28_800;
 
-  /** Failed sign-ins allowed per account in 15 minutes (then 429 with Retry-After). */
+  /** Refused passwords allowed per (account, client address) in 15 minutes (then 429 with Retry-After for that pair). */
   @Expose() @ToInteger() @IsInt() @Min(1) @Max(1000) INSPECTION_BOT_SIGN_IN_ATTEMPTS_PER_ACCOUNT: number = 5;
 
-  /** Sign-in attempts allowed per client address in 15 minutes. */
+  /** Refused passwords allowed per client address in 15 minutes, whatever the accounts. */
   @Expose() @ToInteger() @IsInt() @Min(1) @Max(10_000) INSPECTION_BOT_SIGN_IN_ATTEMPTS_PER_ADDRESS: number =
     20;
 

@@ -11,6 +11,8 @@ export interface DialogSettings {
   /** Records shown by "history". */
   historySize: number;
   maxPhotoBytes: number;
+  /** Update an item card once answered (updateActivity). */
+  updateAnsweredCards: boolean;
   /** The clock of "today". */
   now: () => Date;
 }

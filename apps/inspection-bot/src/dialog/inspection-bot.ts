@@ -1,7 +1,8 @@
 import {
+  ActionTypes,
   ActivityHandler,
   type ConversationState,
-  type StatePropertyAccessor,
+  MessageFactory,
   type TurnContext,
 } from 'botbuilder';
 import { type Logger } from '@fieldops/platform';
@@ -12,10 +13,11 @@ import { PHRASES } from '../phrases/phrase-catalogue';
 import { showDevice } from './commands/check.command';
 import { showDevices } from './commands/devices.command';
 import { showHistory } from './commands/history.command';
-import { attachPhoto } from './commands/photo.command';
-import { type LastRecord, recordAnswer } from './commands/record.command';
+import { attachPhoto, choosePhotoTarget } from './commands/photo.command';
+import { recordAnswer } from './commands/record.command';
 import { showDueChecks } from './commands/today.command';
 import { ConversationTurn, type DialogSettings } from './conversation-turn';
+import { DialogState } from './dialog-state';
 import { InspectorDirectory } from './inspector-directory';
 import { parseUserCommand } from './user-command';
 
@@ -34,6 +36,8 @@ export interface InspectionBotOptions {
   pageLocaleOf?: (conversationId: string) => string | undefined;
   /** The clock of "today" (tests). */
   now?: () => Date;
+  /** Update an item card once answered (updateActivity; INSPECTION_BOT_UPDATE_ANSWERED_CARDS). */
+  updateAnsweredCards?: boolean;
 }
 
 /**
@@ -41,7 +45,7 @@ export interface InspectionBotOptions {
  * each) and answered in the user's language. The inspector is the account behind the verified `from.id`.
  */
 export class InspectionBot extends ActivityHandler {
-  private readonly lastRecord: StatePropertyAccessor<LastRecord | undefined>;
+  private readonly state: DialogState;
   private readonly directory: InspectorDirectory;
   private readonly settings: DialogSettings;
   private readonly defaultLanguage: BotLanguage;
@@ -53,10 +57,11 @@ export class InspectionBot extends ActivityHandler {
       carouselSize: options.carouselSize ?? 10,
       historySize: options.historySize ?? 5,
       maxPhotoBytes: options.maxPhotoBytes ?? 10 * 1024 * 1024,
+      updateAnsweredCards: options.updateAnsweredCards ?? false,
       now: options.now ?? (() => new Date()),
     };
     this.directory = new InspectorDirectory(options.api);
-    this.lastRecord = options.conversationState.createProperty<LastRecord | undefined>('lastRecord');
+    this.state = new DialogState(options.conversationState);
 
     this.onMembersAdded(async (context, next) => {
       for (const member of context.activity.membersAdded ?? []) {
@@ -64,7 +69,7 @@ export class InspectionBot extends ActivityHandler {
         const turn = this.turn(context);
         await this.guarded(turn, async () => {
           const inspector = await this.directory.inspectorOf(member.id);
-          if (inspector) await turn.reply('welcome', { name: inspector.username });
+          if (inspector) await this.welcome(turn, inspector.username);
           else await turn.reply('unknownInspector');
         });
       }
@@ -75,6 +80,40 @@ export class InspectionBot extends ActivityHandler {
       await this.answer(this.turn(context));
       await next();
     });
+
+    // The chat page opened from a QR label (`/?device=CODE`, `/d/CODE`): that device's check, due items first.
+    this.onEvent(async (context, next) => {
+      if (context.activity.name === 'openDevice') {
+        const turn = this.turn(context);
+        const value = context.activity.value as { code?: unknown } | undefined;
+        const code = typeof value?.code === 'string' ? value.code.trim().slice(0, 100) : '';
+        await this.guarded(turn, async () => {
+          if (!(await turn.inspector())) return turn.reply('unknownInspector');
+          if (!code) return turn.reply('qrUnknown', { code });
+          return showDevice(turn, code, this.state, { source: 'qr' });
+        });
+      }
+      await next();
+    });
+  }
+
+  /** The welcome by name, with Today, Devices and Help as suggested actions. */
+  private async welcome(turn: ConversationTurn, name: string): Promise<void> {
+    const [text, today, devices, help] = await turn.phrases([
+      ['welcome', { name }],
+      ['todayButton'],
+      ['devicesButton'],
+      ['helpButton'],
+    ]);
+    const message = MessageFactory.suggestedActions(
+      [
+        { type: ActionTypes.ImBack, title: today ?? 'Today', value: 'today' },
+        { type: ActionTypes.ImBack, title: devices ?? 'Devices', value: 'devices' },
+        { type: ActionTypes.ImBack, title: help ?? 'Help', value: 'help' },
+      ],
+      text,
+    );
+    await turn.context.sendActivity(message);
   }
 
   /** Runs the turn, then saves the conversation state. */
@@ -114,11 +153,15 @@ export class InspectionBot extends ActivityHandler {
         case 'search':
           return showDevices(turn, command.term);
         case 'check':
-          return showDevice(turn, command.code);
+          return showDevice(turn, command.code, this.state);
         case 'record':
-          return recordAnswer(turn, command.answer, this.lastRecord);
+          return recordAnswer(turn, command.answer, this.state, this.options.logger);
         case 'photo':
-          return attachPhoto(turn, command.attachment, this.lastRecord, this.options.logger);
+          return attachPhoto(turn, command.attachment, command.recordId, this.state, this.options.logger);
+        case 'photoTarget':
+          return choosePhotoTarget(turn, command.recordId, this.state);
+        case 'help':
+          return turn.reply('help');
         case 'today':
           return showDueChecks(turn);
         case 'statusWithoutCard':

@@ -8,7 +8,15 @@ export type UserCommand =
   | { kind: 'today' }
   | { kind: 'history'; code: string | undefined }
   | { kind: 'record'; answer: RecordAnswer }
-  | { kind: 'photo'; attachment: { contentUrl: string; contentType: string; name: string } }
+  | {
+      kind: 'photo';
+      attachment: { contentUrl: string; contentType: string; name: string };
+      /** The record the photo was taken for ("add photo" on an answered item); else the last record. */
+      recordId?: number;
+    }
+  /** "add photo" sent as a plain submit (no file): the next photo goes to this record. */
+  | { kind: 'photoTarget'; recordId: number }
+  | { kind: 'help' }
   | { kind: 'statusWithoutCard' }
   | { kind: 'nothing' };
 
@@ -19,10 +27,29 @@ export interface RecordAnswer {
   status: CheckStatus;
   value: string;
   note: string;
+  /** The item card's answer id: one per card, shared by its ok / warn / fail buttons (answer-identity.ts). */
+  answerId?: string;
+  /** How the check was opened: `qr` when from a scanned label. */
+  source?: 'qr';
 }
 
 const DEVICES = new Set(['devices', 'device', 'list', '设备', '设备列表']);
 const TODAY = new Set(['today', '今天', '今日']);
+const HELP = new Set(['help', '?', '帮助', '幫助']);
+const ANSWER_ID = /^[A-Za-z0-9-]{1,64}$/;
+
+/** A positive integer record id from a submit's data or channelData, if any. */
+function recordIdOf(value: unknown): number | undefined {
+  const id = typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
+  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
+/** `{command: 'attach-photo', recordId}` (the "add photo" button of an answered item). */
+function photoTargetOf(value: unknown): number | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const data = value as Record<string, unknown>;
+  return data.command === 'attach-photo' ? recordIdOf(data.recordId) : undefined;
+}
 
 function recordAnswerOf(value: unknown): RecordAnswer | undefined {
   if (!value || typeof value !== 'object') return undefined;
@@ -39,6 +66,8 @@ function recordAnswerOf(value: unknown): RecordAnswer | undefined {
     status,
     value: typeof data.value === 'string' ? data.value.trim() : '',
     note: typeof data.note === 'string' ? data.note.trim() : '',
+    ...(typeof data.answer === 'string' && ANSWER_ID.test(data.answer) ? { answerId: data.answer } : {}),
+    ...(data.source === 'qr' ? { source: 'qr' as const } : {}),
   };
 }
 
@@ -51,11 +80,15 @@ export function parseUserCommand(
     text?: string;
     value?: unknown;
     attachments?: Array<{ contentUrl?: string; contentType?: string; name?: string }>;
+    channelData?: unknown;
   },
   statusWords: ReadonlySet<string>,
 ): UserCommand {
   const answer = recordAnswerOf(message.value);
   if (answer) return { kind: 'record', answer };
+  const target =
+    photoTargetOf(message.value) ??
+    recordIdOf((message.channelData as { recordId?: unknown } | undefined)?.recordId);
   const file = message.attachments?.find((attachment) => typeof attachment.contentUrl === 'string');
   if (file?.contentUrl) {
     return {
@@ -65,13 +98,17 @@ export function parseUserCommand(
         contentType: file.contentType ?? 'application/octet-stream',
         name: file.name ?? 'photo',
       },
+      ...(target !== undefined ? { recordId: target } : {}),
     };
   }
+  const plainTarget = photoTargetOf(message.value);
+  if (plainTarget !== undefined) return { kind: 'photoTarget', recordId: plainTarget };
   const text = (message.text ?? '').trim().replace(/\s+/g, ' ');
   if (text === '') return { kind: 'nothing' };
   const lower = text.toLowerCase();
   if (DEVICES.has(lower)) return { kind: 'devices' };
   if (TODAY.has(lower)) return { kind: 'today' };
+  if (HELP.has(lower)) return { kind: 'help' };
   if (statusWords.has(lower)) return { kind: 'statusWithoutCard' };
   const history = /^(?:history|历史)(?:\s+(.+))?$/i.exec(text);
   if (history) return { kind: 'history', code: history[1]?.trim() };

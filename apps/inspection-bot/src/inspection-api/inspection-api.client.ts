@@ -15,6 +15,7 @@ import {
   type NewDevice,
   type Page,
   type PhotoFile,
+  type WriteOptions,
 } from './inspection-api.types';
 
 export interface InspectionApiClientOptions {
@@ -152,16 +153,22 @@ export class InspectionApiClient implements InspectionApi {
     return records.slice(-count).reverse();
   }
 
-  createRecord(record: NewCheckRecord): Promise<CheckRecord> {
-    return this.json<CheckRecord>('POST', 'records/', record);
+  createRecord(record: NewCheckRecord, options: WriteOptions = {}): Promise<CheckRecord> {
+    return this.json<CheckRecord>('POST', 'records/', record, undefined, options.idempotencyKey);
   }
 
-  attachPhoto(recordId: number, photo: PhotoFile): Promise<CheckRecord> {
-    return this.json<CheckRecord>('PATCH', `records/${recordId}/`, undefined, () => {
-      const form = new FormData();
-      form.append('photo', new Blob([new Uint8Array(photo.data)], { type: photo.contentType }), photo.name);
-      return form;
-    });
+  attachPhoto(recordId: number, photo: PhotoFile, options: WriteOptions = {}): Promise<CheckRecord> {
+    return this.json<CheckRecord>(
+      'PATCH',
+      `records/${recordId}/`,
+      undefined,
+      () => {
+        const form = new FormData();
+        form.append('photo', new Blob([new Uint8Array(photo.data)], { type: photo.contentType }), photo.name);
+        return form;
+      },
+      options.idempotencyKey,
+    );
   }
 
   // --- set-up helpers (demo data) ----------------------------------------------------------------------------
@@ -188,6 +195,12 @@ export class InspectionApiClient implements InspectionApi {
     if (this.tokens && this.tokens.accessExpiresAt - this.refreshMarginSeconds > now)
       return this.tokens.access;
     return (await this.renewTokens()).access;
+  }
+
+  /** A fresh access token (the one held was refused, e.g. the API's signing key changed). */
+  async renewedAccessToken(): Promise<string> {
+    this.forceRenewal();
+    return this.accessToken();
   }
 
   // --- HTTP --------------------------------------------------------------------------------------------------
@@ -226,12 +239,18 @@ export class InspectionApiClient implements InspectionApi {
     return { ...pair, accessExpiresAt: expiryOf(pair.access) };
   }
 
-  private async json<T>(method: string, path: string, body?: unknown, form?: () => FormData): Promise<T> {
-    let response = await this.send(method, path, body, await this.accessToken(), form);
+  private async json<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    form?: () => FormData,
+    idempotencyKey?: string,
+  ): Promise<T> {
+    let response = await this.send(method, path, body, await this.accessToken(), form, idempotencyKey);
     if (response.status === 401) {
       await response.body?.cancel();
       this.forceRenewal();
-      response = await this.send(method, path, body, await this.accessToken(), form);
+      response = await this.send(method, path, body, await this.accessToken(), form, idempotencyKey);
     }
     if (!response.ok) throw await this.failure(response);
     return (await response.json()) as T;
@@ -247,9 +266,12 @@ export class InspectionApiClient implements InspectionApi {
     body?: unknown,
     accessToken?: string,
     form?: () => FormData,
+    idempotencyKey?: string,
   ): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (accessToken) headers.authorization = `Bearer ${accessToken}`;
+    // A Structured Field string, as the IETF draft writes it (the key is printable ASCII: see answer-identity.ts).
+    if (idempotencyKey) headers['idempotency-key'] = `"${idempotencyKey}"`;
     let payload: string | FormData | undefined;
     if (form) payload = form();
     else if (body !== undefined) {

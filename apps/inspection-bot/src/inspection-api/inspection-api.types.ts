@@ -41,7 +41,11 @@ export interface CheckRecord {
   plan: number | null;
   device: number;
   item: number | null;
+  /** How the record was made: `chat`, `qr` (from a scanned device label) or `api`. */
+  source?: RecordSource;
 }
+
+export type RecordSource = 'chat' | 'qr' | 'api';
 
 export interface Page<T> {
   count: number;
@@ -64,6 +68,12 @@ export interface NewCheckRecord {
   note?: string;
   checked_by: string;
   plan?: number | null;
+  source?: RecordSource;
+}
+
+/** A write's `Idempotency-Key`: inspection-api makes one record (or stores one photo) per key. */
+export interface WriteOptions {
+  idempotencyKey?: string;
 }
 
 export interface PhotoFile {
@@ -140,7 +150,9 @@ export interface InspectionApi {
   countRecords(filter: { device: number; checkedAfter?: Date }): Promise<number>;
   /** The device's last `count` records, newest first. */
   lastRecords(device: number, count: number): Promise<CheckRecord[]>;
-  createRecord(record: NewCheckRecord): Promise<CheckRecord>;
-  /** Uploads the photo of a record (multipart PATCH). */
-  attachPhoto(recordId: number, photo: PhotoFile): Promise<CheckRecord>;
+  /** Creates a record; a repeat with the same `idempotencyKey` answers the first record. */
+  createRecord(record: NewCheckRecord, options?: WriteOptions): Promise<CheckRecord>;
+  /** Uploads the photo of a record (multipart PATCH), once per `idempotencyKey`. */
+  attachPhoto(recordId: number, photo: PhotoFile, options?: WriteOptions): Promise<CheckRecord>;
+  getRecord(id: number): Promise<CheckRecord>;
 }

@@ -4,7 +4,7 @@
  */
 export const PHRASES = {
   welcome:
-    'Hello {name}! I record inspections. Type "devices" to list the devices, a word to search for one, "today" for the checks due now, or "history" and a device code for the last records of that device.',
+    "Hello {name}! I record inspections. Tap Today for the checks due now, Devices to choose a device, or Help to see what I understand. Scanning a device's QR label opens its check.",
   devicesIntro: 'Devices ({count}). Choose one to start its check.',
   devicesMore: 'Showing {shown} of {count}: type a word to narrow the list.',
   noDevices: 'There are no devices yet.',
@@ -45,6 +45,22 @@ export const PHRASES = {
   refused: 'The inspection service refused this: {reasons}',
   unavailable: 'The inspection service is not reachable right now. Please try again in a moment.',
   failed: 'Sorry, something went wrong on my side. Please try again.',
+  todayButton: 'Today',
+  devicesButton: 'Devices',
+  helpButton: 'Help',
+  help: 'Here is what I understand:\n- "today": the checks due now\n- "devices": all devices, or type a word to search for one\n- "check" and a device code: that device\'s items; answer each with ok / warn / fail\n- "Add photo" on an answered item (or the paperclip, for your last answer): attach a photo\n- "history" and a device code: the last records of that device\nScanning a device\'s QR label opens its check.',
+  answeredLine: '{status} · {time} · {inspector}',
+  withPhoto: 'photo attached',
+  addPhoto: 'Add photo',
+  checkProgress: '{answered} of {total} items answered.',
+  alreadyAnswered: 'This item is already answered: {answer}.',
+  alreadyAnsweredPlain: 'This item is already answered.',
+  photoSendNow: 'Send the photo now: it will be attached to the record of {item} on {device}.',
+  photoNotYours: 'That record is not one of yours, so I cannot attach a photo to it.',
+  photoRecordGone: 'That record no longer exists. Answer the item again, then add the photo.',
+  qrUnknown:
+    'The scanned label\'s code "{code}" matches no device. Type "devices" to choose one, and ask a supervisor for a new label.',
+  qrOpened: 'Opened from the QR label of {device} ({code}).',
   ok: 'ok',
   warn: 'warn',
   fail: 'fail',

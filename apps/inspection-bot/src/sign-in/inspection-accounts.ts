@@ -1,5 +1,7 @@
+import { isIP } from 'node:net';
 import { Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { InspectionBotEnvironment } from '../config/inspection-bot.environment';
+import { InspectionApiClient } from '../inspection-api/inspection-api.client';
 
 /** The signed-in account and its inspection-api tokens (kept server-side, sealed in the session cookie). */
 export interface AccountTokens {
@@ -16,6 +18,18 @@ export type SignInOutcome =
   | { kind: 'refused' }
   | { kind: 'throttled'; retryAfterSeconds: number };
 
+/** inspection-api's header naming the address of the person whose password the bot exchanges. */
+export const CLIENT_ADDRESS_HEADER = 'x-fieldops-client-address';
+
+/** A 401 about the bot's own bearer token (simplejwt's `token_not_valid`), not about the person's password. */
+async function isRefusedServiceToken(response: Response): Promise<boolean> {
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => undefined)) as { code?: unknown } | undefined;
+  return body?.code === 'token_not_valid';
+}
+
 function claimsOf(jwt: string): { exp?: unknown; user_id?: unknown } {
   try {
     return JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()) as Record<
@@ -28,16 +42,28 @@ function claimsOf(jwt: string): { exp?: unknown; user_id?: unknown } {
 }
 
 /**
- * The people's accounts at inspection-api (simplejwt): a user name and password exchanged at `POST /api/token/`,
+ * The people's accounts at inspection-api (simplejwt): a user name and password exchanged at `POST /api/token/`
+ * (with the person's address, see {@link InspectionAccounts.signIn}),
  * the access token renewed at `POST /api/token/refresh/`, the account read at `GET /api/users/me/`. The tokens
  * come straight from inspection-api over this server's own connection.
  */
 @Injectable()
 export class InspectionAccounts {
-  constructor(private readonly environment: InspectionBotEnvironment) {}
+  constructor(
+    private readonly environment: InspectionBotEnvironment,
+    private readonly service: InspectionApiClient,
+  ) {}
 
-  async signIn(username: string, password: string): Promise<SignInOutcome> {
-    const response = await this.post('token/', { username, password });
+  /**
+   * Exchanges a person's password at `POST /api/token/`, naming their address (`X-FieldOps-Client-Address`, believed
+   * by inspection-api with this bot's service token only), so the API's login throttle counts each person's address
+   * and not this server's.
+   */
+  async signIn(username: string, password: string, clientAddress: string): Promise<SignInOutcome> {
+    let response = await this.exchange(username, password, clientAddress, false);
+    if (response.status === 401 && (await isRefusedServiceToken(response))) {
+      response = await this.exchange(username, password, clientAddress, true);
+    }
     if (response.status === 429) {
       await response.body?.cancel();
       return { kind: 'throttled', retryAfterSeconds: Number(response.headers.get('retry-after')) || 60 };
@@ -81,6 +107,31 @@ export class InspectionAccounts {
       refresh: body.refresh ?? account.refresh,
       accessExpiresAt: Number(claimsOf(body.access).exp) || 0,
     };
+  }
+
+  private async exchange(
+    username: string,
+    password: string,
+    clientAddress: string,
+    renewServiceToken: boolean,
+  ): Promise<Response> {
+    let serviceToken: string;
+    try {
+      serviceToken = renewServiceToken
+        ? await this.service.renewedAccessToken()
+        : await this.service.accessToken();
+    } catch {
+      throw new ServiceUnavailableException('The inspection service does not accept the bot right now.');
+    }
+    return this.fetchApi('token/', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${serviceToken}`,
+        ...(isIP(clientAddress) ? { [CLIENT_ADDRESS_HEADER]: clientAddress } : {}),
+      },
+      body: JSON.stringify({ username, password }),
+    });
   }
 
   private post(path: string, body: unknown): Promise<Response> {

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Header, HttpCode, Post, Req, Res } from 
 import { type Request, type Response } from 'express';
 import { ErrorEnvelopeException } from '@fieldops/platform';
 import { ChatSessions } from './chat-sessions';
-import { InspectionAccounts } from './inspection-accounts';
+import { InspectionAccounts, type SignInOutcome } from './inspection-accounts';
 import { SignInThrottle } from './sign-in-throttle';
 
 export interface SessionView {
@@ -64,16 +64,25 @@ export class SessionController {
     if (!username || !password) {
       throw new ErrorEnvelopeException(400, 'MissingProperty', 'A user name and a password are required.');
     }
-    const wait = await this.throttle.attempt(username, request.ip ?? 'unknown');
+    const address = request.ip ?? request.socket.remoteAddress ?? 'unknown';
+    const wait = await this.throttle.attempt(username, address);
     if (wait !== undefined) throw tooManyRequests(wait, 'Too many sign-in attempts.');
-    const outcome = await this.accounts.signIn(username, password);
+    let outcome: SignInOutcome;
+    try {
+      outcome = await this.accounts.signIn(username, password, address);
+    } catch (error) {
+      // Only a refused password counts: a sign-in inspection-api could not check gives its points back.
+      await this.throttle.notCounted(username, address);
+      throw error;
+    }
     if (outcome.kind === 'throttled') {
+      await this.throttle.notCounted(username, address);
       throw tooManyRequests(outcome.retryAfterSeconds, 'Too many sign-in attempts.');
     }
     if (outcome.kind === 'refused') {
       throw new ErrorEnvelopeException(401, 'InvalidCredentials', 'Wrong user name or password.');
     }
-    await this.throttle.succeeded(username);
+    await this.throttle.succeeded(username, address);
     const live = await this.sessions.start(request, response, outcome.account);
     return { user: { id: live.account.userId, username: live.account.username } };
   }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { type Activity, ConversationState, MemoryStorage, TestAdapter } from 'botbuilder';
 import { createLogger } from '@fieldops/platform';
@@ -17,18 +18,30 @@ export class BotHarness {
       localizer: new Localizer(PhrasebookTranslator.fromFile(PHRASEBOOK)),
       conversationState: new ConversationState(new MemoryStorage()),
       logger: createLogger({ service: 'inspection-bot-test', level: 'silent' }),
+      updateAnsweredCards: true,
       ...options,
     });
     this.adapter = new TestAdapter((context) => bot.run(context));
+    // What the bot updated in the turn (TestAdapter itself only swaps activities still in its queue).
+    this.adapter.updateActivity = (_context, activity) => {
+      this.updated.push(activity);
+      return Promise.resolve({ id: activity.id ?? '' });
+    };
   }
+
+  /** The activities the bot updated (updateActivity) in the last turn. */
+  readonly updated: Array<Partial<Activity>> = [];
 
   /** One turn: the activity in, every reply out (typing indicators included). */
   async turn(activity: Partial<Activity>): Promise<Partial<Activity>[]> {
     this.adapter.activeQueue.splice(0);
+    this.updated.splice(0);
     await this.adapter.processActivity({
       type: 'message',
       from: BotHarness.from,
       locale: 'en-US',
+      // Unique as the relay's ids are (TestAdapter would number every harness's activities from 0).
+      id: randomUUID(),
       ...activity,
     });
     return this.adapter.activeQueue.splice(0);

@@ -1,17 +1,21 @@
-import ReactWebChat, { createDirectLine, createStore } from 'botframework-webchat';
-import { createElement } from 'react';
+import ReactWebChat, { createStore } from 'botframework-webchat';
+import { createElement, type ReactElement, type ReactNode, useSyncExternalStore } from 'react';
 // Web Chat 4.18 renders as its own renderWebChat() does, in a legacy root: under createRoot's batching its upload
 // button submits before the chosen file reaches the send box, and a photo is never sent.
 import { render, unmountComponentAtNode } from 'react-dom';
-import { type DirectLineSession } from './page-api';
+import { type OutboxView } from './outbox-view';
+import { type Activity, type PageDirectLine } from './page-direct-line';
+import { type PageText } from './page-settings';
 
-/** The part of a Web Chat Redux action the page reads. */
+/** The part of a Web Chat Redux action the page reads or makes. */
 export interface WebChatAction {
   type: string;
   payload?: {
-    activity?: { from?: { role?: string }; type?: string };
+    activity?: Activity;
     connectionStatus?: number;
+    [key: string]: unknown;
   };
+  meta?: unknown;
 }
 
 type Next<T> = (value: T) => unknown;
@@ -19,6 +23,17 @@ type Next<T> = (value: T) => unknown;
 interface AttachmentCard {
   activity: { from: { role?: string } };
   attachment: { contentType?: string; contentUrl?: string; thumbnailUrl?: string };
+}
+
+export interface ChatViewOptions {
+  text: PageText;
+  outbox: OutboxView;
+  locale: string;
+  userId: string;
+  userName: string;
+  onAction(action: WebChatAction, dispatch: (action: WebChatAction) => void): boolean | void;
+  retry(clientActivityID: string): void;
+  discard(clientActivityID: string): void;
 }
 
 /**
@@ -65,13 +80,29 @@ function styleOptions(userName: string): Record<string, unknown> {
   };
 }
 
+/** A card answer (Action.Submit `{action: "record", status, value, note}`) as the page shows it. */
+interface CardAnswer {
+  action: 'record';
+  status: string;
+  value?: string;
+  note?: string;
+}
+
+function cardAnswerOf(activity: Activity): CardAnswer | undefined {
+  const value = activity.value as Partial<CardAnswer> | undefined;
+  return activity.from.role === 'user' && value?.action === 'record' && typeof value.status === 'string'
+    ? (value as CardAnswer)
+    : undefined;
+}
+
 /**
- * Web Chat (the botframework-webchat package, React) mounted in the page's chat section, and unmounted again on
- * sign-out, so a later sign-in on the same page renders a fresh, working chat.
+ * Web Chat mounted in the page's chat section with the page's own parts: statuses from the outbox on the user's
+ * activities (waiting to send, not sent with the reason, Retry), card answers shown in the transcript (Web Chat
+ * hides a card's submit), and unmounted again on sign-out so a later sign-in renders a fresh, working chat.
  */
 export class ChatView {
+  private directLine: PageDirectLine | undefined;
   private mounted = false;
-  private directLine: { end(): void } | undefined;
 
   constructor(private readonly container: HTMLElement) {}
 
@@ -79,41 +110,88 @@ export class ChatView {
     return this.mounted;
   }
 
-  start(session: DirectLineSession, locale: string, onAction: (action: WebChatAction) => void): void {
+  start(directLine: PageDirectLine, options: ChatViewOptions): void {
     this.stop();
-    const directLine = createDirectLine({
-      token: session.token,
-      domain: session.domain,
-      // The start body carries the locale, so the welcome is in the user's language.
-      conversationStartProperties: { locale },
-    });
     this.directLine = directLine;
-    const store = createStore({}, () => (next: Next<WebChatAction>) => (action: WebChatAction) => {
-      onAction(action);
-      return next(action);
-    });
+    const { text, outbox } = options;
+
+    /** The outbox's word on one activity, or Web Chat's own status once it has gone. */
+    function OutboxStatus(props: { clientActivityID: string | undefined; fallback: ReactNode }): ReactNode {
+      const entry = useSyncExternalStore(outbox.subscribe, () => outbox.get(props.clientActivityID));
+      if (!entry) return props.fallback;
+      if (entry.state === 'pending') {
+        return createElement('span', { className: 'outbox-status pending' }, text.waitingToSend);
+      }
+      const id = entry.clientActivityID;
+      return createElement(
+        'span',
+        { className: 'outbox-status failed', role: 'alert' },
+        entry.reason ?? text.notSent,
+        ' ',
+        entry.retryable === false
+          ? createElement('button', { type: 'button', onClick: () => options.discard(id) }, text.remove)
+          : createElement('button', { type: 'button', onClick: () => options.retry(id) }, text.retry),
+      );
+    }
+
+    const activityStatusMiddleware =
+      () => (next: (options: { activity: Activity }) => ReactElement) => (args: { activity: Activity }) =>
+        args.activity.from.role === 'user'
+          ? createElement(OutboxStatus, {
+              clientActivityID: args.activity.channelData?.clientActivityID,
+              fallback: next(args),
+            })
+          : next(args);
+
+    /** A card answer as a small bubble of its own: "ok · 2.7 bar · steady", with its status. */
+    const activityMiddleware =
+      () => (next: (options: { activity: Activity }) => unknown) => (setup: { activity: Activity }) => {
+        const answer = cardAnswerOf(setup.activity);
+        if (!answer) return next(setup);
+        const words = [answer.status, answer.value, answer.note].filter((word) => word && word.trim() !== '');
+        return () =>
+          createElement(
+            'div',
+            { className: `card-answer card-answer-${answer.status}` },
+            createElement('span', { className: 'card-answer-text' }, `${text.answered} ${words.join(' · ')}`),
+            createElement(
+              'span',
+              { className: 'card-answer-status' },
+              createElement(OutboxStatus, {
+                clientActivityID: setup.activity.channelData?.clientActivityID,
+                fallback: text.sent,
+              }),
+            ),
+          );
+      };
+
+    const store = createStore(
+      {},
+      ({ dispatch }: { dispatch: (action: WebChatAction) => void }) =>
+        (next: Next<WebChatAction>) =>
+        (action: WebChatAction) =>
+          options.onAction(action, dispatch) === false ? undefined : next(action),
+    );
     this.container.hidden = false;
     this.mounted = true;
     render(
       createElement(ReactWebChat, {
-        directLine,
+        directLine: directLine,
         store,
         attachmentMiddleware: attachmentMiddleware as never,
-        userID: session.userId,
-        username: session.userName,
-        locale,
-        styleOptions: styleOptions(session.userName),
+        activityMiddleware: activityMiddleware as never,
+        activityStatusMiddleware: activityStatusMiddleware as never,
+        userID: options.userId,
+        username: options.userName,
+        locale: options.locale,
+        styleOptions: styleOptions(options.userName),
       }),
       this.container,
     );
   }
 
   stop(): void {
-    try {
-      this.directLine?.end();
-    } catch {
-      // Already ended.
-    }
+    this.directLine?.end();
     this.directLine = undefined;
     if (this.mounted) unmountComponentAtNode(this.container);
     this.mounted = false;

@@ -1,16 +1,30 @@
 /**
  * The chat page's behaviour: the session (`api/session`), sign-in and sign-out, the Direct Line token
- * (`api/directline/token`, signed-in sessions only) and Web Chat with its connection states shown as words.
+ * (`api/directline/token`, signed-in sessions only), Web Chat on the page's own Direct Line connection (an outbox
+ * on the device, the conversation rejoined after a reload), the link's state and the pending count as words,
+ * and a QR label's device (`?device=CODE`, or `/d/CODE` redirected here) opened once.
  * The locale is `?locale=` or the browser's, as the bot's language is.
  */
 import './chat-page.css';
 import { ChatView, type WebChatAction } from './chat-view';
+import { PageDatabaseStore } from './outbox-store';
+import { OutboxView } from './outbox-view';
 import { api, type DirectLineSession, type SessionUser } from './page-api';
+import {
+  type LinkState,
+  PageDirectLine,
+  type RefusalReason,
+  type RememberedConversation,
+} from './page-direct-line';
 import { fill, pageLocale, readPageSettings } from './page-settings';
 
 const settings = readPageSettings();
 const text = settings.text;
 const locale = pageLocale(settings);
+const database = new PageDatabaseStore();
+const outbox = new OutboxView();
+const REMEMBERED = 'fieldops.chat.conversation';
+const DEVICE = 'fieldops.chat.device';
 
 function element<T extends HTMLElement = HTMLElement>(id: string): T {
   const found = document.getElementById(id);
@@ -26,13 +40,38 @@ const button = element<HTMLButtonElement>('sign-in-button');
 const username = element<HTMLInputElement>('username');
 const password = element<HTMLInputElement>('password');
 const chatSection = element('chat');
+const pendingBadge = element('pending');
 const chat = new ChatView(chatSection);
+let directLine: PageDirectLine | undefined;
 let lastRenewal = 0;
 let greeted = false;
+let link: LinkState = 'connecting';
+
+// A QR label's device: kept for this tab until the chat has asked for it (through a sign-in if need be).
+const askedDevice = new URLSearchParams(window.location.search).get('device');
+if (askedDevice) {
+  sessionStorage.setItem(DEVICE, askedDevice.trim().slice(0, 64));
+  const url = new URL(window.location.href);
+  url.searchParams.delete('device');
+  history.replaceState(null, '', url);
+}
 
 function show(message: string, isError = false): void {
   status.textContent = message;
   status.classList.toggle('error', isError);
+}
+
+/** The link's state and the outbox's count, as words above the chat. */
+function showLink(): void {
+  const pending = outbox.pending;
+  pendingBadge.hidden = pending === 0;
+  pendingBadge.textContent = fill(text.pendingCount, { count: String(pending) });
+  if (!chat.running) return;
+  if (link === 'offline') show(text.offline, true);
+  else if (link === 'reconnecting') show(text.reconnecting, true);
+  else if (link === 'connecting') show(text.connecting);
+  else if (link === 'failed') show(text.connectionError, true);
+  else show(greeted ? '' : text.empty);
 }
 
 function showAccount(user: SessionUser | undefined): void {
@@ -40,8 +79,13 @@ function showAccount(user: SessionUser | undefined): void {
   element('sign-out').hidden = !user;
 }
 
-function showSignIn(message = ''): void {
+function stopChat(): void {
   chat.stop();
+  directLine = undefined;
+}
+
+function showSignIn(message = ''): void {
+  stopChat();
   showAccount(undefined);
   show(message);
   signInSection.hidden = false;
@@ -49,31 +93,131 @@ function showSignIn(message = ''): void {
   button.textContent = text.signIn;
   password.value = '';
   (username.value ? password : username).focus();
+  showLink();
 }
 
-/** Web Chat's connection states, as words on the status line. */
-function connectionState(action: WebChatAction): void {
-  switch (action.type) {
-    case 'DIRECT_LINE/CONNECT_PENDING':
-      show(text.connecting);
-      break;
-    case 'DIRECT_LINE/CONNECT_REJECTED':
-      show(text.connectionError, true);
-      break;
-    case 'DIRECT_LINE/UPDATE_CONNECTION_STATUS': {
-      const state = action.payload?.connectionStatus;
-      if (state === 1 || state === 3) show(text.reconnecting);
-      else if (state === 2) show(greeted ? '' : text.empty);
-      else if (state === 4) show(text.connectionError, true);
-      break;
-    }
-    case 'DIRECT_LINE/INCOMING_ACTIVITY':
-      if (action.payload?.activity?.from?.role === 'bot') greeted = true;
-      if (status.textContent === text.empty) show('');
-      break;
-    default:
-      break;
+function remembered(): RememberedConversation | undefined {
+  try {
+    return (
+      (JSON.parse(localStorage.getItem(REMEMBERED) ?? 'null') as RememberedConversation | null) ?? undefined
+    );
+  } catch {
+    return undefined;
   }
+}
+
+function megabytes(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, '');
+}
+
+function describe(reason: RefusalReason): string {
+  if (reason.kind === 'too-large') {
+    return fill(text.photoTooLarge, {
+      size: megabytes(reason.bytes),
+      limit: reason.limitBytes ? megabytes(reason.limitBytes) : '?',
+    });
+  }
+  if (reason.kind === 'not-a-photo') return text.notAPhoto;
+  return fill(text.refused, { code: reason.code ?? String(reason.status) });
+}
+
+async function requestToken(
+  conversation?: RememberedConversation,
+): Promise<DirectLineSession | 'signed-out'> {
+  const response = await api('POST', 'api/directline/token', {
+    locale,
+    ...(conversation ? { conversationId: conversation.conversationId, token: conversation.token } : {}),
+  });
+  if (response.status === 401) return 'signed-out';
+  if (!response.ok) throw new Error(text.unavailable);
+  return (await response.json()) as DirectLineSession;
+}
+
+/** Web Chat's actions the page watches: the bot's first words. */
+function watch(action: WebChatAction): void {
+  if (action.type === 'DIRECT_LINE/INCOMING_ACTIVITY' && action.payload?.activity?.from?.role === 'bot') {
+    if (!greeted) {
+      greeted = true;
+      showLink();
+    }
+  }
+}
+
+/** Once the chat runs: the QR label's device is asked for (through the outbox: once, offline too). */
+function openAskedDevice(): void {
+  const code = sessionStorage.getItem(DEVICE);
+  if (!code || !directLine) return;
+  sessionStorage.removeItem(DEVICE);
+  directLine
+    .postActivity({
+      type: 'event',
+      name: 'openDevice',
+      value: { code, source: 'qr' },
+      from: { id: directLine.userId, role: 'user' },
+      channelData: { clientActivityID: crypto.randomUUID() },
+    })
+    .subscribe({ error: () => undefined });
+}
+
+/** Web Chat on the page's connection, for an account (online: its token; offline: the remembered one). */
+function runChat(
+  user: SessionUser,
+  session: DirectLineSession | undefined,
+  kept: RememberedConversation | undefined,
+): void {
+  const userId = session?.userId ?? kept?.userId;
+  const userName = session?.userName ?? kept?.userName ?? user.username;
+  if (!userId) throw new Error(text.unavailable);
+  signInSection.hidden = true;
+  showAccount(user);
+  greeted = false;
+  link = navigator.onLine ? 'connecting' : 'offline';
+  let first = session;
+  directLine = new PageDirectLine({
+    userId,
+    userName,
+    locale,
+    store: database,
+    remembered: kept && kept.userId === userId ? kept : undefined,
+    token: async (conversation) => {
+      if (first && (!conversation || first.conversationId === conversation.conversationId)) {
+        const given = first;
+        first = undefined;
+        return given;
+      }
+      first = undefined;
+      return requestToken(conversation);
+    },
+    remember: (conversation) => localStorage.setItem(REMEMBERED, JSON.stringify(conversation)),
+    onLink: (state) => {
+      if (state === 'signed-out') {
+        // The session ended (maybe while offline): sign in again; the outbox stays and is sent afterwards.
+        showSignIn(text.sessionEnded);
+        return;
+      }
+      link = state;
+      showLink();
+    },
+    onOutbox: (entries) => {
+      outbox.set(entries);
+      showLink();
+    },
+    describe,
+    keepPhotoMetadata: settings.keepPhotoMetadata === true,
+  });
+  chat.start(directLine, {
+    text,
+    outbox,
+    locale,
+    userId,
+    userName,
+    onAction: watch,
+    retry: (id) => void directLine?.retry(id),
+    discard: (id) => void directLine?.discard(id),
+  });
+  showLink();
+  openAskedDevice();
+  focusSendBox();
 }
 
 /** On a wide screen the send box takes the focus once Web Chat has drawn it. */
@@ -88,22 +232,24 @@ function focusSendBox(): void {
   observer.observe(chatSection, { childList: true, subtree: true });
 }
 
+/** Signed in (or a live session): the token for the remembered conversation (rejoined) or a new one. */
 async function startChat(user: SessionUser): Promise<void> {
   signInSection.hidden = true;
   showAccount(user);
   show(text.connecting);
-  const response = await api('POST', 'api/directline/token', { locale });
-  if (response.status === 401) return showSignIn(text.sessionEnded);
-  if (!response.ok) throw new Error(text.unavailable);
-  const session = (await response.json()) as DirectLineSession;
-  greeted = false;
-  chat.start(session, locale, connectionState);
-  focusSendBox();
+  let kept = remembered();
+  if (kept && kept.userName !== user.username) {
+    localStorage.removeItem(REMEMBERED);
+    kept = undefined;
+  }
+  const session = await requestToken(kept);
+  if (session === 'signed-out') return showSignIn(text.sessionEnded);
+  runChat(user, session, kept);
 }
 
 function renew(): void {
   // The session (and its inspection-api tokens) is renewed while the user is active: at most once a minute.
-  if (!chat.running || Date.now() - lastRenewal < 60_000) return;
+  if (!chat.running || !navigator.onLine || Date.now() - lastRenewal < 60_000) return;
   lastRenewal = Date.now();
   api('GET', 'api/session')
     .then(async (response) => {
@@ -149,7 +295,7 @@ async function signIn(): Promise<void> {
     password.value = '';
     password.focus();
   } catch {
-    signInFailed(text.unavailable);
+    signInFailed(navigator.onLine ? text.unavailable : text.offlineSignIn);
   }
 }
 
@@ -159,15 +305,33 @@ form.addEventListener('submit', (event) => {
 });
 
 element('sign-out').addEventListener('click', () => {
+  // The conversation and its transcript are forgotten; answers not yet sent stay for this account's next sign-in.
+  localStorage.removeItem(REMEMBERED);
+  void database.clearTranscripts().catch(() => undefined);
   void api('DELETE', 'api/session')
     .catch(() => undefined)
     .finally(() => showSignIn(text.signedOut));
 });
 
-/** A returning user with a live session goes straight to the chat. */
+/**
+ * A returning user with a live session goes straight to the chat; without a network, a user who was signed in
+ * gets the chat as it was (the transcript and the outbox on the device) until the network returns.
+ */
 async function boot(): Promise<void> {
+  let response: Response;
   try {
-    const response = await api('GET', 'api/session');
+    response = await api('GET', 'api/session');
+  } catch {
+    const kept = remembered();
+    if (kept) {
+      runChat({ username: kept.userName }, undefined, kept);
+      return;
+    }
+    show(text.offlineSignIn, true);
+    signInSection.hidden = false;
+    return;
+  }
+  try {
     if (!response.ok) throw new Error(text.unavailable);
     const body = (await response.json()) as { user?: SessionUser };
     if (!body.user) return showSignIn();

@@ -1,9 +1,13 @@
 import { type PageLanguage, type PageText } from '../../src/chat-page/chat-page-text';
 
 /** What the server put into the page (`#chat-settings`): its language and the chrome's words in it. */
+export type { PageText };
+
 export interface PageSettings {
   language: PageLanguage;
   text: PageText;
+  /** An operator's choice to keep photos' camera metadata (GPS …); off: it is stripped before upload. */
+  keepPhotoMetadata?: boolean;
 }
 
 export function readPageSettings(): PageSettings {

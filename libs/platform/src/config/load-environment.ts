@@ -1,6 +1,7 @@
 import { type ClassConstructor, instanceToPlain, plainToInstance } from 'class-transformer';
 import { type ValidationError, validateSync } from 'class-validator';
 import { ConfigurationError } from './configuration-error';
+import { exampleSecretProblem, exampleSecretsAllowed } from './example-secrets';
 
 function describe(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
@@ -41,7 +42,8 @@ function derivesSettings(settings: object): settings is DerivesSettings {
 /**
  * Reads an environment into a validated, typed settings object, once, at start-up.
  * Only the properties the class declares (with `@Expose()`) are read; empty strings count as unset,
- * so class defaults apply. Throws a ConfigurationError listing every invalid variable.
+ * so class defaults apply. Throws a ConfigurationError listing every invalid variable, and, outside tests, every
+ * variable holding a published example secret (example-secrets.ts).
  */
 export function loadEnvironment<T extends object>(
   schema: ClassConstructor<T>,
@@ -59,6 +61,13 @@ export function loadEnvironment<T extends object>(
   const errors = validateSync(settings, { forbidUnknownValues: true });
   if (errors.length > 0) {
     throw new ConfigurationError(source, describe(errors));
+  }
+  if (!exampleSecretsAllowed(environment, processVariables())) {
+    const values = settings as Record<string, unknown>;
+    const problems = environmentVariableNames(schema)
+      .map((name) => exampleSecretProblem(name, values[name]))
+      .filter((problem): problem is string => problem !== undefined);
+    if (problems.length > 0) throw new ConfigurationError(source, problems);
   }
   return settings;
 }

@@ -4,6 +4,11 @@ import { type Request, type Response } from 'express';
 import { type Logger } from 'pino';
 import { announcesBody } from '../input/body-parsing.interceptor';
 import { redactUrl } from '../logging/request-logging.middleware';
+import {
+  DEPENDENCY_RETRY_AFTER_SECONDS,
+  DependencyUnavailableException,
+  isDependencyUnavailable,
+} from './dependency-unavailable';
 
 export interface WireError {
   status: number;
@@ -29,8 +34,13 @@ export abstract class WireExceptionFilter implements ExceptionFilter {
     return {};
   }
 
-  catch(exception: unknown, host: ArgumentsHost): void {
-    if (host.getType() !== 'http') throw exception;
+  catch(thrown: unknown, host: ArgumentsHost): void {
+    if (host.getType() !== 'http') throw thrown;
+    // A dependency that is away (PostgreSQL, Redis) is a 503 with Retry-After, never a 500.
+    const exception =
+      !(thrown instanceof HttpException) && isDependencyUnavailable(thrown)
+        ? new DependencyUnavailableException(thrown)
+        : thrown;
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
@@ -41,7 +51,7 @@ export abstract class WireExceptionFilter implements ExceptionFilter {
       error.errorId = randomUUID();
       this.logger.error(
         {
-          err: exception,
+          err: thrown,
           errorId: error.errorId,
           method: request.method,
           url: redactUrl(request.originalUrl),
@@ -57,6 +67,8 @@ export abstract class WireExceptionFilter implements ExceptionFilter {
     // close the connection after the answer instead of letting Node read and discard an upload nobody wants (the
     // unread rest would otherwise be drained to keep the connection in step for its next request).
     if (!request.complete && announcesBody(request)) response.setHeader('Connection', 'close');
+    if (exception instanceof DependencyUnavailableException)
+      response.setHeader('Retry-After', String(DEPENDENCY_RETRY_AFTER_SECONDS));
     const body = this.renderBody(error);
     for (const [name, value] of Object.entries(this.renderHeaders(error))) response.setHeader(name, value);
     this.send(response, status, body);

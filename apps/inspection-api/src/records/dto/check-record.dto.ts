@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { type FieldSpec } from '../../drf/serializer';
 import { fileFieldInfo, ID_FIELD, readOnlyFieldInfo, serializerInfo } from '../../drf/metadata';
-import { STATUSES } from '../check-record.entity';
+import { SOURCES, STATUSES } from '../check-record.entity';
 
 export class CheckRecordDto {
   @ApiProperty({ readOnly: true }) id: number;
@@ -39,6 +39,13 @@ export class CheckRecordDto {
     description: 'Id of a CheckItem; null once the item is deleted.',
   })
   item: number | null;
+  @ApiPropertyOptional({
+    enum: SOURCES,
+    default: 'api',
+    description:
+      'How the record was made: "chat", "qr" (the chat opened from a scanned device label), "api".',
+  })
+  source?: string;
 }
 
 export class CheckRecordInputDto {
@@ -49,6 +56,13 @@ export class CheckRecordInputDto {
   @ApiPropertyOptional({ type: Number, nullable: true }) plan?: number | null;
   @ApiProperty() device: number;
   @ApiPropertyOptional({ type: Number, nullable: true }) item?: number | null;
+  @ApiPropertyOptional({
+    enum: SOURCES,
+    default: 'api',
+    description:
+      'How the record was made: "chat", "qr" (the chat opened from a scanned device label), "api".',
+  })
+  source?: string;
 }
 
 /** The multipart/form-data form of a record write: the fields as form fields plus the two file parts. */
@@ -60,6 +74,13 @@ export class CheckRecordMultipartDto {
   @ApiPropertyOptional({ type: Number, description: 'Empty means null.' }) plan?: number;
   @ApiProperty() device: number;
   @ApiPropertyOptional({ type: Number, description: 'Empty means null.' }) item?: number;
+  @ApiPropertyOptional({
+    enum: SOURCES,
+    default: 'api',
+    description:
+      'How the record was made: "chat", "qr" (the chat opened from a scanned device label), "api".',
+  })
+  source?: string;
   @ApiPropertyOptional({
     type: 'string',
     format: 'binary',
@@ -90,6 +111,7 @@ export const CHECK_RECORD_FIELDS: readonly FieldSpec[] = [
   { kind: 'pk', name: 'plan', required: false, nullable: true, table: 'check_plans' },
   { kind: 'pk', name: 'device', required: true, nullable: false, table: 'devices' },
   { kind: 'pk', name: 'item', required: false, nullable: true, table: 'check_items' },
+  { kind: 'choice', name: 'source', required: false, choices: SOURCES },
 ];
 
 /** The OPTIONS description of the check-record serializer: photo and attachment are model file fields. */
@@ -105,4 +127,5 @@ export const CHECK_RECORD_INFO = serializerInfo(CHECK_RECORD_FIELDS, [
   'plan',
   'device',
   'item',
+  'source',
 ]);

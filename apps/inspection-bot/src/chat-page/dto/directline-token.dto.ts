@@ -2,6 +2,9 @@
 export interface DirectLineTokenRequest {
   /** The page's locale (`?locale=` or the browser's), for the language of the welcome. */
   locale?: unknown;
+  /** The conversation the page is in and its current token: rejoined with a refreshed token when still valid. */
+  conversationId?: unknown;
+  token?: unknown;
 }
 
 /** What the chat page needs to open Web Chat. */

@@ -1,6 +1,7 @@
 import { MessageFactory } from 'botbuilder';
 import { type Device, type DueCheck } from '../../inspection-api/inspection-api.types';
 import { type ConversationTurn } from '../conversation-turn';
+import { cardsMessage } from '../presenters/card-layout';
 import { presentDeviceCards } from '../presenters/device-card.presenter';
 
 /**
@@ -38,7 +39,6 @@ export async function showDueChecks(turn: ConversationTurn): Promise<void> {
       })}`,
     );
   }
-  await turn.context.sendActivity(
-    MessageFactory.carousel(await presentDeviceCards(turn, devices), lines.join('\n')),
-  );
+  await turn.context.sendActivity(MessageFactory.text(lines.join('\n')));
+  await turn.context.sendActivity(cardsMessage(await presentDeviceCards(turn, devices)));
 }

@@ -20,11 +20,25 @@ export const STATUS_ACTION_STYLES: Record<CheckStatus, 'positive' | 'default' | 
   fail: 'destructive',
 };
 
+/** What an item card's buttons carry besides the status. */
+export interface ItemCardAnswer {
+  /** One id per card, on every button (answer-identity.ts: a double tap makes one record). */
+  answerId: string;
+  /** `qr` when the check was opened from a scanned label. */
+  source?: 'qr';
+}
+
 /**
  * An Adaptive Card of one check item: its expected value, inputs for the measured value and a note, and one
- * submit button per status. The submit carries `{action: "record", device, item, status, value, note}`.
+ * submit button per status. The submit carries `{action: "record", device, item, status, answer[, source]}` and the
+ * inputs `value` and `note`.
  */
-export function itemAdaptiveCard(device: Device, item: CheckItem, text: ItemCardText): Attachment {
+export function itemAdaptiveCard(
+  device: Device,
+  item: CheckItem,
+  text: ItemCardText,
+  answer?: ItemCardAnswer,
+): Attachment {
   return CardFactory.adaptiveCard({
     type: 'AdaptiveCard',
     $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
@@ -52,7 +66,47 @@ export function itemAdaptiveCard(device: Device, item: CheckItem, text: ItemCard
       type: 'Action.Submit',
       title: text.statuses[status],
       style: STATUS_ACTION_STYLES[status],
-      data: { action: 'record', device: device.id, item: item.id, status },
+      data: {
+        action: 'record',
+        device: device.id,
+        item: item.id,
+        status,
+        ...(answer ? { answer: answer.answerId } : {}),
+        ...(answer?.source ? { source: answer.source } : {}),
+      },
     })),
+  });
+}
+
+/**
+ * An answered item: its name and answer ("ok · 10:02 · inspector"), no status buttons any more, and **Add photo**
+ * (`Action.Submit` `{command: "attach-photo", recordId}`: the chat page opens the camera; sent as it is, the bot
+ * takes the next photo for that record).
+ */
+export function answeredItemCard(
+  item: CheckItem,
+  answer: { line: string; recordId: number },
+  addPhoto: string,
+): Attachment {
+  return CardFactory.adaptiveCard({
+    type: 'AdaptiveCard',
+    $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+    version: '1.3',
+    body: [
+      { type: 'TextBlock', text: item.name, weight: 'Bolder', size: 'Medium', wrap: true },
+      {
+        type: 'TextBlock',
+        text: answer.line,
+        weight: 'Bolder',
+        wrap: true,
+      },
+    ],
+    actions: [
+      {
+        type: 'Action.Submit',
+        title: addPhoto,
+        data: { command: 'attach-photo', recordId: answer.recordId },
+      },
+    ],
   });
 }

@@ -1,0 +1,53 @@
+import { type ConversationState, type StatePropertyAccessor } from 'botbuilder';
+import { type CheckStatus } from '../inspection-api/inspection-api.types';
+
+/** The record a photo sent next is attached to (per conversation). */
+export interface LastRecord {
+  id: number;
+  device: string;
+  item: string;
+}
+
+/** An item of the open check that has its record. */
+export interface AnsweredItem {
+  recordId: number;
+  status: CheckStatus;
+  /** The record's `checked_at`. */
+  checkedAt: string;
+  inspector: string;
+  photo: boolean;
+}
+
+/**
+ * The check shown last in this conversation (`check <code>`, a scanned label): its card message (updated as items
+ * are answered), each item card's answer id, and what is answered so far, so a rejoin or a second `check <code>`
+ * shows the progress.
+ */
+export interface OpenCheck {
+  /** The id of the message holding the item cards (for updateActivity). */
+  activityId?: string;
+  device: number;
+  code: string;
+  /** `qr` when opened from a scanned label: its records say so. */
+  source?: 'qr';
+  /** Item ids in the order shown (due items first when opened from a label). */
+  order: number[];
+  /** Item id → the answer id its card's buttons carry. */
+  answerIds: Record<string, string>;
+  /** Item id → its record. */
+  answers: Record<string, AnsweredItem>;
+}
+
+/** The conversation's state the commands read and write (botbuilder ConversationState, keyed by conversation). */
+export class DialogState {
+  readonly lastRecord: StatePropertyAccessor<LastRecord | undefined>;
+  readonly openCheck: StatePropertyAccessor<OpenCheck | undefined>;
+  /** The record an "add photo" plain submit chose for the next photo. */
+  readonly photoTarget: StatePropertyAccessor<number | undefined>;
+
+  constructor(conversationState: ConversationState) {
+    this.lastRecord = conversationState.createProperty<LastRecord | undefined>('lastRecord');
+    this.openCheck = conversationState.createProperty<OpenCheck | undefined>('openCheck');
+    this.photoTarget = conversationState.createProperty<number | undefined>('photoTarget');
+  }
+}

@@ -1,0 +1,79 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { auth, type Fixture, SECRET, startFixture, waitFor } from './support/relay-harness';
+
+/** A redis-server of the test's own (ports 7200–7249), killed and started again under the running relay. */
+const REDIS_PORT = 7200 + Math.floor(Math.random() * 50);
+
+function startRedis(): Promise<ChildProcess> {
+  const server = spawn(
+    'redis-server',
+    ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  return new Promise((resolve, reject) => {
+    let output = '';
+    server.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) resolve(server);
+    });
+    server.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
+  });
+}
+
+async function stopRedis(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGKILL');
+  await exited;
+}
+
+describe('relay-gateway with Redis away', () => {
+  let redis: ChildProcess;
+  let fixture: Fixture;
+  beforeAll(async () => {
+    redis = await startRedis();
+    fixture = await startFixture({ REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}` });
+  }, 60_000);
+  afterAll(async () => {
+    await fixture?.close();
+    await stopRedis(redis);
+  }, 60_000);
+
+  it("a send answers 503 ServiceUnavailable with Retry-After in Direct Line's format, then works again", async () => {
+    const started = (await (
+      await fetch(`${fixture.base}/conversations`, { method: 'POST', headers: auth(SECRET) })
+    ).json()) as { conversationId: string; token: string };
+    const send = (text: string) =>
+      fetch(`${fixture.base}/conversations/${started.conversationId}/activities`, {
+        method: 'POST',
+        headers: auth(started.token),
+        body: JSON.stringify({ type: 'message', from: { id: 'u1' }, text }),
+      });
+    expect((await send('before')).status).toBe(200);
+
+    await stopRedis(redis);
+    const away = await send('while away');
+    expect(away.status).toBe(503);
+    expect(away.headers.get('retry-after')).toBe('5');
+    expect(await away.json()).toEqual({
+      error: { code: 'ServiceUnavailable', message: 'Service temporarily unavailable, try again later.' },
+    });
+
+    redis = await startRedis();
+    // The connection comes back by itself (reconnection backoff at most 2 s); the conversation's data went with
+    // the killed server, so a new conversation is started.
+    await waitFor(
+      async () => {
+        const response = await fetch(`${fixture.base}/conversations`, {
+          method: 'POST',
+          headers: auth(SECRET),
+        });
+        return response.status === 201 || response.status === 200 ? true : undefined;
+      },
+      'the relay to use Redis again',
+      20_000,
+    );
+  }, 60_000);
+});

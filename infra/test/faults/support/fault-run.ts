@@ -1,0 +1,226 @@
+import { existsSync, readFileSync } from 'node:fs';
+import {
+  checkHistory,
+  type CheckResult,
+  type ConversationHistory,
+  type LocalStack,
+  type StatusCount,
+  waitUntil,
+} from '../../../src';
+import {
+  ChatClient,
+  ConnectionStatus,
+  generateToken,
+  readConversationLog,
+  type ReceivedActivity,
+} from '../../support/direct-line-chat';
+
+/** The faults the nemesis injects, in turn. */
+export type FaultKind =
+  'kill-relay' | 'promote-lagging-replica' | 'partition-relay-connector' | 'partition-redis-primary';
+
+export interface FaultRunOptions {
+  /** How long the nemesis keeps injecting faults, each at least once (the workload runs throughout, then drains). */
+  durationMs: number;
+  /** Conversations, each with one client on each relay instance. */
+  conversations: number;
+  faults: FaultKind[];
+  /** Called with one line per event (faults, healing), for the report. */
+  log?: (line: string) => void;
+}
+
+export interface FaultRunReport extends CheckResult {
+  faultsInjected: Record<string, number>;
+  durationMs: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Pause between a client's sends (a closed loop: each send waits for its answer first). */
+const SEND_PAUSE_MS = 250;
+/** DirectLineJS waits 3–15 s before reconnecting a dropped stream; allow for a loaded machine on top. */
+const HEAL_TIMEOUT_MS = 60_000;
+
+/**
+ * A Jepsen-style run on a local stack (two relays behind pinned nginx entrances, a connector, a stock botbuilder bot,
+ * Redis under Sentinel with every link behind a proxy): stock DirectLineJS clients send in closed loops while a nemesis
+ * injects the given faults in turn, each followed by a quiet period in which the stack must serve again; then the
+ * workload stops, every client catches up, and {@link checkHistory} judges the recorded history.
+ */
+export async function runFaults(stack: LocalStack, options: FaultRunOptions): Promise<FaultRunReport> {
+  const log = options.log ?? (() => undefined);
+  const sentinel = stack.redisSentinel;
+  if (!sentinel || sentinel.proxies.length === 0 || stack.connectorLinks.length === 0) {
+    throw new Error('runFaults needs a stack started with redisTopology sentinel and proxiedLinks');
+  }
+  const [domain1, domain2] = stack.pinnedDirectLineDomains as [string, string];
+  const conversations: Array<{ id: string; token: string; clients: ChatClient[] }> = [];
+  for (let index = 0; index < options.conversations; index += 1) {
+    const { token, conversationId } = await generateToken(domain1, stack.credentials.directLineSecret);
+    const first = new ChatClient({ name: `c${index}-relay1`, domain: domain1, token });
+    await waitUntil(() => first.status === ConnectionStatus.Online, 'a client online', 30_000);
+    const second = new ChatClient({ name: `c${index}-relay2`, domain: domain2, token, conversationId });
+    await waitUntil(() => second.status === ConnectionStatus.Online, 'a client online', 30_000);
+    conversations.push({ id: conversationId, token, clients: [first, second] });
+  }
+  const clients = conversations.flatMap((conversation) => conversation.clients);
+
+  let running = true;
+  const workload = Promise.all(
+    clients.map(async (client) => {
+      while (running) {
+        await client.send();
+        await sleep(SEND_PAUSE_MS + Math.random() * SEND_PAUSE_MS);
+      }
+    }),
+  );
+
+  /** Every client got the bot's answer to a send acknowledged after now: the stack serves again. */
+  const healed = async (what: string) => {
+    const before = new Map(clients.map((client) => [client, new Set(client.acknowledged.keys())]));
+    await waitUntil(
+      () =>
+        clients.every((client) =>
+          client.received.some(
+            (activity) =>
+              activity.replyToId !== undefined &&
+              client.acknowledged.has(activity.replyToId) &&
+              !before.get(client)!.has(activity.replyToId),
+          ),
+        ),
+      `every client served again after ${what}`,
+      HEAL_TIMEOUT_MS,
+      200,
+    );
+  };
+
+  const faultsInjected: Record<string, number> = {};
+  const started = Date.now();
+  try {
+    await healed('start');
+    // Every fault at least once, then in turn until the duration is spent.
+    for (let turn = 0; turn < options.faults.length || Date.now() - started < options.durationMs; turn += 1) {
+      const fault = options.faults[turn % options.faults.length];
+      faultsInjected[fault] = (faultsInjected[fault] ?? 0) + 1;
+      log(`${new Date().toISOString()} ${fault}`);
+      await inject(stack, fault, turn);
+      await healed(fault);
+      await sleep(1_000);
+    }
+  } finally {
+    running = false;
+    await workload;
+  }
+
+  // Drain: every client holds everything its conversation's log holds (or the wait times out and the check says why).
+  const logs = new Map<string, ReceivedActivity[]>();
+  await waitUntil(
+    async () => {
+      for (const conversation of conversations) {
+        logs.set(
+          conversation.id,
+          await readConversationLog(stack.directLineDomain, conversation.id, conversation.token),
+        );
+      }
+      return conversations.every((conversation) =>
+        conversation.clients.every((client) => {
+          const ids = new Set(client.received.map((activity) => activity.id));
+          return (logs.get(conversation.id) ?? []).every((activity) => ids.has(activity.id));
+        }),
+      );
+    },
+    'every client caught up with its conversation log',
+    HEAL_TIMEOUT_MS,
+    500,
+  ).catch(() => undefined);
+
+  const history: ConversationHistory[] = conversations.map((conversation) => ({
+    conversationId: conversation.id,
+    log: (logs.get(conversation.id) ?? []).map((activity) => ({
+      id: activity.id ?? '',
+      text: activity.text,
+    })),
+    clients: conversation.clients.map((client) => ({
+      name: client.name,
+      received: client.received.map((activity) => ({ id: activity.id ?? '', text: activity.text })),
+      acknowledged: client.acknowledged,
+      unknown: [...client.interrupted, ...client.failed.map((failure) => failure.split(':')[0])],
+      open: client.streamErrors.length === 0,
+    })),
+  }));
+  for (const client of clients) client.end();
+  const result = checkHistory(history, entranceStatuses(stack.pinnedAccessLogs));
+  return { ...result, faultsInjected, durationMs: Date.now() - started };
+}
+
+async function inject(stack: LocalStack, fault: FaultKind, turn: number): Promise<void> {
+  switch (fault) {
+    case 'kill-relay': {
+      // A crash (SIGKILL: no drain), then the orchestrator's restart on the same port.
+      const relay = stack.relays[turn % stack.relays.length];
+      await relay.stop('SIGKILL');
+      await sleep(1_000);
+      await relay.start();
+      return;
+    }
+    case 'promote-lagging-replica': {
+      // The replication link stops forwarding; writes go on (answered 503 when the store waits for a replica, which
+      // never answers); the primary crashes; the sentinels promote the replica that lags; the crashed host restarts
+      // and rejoins as the new primary's replica.
+      const sentinel = stack.redisSentinel!;
+      const primary = await sentinel.primary();
+      const proxy = sentinel.proxies[sentinel.nodes.indexOf(primary)];
+      if ((await sentinel.freezeReplicationFrom(primary)) === 0)
+        throw new Error('no replication link to freeze');
+      await sleep(1_500);
+      await primary.kill();
+      await waitUntil(
+        async () => (await sentinel.primary().catch(() => primary)) !== primary,
+        'the sentinels to promote the lagging replica',
+        30_000,
+        200,
+      );
+      proxy.cutFrozen();
+      await primary.start();
+      await waitUntil(
+        async () =>
+          /connected_slaves:[1-9]/.test(await (await sentinel.primary()).cli('INFO', 'replication')),
+        'the restarted node to rejoin as a replica',
+        60_000,
+        250,
+      );
+      return;
+    }
+    case 'partition-relay-connector': {
+      // One relay cannot reach the connector for 3 s (its deliveries wait), then the link heals.
+      const link = stack.connectorLinks[turn % stack.connectorLinks.length];
+      link.freeze();
+      await sleep(3_000);
+      link.thaw();
+      return;
+    }
+    case 'partition-redis-primary': {
+      // Everyone (relays, connector, replica, sentinels) is cut off from the primary for less than the sentinels'
+      // down-after period: commands stall, nothing fails over.
+      const sentinel = stack.redisSentinel!;
+      const proxy = sentinel.proxies[sentinel.nodes.indexOf(await sentinel.primary())];
+      proxy.freeze();
+      await sleep(700);
+      proxy.thaw();
+      return;
+    }
+  }
+}
+
+/** HTTP statuses the pinned entrances answered (their JSON access logs). */
+function entranceStatuses(accessLogs: string[]): StatusCount[] {
+  const counts = new Map<number, number>();
+  for (const path of accessLogs) {
+    if (!existsSync(path)) continue;
+    for (const line of readFileSync(path, 'utf8').split('\n')) {
+      if (line.trim() === '') continue;
+      const { status } = JSON.parse(line) as { status: number };
+      counts.set(status, (counts.get(status) ?? 0) + 1);
+    }
+  }
+  return [...counts].map(([status, count]) => ({ status, count }));
+}
