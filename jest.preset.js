@@ -49,6 +49,8 @@ const TIERS = {
  */
 function tiers({ postgres } = {}) {
   return {
+    // A global option: Jest ignores testTimeout inside a project's configuration.
+    testTimeout: base.testTimeout,
     reporters: ['default', require.resolve('./jest.no-skips-reporter.js')],
     projects: Object.entries(TIERS).map(([tier, options]) => ({
       ...base,
