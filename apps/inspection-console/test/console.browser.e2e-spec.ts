@@ -239,7 +239,7 @@ interface ApiDevice {
       const path = await download.path();
       const lines = readFileSync(path, 'utf8').trim().split(/\r?\n/);
       expect(lines[0]).toBe(
-        'id,checked_at,device_code,device_name,item,plan,status,value,note,checked_by,photo,attachment',
+        'id,checked_at,device_code,device_name,item,plan,status,value,note,checked_by,photo,attachment,source',
       );
       expect(lines).toHaveLength(2);
       const cells = (lines[1] ?? '').split(',');
@@ -254,6 +254,7 @@ interface ApiDevice {
         'insp',
       ]);
       expect(cells[10]).toMatch(new RegExp(`^${stack.api.url}/media/photos/[0-9a-f]{32}\\.png$`));
+      expect(cells[12]).toBe('api');
     }, 60_000);
 
     it('creates an inspector on the Users screen and resets their password', async () => {
