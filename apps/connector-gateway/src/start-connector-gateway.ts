@@ -89,7 +89,7 @@ export async function startConnectorGateway(
       // token endpoint.
       bodies: (environment) => ({
         json: connectorJsonBody(environment),
-        urlencoded: { limit: '100kb' },
+        urlencoded: { limit: 100 * 1024 },
       }),
       module: ({ environment, variables, logger }) =>
         ConnectorGatewayModule.forRoot({
@@ -156,7 +156,7 @@ async function serveHttpsToo(
       },
       running.requestListener,
     );
-    applyConnectionTimeouts(server, environment.HTTP_HEADERS_TIMEOUT_MS);
+    applyConnectionTimeouts(server, environment.HTTP_HEADERS_TIMEOUT_MS, environment.HTTP_REQUEST_TIMEOUT_MS);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, environment.HOST, () => resolve());

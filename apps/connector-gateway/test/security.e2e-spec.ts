@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { chunkedUpload, slowHeaders, trickleRequest } from '@fieldops/platform';
+import { chunkedUpload, oversizedBody, slowHeaders, trickleRequest } from '@fieldops/platform';
 import { startConnectorGateway } from '../src';
 import { type GatewayFixture, startGatewayFixture } from './support/gateway';
 import {
@@ -335,4 +335,46 @@ describe('issue 22, item 5: published secrets are refused outside tests', () => 
       /aiServices\.resources\.0\.keys\.0: holds a published example value/,
     );
   });
+});
+
+describe('issue 22, item 8: form bodies over the limit are cut off, not drained', () => {
+  // Far more than the 100 KB form limit plus what the kernel's socket buffers hold on loopback: a server that read or
+  // drained the body takes all of it before answering.
+  const TOTAL = 96 * 1024 * 1024;
+  const CUT_BEFORE = 16 * 1024 * 1024;
+  let fixture: GatewayFixture;
+  beforeAll(async () => {
+    fixture = await startGatewayFixture({ HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000' });
+  });
+  afterAll(() => fixture?.gateway.close());
+
+  it.each([
+    ['the token endpoint', '/botframework.com/oauth2/v2.0/token', false],
+    ['the token endpoint', '/botframework.com/oauth2/v2.0/token', true],
+    ['issueToken', '/sts/v1.0/issueToken', false],
+    ['issueToken', '/sts/v1.0/issueToken', true],
+  ])('%s (%s, chunked: %s): 413 and the connection closed', async (_, path, chunked) => {
+    const exchange = await oversizedBody(
+      fixture.gateway.port,
+      `POST ${path} HTTP/1.1\nHost: localhost\nContent-Type: application/x-www-form-urlencoded`,
+      TOTAL,
+      { chunked, prefix: 'grant_type=client_credentials&client_id=' },
+    );
+    expect(exchange.received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(exchange.received.toLowerCase()).toContain('connection: close');
+    expect(exchange.closedByServer).toBe(true);
+    expect(exchange.bodyBytesWritten).toBeLessThan(CUT_BEFORE);
+  });
+
+  it('a trickled form meets the request deadline (HTTP_REQUEST_TIMEOUT_MS): 408 and closed', async () => {
+    const body = 'grant_type=client_credentials&client_id=' + 'x'.repeat(200);
+    const chunks = [
+      `POST /botframework.com/oauth2/v2.0/token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`,
+      ...body.match(/.{1,2}/g)!,
+    ];
+    // 120 two-byte pieces, one every 500 ms: a minute to send the whole body, far past the 2 s deadline.
+    const exchange = await trickleRequest(fixture.gateway.port, chunks, 500, 90_000);
+    expect(exchange.received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(exchange.closedAfterMs).toBeDefined();
+  }, 120_000);
 });

@@ -1,3 +1,4 @@
+import { oversizedBody, trickleRequest } from '@fieldops/platform';
 import { TestApi } from './support/test-api';
 
 /** Probes of "trust under attack and failure" (issue 22), replayed against inspection-api so none can come back. */
@@ -87,5 +88,103 @@ describe('inspection-api under attack and failure', () => {
       expect(rows[0]).toContain(",'-2+3+cmd|' /C calc'!A0,");
       expect(rows[1]).toContain(",-3.5,'-A1,");
     });
+  });
+
+  describe('item 8: bodies over the limit are cut off, not drained', () => {
+    const LIMIT = 64 * 1024;
+    const FILE_LIMIT = 1024 * 1024;
+    // Far more than the limits plus what the kernel's socket buffers hold on loopback: a server that read or drained
+    // the body takes all of it before answering.
+    const TOTAL = 96 * 1024 * 1024;
+    const CUT_BEFORE = 16 * 1024 * 1024;
+    let small: TestApi;
+    let head: (path: string, contentType: string) => string;
+    beforeAll(async () => {
+      small = await TestApi.start('inspection_bodies', {
+        INSPECTION_MAX_BODY_BYTES: String(LIMIT),
+        INSPECTION_MAX_PHOTO_BYTES: String(FILE_LIMIT),
+        INSPECTION_MAX_ATTACHMENT_BYTES: String(FILE_LIMIT),
+        HTTP_HEADERS_TIMEOUT_MS: '1000',
+        HTTP_REQUEST_TIMEOUT_MS: '2000',
+      });
+      const { access } = await small.tokens();
+      const host = new URL(small.url).host;
+      head = (path, contentType) =>
+        `POST ${path} HTTP/1.1\nHost: ${host}\nAuthorization: Bearer ${access}\nContent-Type: ${contentType}`;
+    });
+    afterAll(() => small?.close());
+    const port = (): number => Number(new URL(small.url).port);
+
+    it.each([
+      ['announced by Content-Length', false],
+      ['chunked', true],
+    ])(
+      'a JSON body over INSPECTION_MAX_BODY_BYTES, %s: 413 in DRF form, connection closed',
+      async (_, chunked) => {
+        const exchange = await oversizedBody(port(), head('/api/devices/', 'application/json'), TOTAL, {
+          chunked,
+          prefix: '{"name":"',
+        });
+        expect(exchange.received).toMatch(/^HTTP\/1\.1 413 /);
+        expect(exchange.received.toLowerCase()).toContain('connection: close');
+        expect(exchange.received).toContain(`{"detail":"Request body exceeds the limit of ${LIMIT} bytes."}`);
+        expect(exchange.closedByServer).toBe(true);
+        expect(exchange.bodyBytesWritten).toBeLessThan(CUT_BEFORE);
+      },
+    );
+
+    it('a form body over the limit on the token route (no credentials needed): 413, closed', async () => {
+      const host = new URL(small.url).host;
+      const exchange = await oversizedBody(
+        port(),
+        `POST /api/token/ HTTP/1.1\nHost: ${host}\nContent-Type: application/x-www-form-urlencoded`,
+        TOTAL,
+        { chunked: true, prefix: 'username=' },
+      );
+      expect(exchange.received).toMatch(/^HTTP\/1\.1 413 /);
+      expect(exchange.closedByServer).toBe(true);
+      expect(exchange.bodyBytesWritten).toBeLessThan(CUT_BEFORE);
+    });
+
+    it('a multipart file over its limit is cut off at the file, not after the whole upload', async () => {
+      const boundary = 'probe-boundary';
+      const exchange = await oversizedBody(
+        port(),
+        head('/api/records/', `multipart/form-data; boundary=${boundary}`),
+        TOTAL,
+        {
+          chunked: true,
+          prefix: `--${boundary}\r\nContent-Disposition: form-data; name="photo"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`,
+        },
+      );
+      expect(exchange.received).toMatch(/^HTTP\/1\.1 413 /);
+      expect(exchange.received).toContain(
+        `{"detail":"Uploaded file exceeds the limit of ${FILE_LIMIT} bytes."}`,
+      );
+      expect(exchange.closedByServer).toBe(true);
+      expect(exchange.bodyBytesWritten).toBeLessThan(CUT_BEFORE);
+    });
+
+    it('a body of a media type DRF does not parse is answered (415) without being read', async () => {
+      const exchange = await oversizedBody(port(), head('/api/devices/', 'text/plain'), TOTAL, {
+        chunked: false,
+      });
+      expect(exchange.received).toMatch(/^HTTP\/1\.1 415 /);
+      expect(exchange.closedByServer).toBe(true);
+      expect(exchange.bodyBytesWritten).toBeLessThan(CUT_BEFORE);
+    });
+
+    it('a trickled body meets the request deadline (HTTP_REQUEST_TIMEOUT_MS): 408 and closed', async () => {
+      const host = new URL(small.url).host;
+      const body = '{"username":"someone","password":"' + 'x'.repeat(200) + '"}';
+      const chunks = [
+        `POST /api/token/ HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+        ...body.match(/.{1,2}/g)!,
+      ];
+      // 120 two-byte pieces, one every 500 ms: a minute to send the whole body, far past the 2 s deadline.
+      const exchange = await trickleRequest(port(), chunks, 500, 90_000);
+      expect(exchange.received).toMatch(/^HTTP\/1\.1 408 /);
+      expect(exchange.closedAfterMs).toBeDefined();
+    }, 120_000);
   });
 });

@@ -14,7 +14,7 @@ export function startInspectionBot(
       module: ({ environment, logger }) => InspectionBotModule.forRoot({ environment, logger }),
       publicUrl: (environment) => environment.INSPECTION_BOT_PUBLIC_URL,
       // The platform's JSON input rules: invalid UTF-8 and nesting deeper than JSON_MAX_DEPTH are a 400 BadSyntax.
-      bodies: () => ({ json: { limit: '1mb' } }),
+      bodies: () => ({ json: { limit: 1024 * 1024 } }),
     },
     options,
   );

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { BotTokenMinter } from '@fieldops/connector-gateway';
+import { oversizedBody, trickleRequest } from '@fieldops/platform';
 import { InspectionApiClient, startInspectionBot } from '../src';
 import {
+  BOT,
   INSPECTOR,
   type RunningInspectionPlatform,
   SERVICE_ACCOUNT,
@@ -72,4 +75,154 @@ describe('issue 22, item 5: published secrets are refused outside tests', () => 
     );
     await expect(started).rejects.toThrow(/MicrosoftAppPassword: holds a published example value/);
   });
+});
+
+/** Probes of the bot's routes under oversized, slow and unauthenticated bodies (issue 22, items 8 and 10). */
+describe('inspection-bot security: bodies and the messaging endpoint', () => {
+  // Far more than the bot's 1 MB JSON limit plus what the kernel's socket buffers hold on loopback: a server that read
+  // or drained the body takes all of it before answering.
+  const TOTAL = 96 * 1024 * 1024;
+  const CUT_BEFORE = 16 * 1024 * 1024;
+  let platform: RunningInspectionPlatform;
+  let port: number;
+  beforeAll(async () => {
+    platform = await startInspectionPlatform();
+    port = platform.bot.port;
+  }, 60_000);
+  afterAll(() => platform?.close());
+
+  const botToken = (): string =>
+    platform.connector.app.get(BotTokenMinter).mint(BOT.appId, `${platform.connector.url}/`).token;
+
+  it('item 10: an unauthenticated {} to /api/messages is a 401 (the header is checked first), never a 500', async () => {
+    for (const headers of [{}, { authorization: 'Bearer not.a.token' }, { authorization: 'Basic eDp5' }]) {
+      const response = await fetch(`${platform.bot.url}/api/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{}',
+      });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({ error: { code: 'Unauthorized', message: expect.any(String) } });
+    }
+  });
+
+  it('item 10: an authenticated body that is not an activity is a 400 BadArgument, never a 500', async () => {
+    for (const body of ['{}', '[]', '"text"', '{"type":5}', '{"type":""}']) {
+      const response = await fetch(`${platform.bot.url}/api/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${botToken()}` },
+        body,
+      });
+      expect([body, response.status]).toEqual([body, 400]);
+      // A JSON text that is not an object or array is the parser's BadSyntax; any other JSON that is no activity, BadArgument.
+      expect(await response.json()).toEqual({
+        error: { code: body === '"text"' ? 'BadSyntax' : 'BadArgument', message: expect.any(String) },
+      });
+    }
+  });
+
+  it.each([false, true])(
+    'item 8: /api/messages without a token and a huge body (chunked: %s) is a 401 with the body unread, closed',
+    async (chunked) => {
+      const exchange = await oversizedBody(
+        port,
+        'POST /api/messages HTTP/1.1\nHost: localhost\nContent-Type: application/json',
+        TOTAL,
+        { chunked },
+      );
+      expect(exchange.received).toMatch(/^HTTP\/1\.1 401 /);
+      expect(exchange.received.toLowerCase()).toContain('connection: close');
+      expect(exchange.closedByServer).toBe(true);
+      expect(exchange.bodyBytesWritten).toBeLessThan(CUT_BEFORE);
+    },
+  );
+
+  it.each([false, true])(
+    'item 8: /api/messages with a valid token and a body over 1 MB (chunked: %s) is a 413, cut off and closed',
+    async (chunked) => {
+      const exchange = await oversizedBody(
+        port,
+        `POST /api/messages HTTP/1.1\nHost: localhost\nContent-Type: application/json\nAuthorization: Bearer ${botToken()}`,
+        TOTAL,
+        { chunked, prefix: '{"type":"message","text":"' },
+      );
+      expect(exchange.received).toMatch(/^HTTP\/1\.1 413 /);
+      expect(exchange.closedByServer).toBe(true);
+      expect(exchange.bodyBytesWritten).toBeLessThan(CUT_BEFORE);
+    },
+  );
+
+  it('item 8: the chat token route checks the session before the body: 401 NotSignedIn, body unread, closed', async () => {
+    const exchange = await oversizedBody(
+      port,
+      'POST /api/directline/token HTTP/1.1\nHost: localhost\nContent-Type: application/json',
+      TOTAL,
+      { chunked: true },
+    );
+    expect(exchange.received).toMatch(/^HTTP\/1\.1 401 /);
+    expect(exchange.received).toContain('NotSignedIn');
+    expect(exchange.closedByServer).toBe(true);
+    expect(exchange.bodyBytesWritten).toBeLessThan(CUT_BEFORE);
+  });
+
+  it('item 8: a sign-in body over 1 MB is a 413, cut off and closed', async () => {
+    const exchange = await oversizedBody(
+      port,
+      'POST /api/session HTTP/1.1\nHost: localhost\nContent-Type: application/json',
+      TOTAL,
+      { chunked: true, prefix: '{"username":"' },
+    );
+    expect(exchange.received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(exchange.closedByServer).toBe(true);
+    expect(exchange.bodyBytesWritten).toBeLessThan(CUT_BEFORE);
+  });
+});
+
+describe('issue 22, item 8: the request deadline', () => {
+  const required = {
+    LOG_LEVEL: 'silent',
+    INSPECTION_BOT_PORT: '0',
+    INSPECTION_BOT_API_PASSWORD: 'deadline-test-password',
+    INSPECTION_BOT_DIRECTLINE_SECRET: 'deadline-test-directline-secret',
+  };
+  it('is validated at start-up: shorter than the headers deadline is refused, naming the variable', async () => {
+    await expect(
+      startInspectionBot({
+        environment: {
+          ...required,
+          HTTP_HEADERS_TIMEOUT_MS: '20000',
+          HTTP_REQUEST_TIMEOUT_MS: '10000',
+        },
+      }),
+    ).rejects.toThrow(/HTTP_REQUEST_TIMEOUT_MS: 10000 is shorter than HTTP_HEADERS_TIMEOUT_MS/);
+    await expect(
+      startInspectionBot({
+        environment: { ...required, HTTP_REQUEST_TIMEOUT_MS: '900000' },
+      }),
+    ).rejects.toThrow(/HTTP_REQUEST_TIMEOUT_MS/);
+  });
+
+  it('cuts off a trickled sign-in body with 408', async () => {
+    const bot = await startInspectionBot({
+      environment: {
+        ...required,
+        HOST: '127.0.0.1',
+        HTTP_HEADERS_TIMEOUT_MS: '1000',
+        HTTP_REQUEST_TIMEOUT_MS: '2000',
+      },
+    });
+    try {
+      const body = JSON.stringify({ username: 'someone', password: 'x'.repeat(200) });
+      const chunks = [
+        `POST /api/session HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+        ...body.match(/.{1,2}/g)!,
+      ];
+      // 100+ two-byte pieces, one every 500 ms: most of a minute to send the body, far past the 2 s deadline.
+      const exchange = await trickleRequest(bot.port, chunks, 500, 90_000);
+      expect(exchange.received).toMatch(/^HTTP\/1\.1 408 /);
+      expect(exchange.closedAfterMs).toBeDefined();
+    } finally {
+      await bot.close();
+    }
+  }, 120_000);
 });

@@ -11,6 +11,7 @@ export * from './health/readiness.registry';
 export * from './http/http-front';
 export * from './http/json-poster';
 export * from './http/public-base-url';
+export * from './input/body-limit';
 export * from './input/body-parsing.interceptor';
 export * from './input/json-input';
 export * from './lifecycle/free-port';

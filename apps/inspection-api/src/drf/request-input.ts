@@ -2,7 +2,13 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import express from 'express';
 import multer from 'multer';
-import { JsonInputError, jsonInputVerifier } from '@fieldops/platform';
+import {
+  BodyTooLargeError,
+  cutOffBody,
+  JsonInputError,
+  jsonInputVerifier,
+  limitBody,
+} from '@fieldops/platform';
 import { type DrfException, parseError, payloadTooLarge, unsupportedMediaType } from './exceptions';
 import { type Input } from './serializer';
 import { pythonJsonError, pythonJsonInputError } from './python-json-error';
@@ -52,6 +58,9 @@ function hasBody(request: Request): boolean {
   );
 }
 
+/** Files a multipart body may carry. */
+const MULTIPART_FILES = 4;
+
 interface ParserError extends Error {
   type?: string;
   code?: string;
@@ -65,35 +74,61 @@ interface ParserError extends Error {
  * order. Installed under the names Nest looks for, so Nest adds no parser of its own.
  */
 export function bodyParsingMiddleware(limits: BodyLimits): RequestHandler[] {
-  // Invalid UTF-8 and nesting deeper than the limit are refused before JSON.parse, as DRF's parse error.
-  const json = express.json({
-    limit: limits.maxBodyBytes,
-    strict: false,
-    type: () => true,
-    verify: jsonInputVerifier({ maxDepth: limits.maxJsonDepth }),
-  });
-  const urlencoded = express.urlencoded({
-    extended: false,
-    limit: limits.maxBodyBytes,
-    parameterLimit: 10_000,
-    type: () => true,
-  });
-  const multipart = multer({
-    storage: multer.memoryStorage(),
-    limits: {
-      fileSize: limits.maxFileBytes,
-      files: 4,
-      fields: 200,
-      parts: 210,
-      fieldSize: limits.maxBodyBytes,
-    },
-  }).any();
+  // Invalid UTF-8 and nesting deeper than the limit are refused before JSON.parse, as DRF's parse error. Each parser
+  // is cut off at its limit (limitBody): an oversized body is refused as soon as its size passes the limit and the
+  // connection is closed after the answer; the rest is never read.
+  const json = limitBody(
+    express.json({
+      limit: limits.maxBodyBytes,
+      strict: false,
+      type: () => true,
+      verify: jsonInputVerifier({ maxDepth: limits.maxJsonDepth }),
+    }),
+    limits.maxBodyBytes,
+  );
+  const urlencoded = limitBody(
+    express.urlencoded({
+      extended: false,
+      limit: limits.maxBodyBytes,
+      parameterLimit: 10_000,
+      type: () => true,
+    }),
+    limits.maxBodyBytes,
+  );
+  // A multipart body as a whole: its files, its fields (maxBodyBytes in all) and the parts' own headers.
+  const maxMultipartBytes = MULTIPART_FILES * limits.maxFileBytes + limits.maxBodyBytes + 64 * 1024;
+  const memory = multer.memoryStorage();
+  const multipart = limitBody(
+    multer({
+      // Memory storage that cuts the request off as soon as one file passes maxFileBytes (multer alone reads the rest
+      // of the body before it reports LIMIT_FILE_SIZE).
+      storage: {
+        _handleFile(request, file, callback) {
+          file.stream.once('limit', () =>
+            cutOffBody(request, new multer.MulterError('LIMIT_FILE_SIZE', file.fieldname)),
+          );
+          memory._handleFile(request, file, callback);
+        },
+        _removeFile: (request, file, callback) => memory._removeFile(request, file, callback),
+      },
+      limits: {
+        fileSize: limits.maxFileBytes,
+        files: MULTIPART_FILES,
+        fields: 200,
+        parts: 210,
+        fieldSize: limits.maxBodyBytes,
+      },
+    }).any(),
+    maxMultipartBytes,
+  );
 
   const toDrfError = (error: ParserError, request: Request, kind: 'json' | 'form' | 'multipart') => {
-    if (error.type === 'entity.too.large')
-      return payloadTooLarge(`Request body exceeds the limit of ${limits.maxBodyBytes} bytes.`);
     if (error.code === 'LIMIT_FILE_SIZE')
       return payloadTooLarge(`Uploaded file exceeds the limit of ${limits.maxFileBytes} bytes.`);
+    if (error instanceof BodyTooLargeError)
+      return payloadTooLarge(`Request body exceeds the limit of ${error.limit} bytes.`);
+    if (error.type === 'entity.too.large')
+      return payloadTooLarge(`Request body exceeds the limit of ${limits.maxBodyBytes} bytes.`);
     if (error.code === 'LIMIT_FIELD_VALUE')
       return payloadTooLarge(`Form field exceeds the limit of ${limits.maxBodyBytes} bytes.`);
     if (error.type === 'charset.unsupported' || error.type === 'encoding.unsupported')
@@ -136,13 +171,11 @@ export function bodyParsingMiddleware(limits: BodyLimits): RequestHandler[] {
       urlencoded(request, response, done('form'));
     } else if (mediaType === 'multipart/form-data') {
       multipart(request, response, done('multipart'));
-    } else if (contentType === undefined) {
-      // No media type: DRF treats the body as empty.
-      request.resume();
-      next();
     } else {
-      request.resume();
-      parsed.error = unsupportedMediaType(contentType);
+      // No media type (DRF treats the body as empty) or one DRF does not parse (415): the body is not read, and the
+      // connection is closed after the answer instead of reading the unread rest.
+      response.setHeader('Connection', 'close');
+      if (contentType !== undefined) parsed.error = unsupportedMediaType(contentType);
       next();
     }
   }

@@ -1,5 +1,6 @@
 import { Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { CloudAdapter, ConversationState, MemoryStorage, MessageFactory } from 'botbuilder';
+import { type BotFrameworkAuthentication } from 'botframework-connector';
 import { LOGGER, type Logger, ReadinessRegistry } from '@fieldops/platform';
 import { ConversationLocales } from '../chat-page/conversation-locales';
 import { InspectionBotEnvironment } from '../config/inspection-bot.environment';
@@ -11,6 +12,7 @@ import { GatewayTranslator } from '../phrases/gateway-translator';
 import { PhrasebookTranslator } from '../phrases/phrasebook-translator';
 import { TRANSLATOR, type TranslatorPort } from '../phrases/translator.port';
 import { createBotFrameworkAuthentication } from './bot-authentication';
+import { BOT_FRAMEWORK_AUTHENTICATION, BotTokenGuard } from './bot-token.guard';
 import { MessagesController } from './messages.controller';
 
 /** The bot: CloudAdapter on POST /api/messages, the inspection dialog, its inspection-api client and phrases. */
@@ -76,10 +78,21 @@ import { MessagesController } from './messages.controller';
         }),
     },
     {
+      provide: BOT_FRAMEWORK_AUTHENTICATION,
+      inject: [InspectionBotEnvironment],
+      useFactory: (environment: InspectionBotEnvironment) => createBotFrameworkAuthentication(environment),
+    },
+    BotTokenGuard,
+    {
       provide: CloudAdapter,
-      inject: [InspectionBotEnvironment, Localizer, LOGGER],
-      useFactory: (environment: InspectionBotEnvironment, localizer: Localizer, logger: Logger) => {
-        const adapter = new CloudAdapter(createBotFrameworkAuthentication(environment));
+      inject: [BOT_FRAMEWORK_AUTHENTICATION, InspectionBotEnvironment, Localizer, LOGGER],
+      useFactory: (
+        authentication: BotFrameworkAuthentication,
+        environment: InspectionBotEnvironment,
+        localizer: Localizer,
+        logger: Logger,
+      ) => {
+        const adapter = new CloudAdapter(authentication);
         adapter.onTurnError = async (context, error) => {
           logger.error({ err: error, activityType: context.activity.type }, 'bot turn failed');
           const language = languageOfLocale(

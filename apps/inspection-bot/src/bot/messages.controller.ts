@@ -1,13 +1,27 @@
-import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
+import { Controller, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { CloudAdapter } from 'botbuilder';
 import { type Request, type Response } from 'express';
-import { LOGGER, type Logger } from '@fieldops/platform';
+import { ErrorEnvelopeException, LOGGER, type Logger } from '@fieldops/platform';
+import { BotTokenGuard } from './bot-token.guard';
 import { InspectionBot } from '../dialog/inspection-bot';
 import { LibraryConsole } from '../logging/library-console';
 
+/** What CloudAdapter can process: a JSON object with a string `type` (anything else made it throw: a 500). */
+function isActivity(body: unknown): boolean {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    !Array.isArray(body) &&
+    typeof (body as { type?: unknown }).type === 'string' &&
+    (body as { type: string }).type !== ''
+  );
+}
+
 /**
- * The bot's messaging endpoint: connector-gateway POSTs activities here (CloudAdapter checks the token). What
- * botbuilder prints about a refused or failed activity becomes one JSON log line with its reason.
+ * The bot's messaging endpoint: connector-gateway POSTs activities here. The token is checked before the body is
+ * read (BotTokenGuard: 401, body unread), the body must be an activity (400 `BadArgument`), then CloudAdapter checks
+ * the token against the activity and runs the turn. What botbuilder prints about a refused or failed activity
+ * becomes one JSON log line with its reason.
  */
 @Controller('api')
 export class MessagesController {
@@ -19,7 +33,15 @@ export class MessagesController {
   ) {}
 
   @Post('messages')
+  @UseGuards(BotTokenGuard)
   async messages(@Req() request: Request, @Res() response: Response): Promise<void> {
+    if (!isActivity(request.body)) {
+      throw new ErrorEnvelopeException(
+        400,
+        'BadArgument',
+        'The body must be an activity: a JSON object with a type.',
+      );
+    }
     const { lines } = await this.libraryConsole.collect(() =>
       this.adapter.process(request, response, (context) => this.bot.run(context)),
     );

@@ -10,11 +10,12 @@ import {
   Query,
   Req,
   Res,
+  UseGuards,
 } from '@nestjs/common';
 import { type Request, type Response } from 'express';
 import { InspectionBotEnvironment } from '../config/inspection-bot.environment';
-import { ChatSessions } from '../sign-in/chat-sessions';
-import { NOT_SIGNED_IN, tooManyRequests } from '../sign-in/session.controller';
+import { ChatSessionGuard, sessionOf } from '../sign-in/chat-session.guard';
+import { tooManyRequests } from '../sign-in/session.controller';
 import { SignInThrottle } from '../sign-in/sign-in-throttle';
 import { ChatPageAssets } from './chat-page-assets';
 import { CHAT_PAGE_TEXT, pageLanguage } from './chat-page-text';
@@ -58,7 +59,6 @@ export class ChatPageController {
   constructor(
     private readonly environment: InspectionBotEnvironment,
     private readonly tokens: DirectLineTokenService,
-    private readonly sessions: ChatSessions,
     private readonly throttle: SignInThrottle,
   ) {
     for (const language of ['en', 'zh-CN'] as const) {
@@ -118,13 +118,12 @@ export class ChatPageController {
   @Post('api/directline/token')
   @HttpCode(200)
   @Header('cache-control', 'no-store')
+  @UseGuards(ChatSessionGuard)
   async token(
     @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
     @Body() body: DirectLineTokenRequest | undefined,
   ): Promise<DirectLineTokenResponse> {
-    const live = await this.sessions.current(request, response);
-    if (!live) throw NOT_SIGNED_IN();
+    const live = sessionOf(request);
     const wait = await this.throttle.token(live.sid);
     if (wait !== undefined) throw tooManyRequests(wait, 'Too many chat tokens for this session.');
     if (

@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { ChatSessionGuard } from '../sign-in/chat-session.guard';
 import { ChatSessions } from '../sign-in/chat-sessions';
 import { InspectionAccounts } from '../sign-in/inspection-accounts';
 import { SessionController } from '../sign-in/session.controller';
@@ -11,7 +12,14 @@ import { DirectLineTokenService } from './directline-token.service';
 @Global()
 @Module({
   controllers: [ChatPageController, SessionController],
-  providers: [DirectLineTokenService, ConversationLocales, ChatSessions, InspectionAccounts, SignInThrottle],
+  providers: [
+    DirectLineTokenService,
+    ConversationLocales,
+    ChatSessions,
+    ChatSessionGuard,
+    InspectionAccounts,
+    SignInThrottle,
+  ],
   exports: [ConversationLocales],
 })
 export class ChatPageModule {}

@@ -23,6 +23,13 @@ export class CommonEnvironment {
   @Expose() @ToInteger() @IsInt() @Min(1_000) @Max(300_000) HTTP_HEADERS_TIMEOUT_MS: number = 20_000;
 
   /**
+   * How long a client may take to send a whole request, headers and body; then 408 (or, once an answer has begun,
+   * the connection is closed). At least HTTP_HEADERS_TIMEOUT_MS. WebSocket streams and answers that take long are
+   * not affected: the deadline ends when the request has been received.
+   */
+  @Expose() @ToInteger() @IsInt() @Min(1_000) @Max(600_000) HTTP_REQUEST_TIMEOUT_MS: number = 60_000;
+
+  /**
    * How deeply a JSON body may nest objects and arrays; deeper is a 400 parse error before the body is parsed
    * (default 64, the MaxDepth of the Bot Framework services' own JSON parsers).
    */

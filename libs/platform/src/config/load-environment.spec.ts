@@ -87,6 +87,7 @@ describe('loadEnvironment', () => {
         'EXAMPLE_URL',
         'HOST',
         'HTTP_HEADERS_TIMEOUT_MS',
+        'HTTP_REQUEST_TIMEOUT_MS',
         'JSON_MAX_DEPTH',
         'LOG_LEVEL',
         'METRICS_BEARER_TOKEN',

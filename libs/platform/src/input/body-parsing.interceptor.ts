@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import {
   BadRequestException,
   type CallHandler,
@@ -9,26 +9,29 @@ import {
 } from '@nestjs/common';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { from, type Observable, switchMap } from 'rxjs';
+import { hasMediaType, limitBody } from './body-limit';
 import { jsonInputVerifier, type JsonInputRules } from './json-input';
 
-/** How a service reads `application/json` bodies: size limit, nesting depth and NUL rules. */
-export type JsonBodyOptions = { limit: number | string } & JsonInputRules;
+/** How a service reads `application/json` bodies: size limit (bytes), nesting depth and NUL rules. */
+export type JsonBodyOptions = { limit: number } & JsonInputRules;
 
 /**
- * The JSON body parser with the platform's input rules (body-parser with jsonInputVerifier): the one parser of the
- * interceptor below and of any route that reads its body itself after its own guard (the gateways' hot send routes).
+ * The JSON body parser with the platform's input rules (body-parser with jsonInputVerifier, cut off at its limit by
+ * limitBody): the one parser of the interceptor below and of any route that reads its body itself after its own
+ * guard (the gateways' hot send routes).
  */
 export function jsonBodyParser(options: JsonBodyOptions): RequestHandler {
   const { limit, ...rules } = options;
-  return express.json({ limit, verify: jsonInputVerifier(rules) });
+  const isJson = (request: IncomingMessage): boolean => hasMediaType(request, 'application/json');
+  return limitBody(express.json({ limit, type: isJson, verify: jsonInputVerifier(rules) }), limit, isJson);
 }
 
 /** The bodies a service accepts, parsed only once the request has passed its guards. */
 export interface BodyParsingOptions {
   /** `application/json` bodies: size limit, nesting depth and NUL rules. */
   json: JsonBodyOptions;
-  /** `application/x-www-form-urlencoded` bodies (Nest's default parser's settings: qs syntax). */
-  urlencoded?: { limit: number | string };
+  /** `application/x-www-form-urlencoded` bodies (Nest's default parser's settings: qs syntax); limit in bytes. */
+  urlencoded?: { limit: number };
 }
 
 const OWN_BODY = 'fieldops:platform:own-body';
@@ -80,7 +83,12 @@ export class BodyParsingInterceptor implements NestInterceptor {
   constructor(options: BodyParsingOptions) {
     this.parsers = [jsonBodyParser(options.json)];
     if (options.urlencoded) {
-      this.parsers.push(express.urlencoded({ limit: options.urlencoded.limit, extended: true }));
+      const { limit } = options.urlencoded;
+      const isForm = (request: IncomingMessage): boolean =>
+        hasMediaType(request, 'application/x-www-form-urlencoded');
+      this.parsers.push(
+        limitBody(express.urlencoded({ limit, type: isForm, extended: true }), limit, isForm),
+      );
     }
   }
 

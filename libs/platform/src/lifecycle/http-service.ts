@@ -33,6 +33,8 @@ export interface HttpServiceOptions {
   shutdownTimeoutMs: number;
   /** How long a client may take to send a request's headers (default HEADERS_TIMEOUT_MS). */
   headersTimeoutMs?: number;
+  /** How long a client may take to send a whole request, headers and body (default REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number;
   /**
    * The bodies the service parses, once a request has passed its guards (BodyParsingInterceptor). Unset: Nest's
    * parsers (or the app's own middleware) read bodies before routing.
@@ -67,12 +69,18 @@ export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 /** How long a client may take to send a request's headers (a slow-headers client is cut off after it). */
 export const HEADERS_TIMEOUT_MS = 20_000;
 
+/** How long a client may take to send a whole request, its body included (a trickled body is cut off after it). */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
 /**
- * How often Node checks connections against the headers deadline: a quarter of it (at most 5 s), so a
- * slow-headers connection is closed within 1.25× the deadline (Node's default check interval is 30 s).
+ * How often Node checks connections against the headers and request deadlines: a quarter of the shorter (at most
+ * 5 s), so a slow connection is closed within 1.25× its deadline (Node's default check interval is 30 s).
  */
-export function connectionsCheckingIntervalMs(headersTimeoutMs: number): number {
-  return Math.max(100, Math.min(5_000, Math.floor(headersTimeoutMs / 4)));
+export function connectionsCheckingIntervalMs(
+  headersTimeoutMs: number,
+  requestTimeoutMs = REQUEST_TIMEOUT_MS,
+): number {
+  return Math.max(100, Math.min(5_000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 4)));
 }
 
 /**
@@ -81,13 +89,20 @@ export function connectionsCheckingIntervalMs(headersTimeoutMs: number): number 
  * request on a connection this server is closing (Node's default, 5 s, makes such requests fail with a reset: a POST
  * is then not retried and the client sees a 502). The headers deadline runs from a request's first byte (an idle
  * keep-alive connection has no request yet), so it can be far shorter: a client that trickles its headers gets 408
- * and is cut off after it. Call before the server listens (Node reads the checking interval then).
+ * and is cut off after it. The request deadline covers the whole request, body included (Node's `requestTimeout`,
+ * 300 s by default): a client that trickles its body gets 408 (or, once an answer has started, the connection is
+ * closed). Call before the server listens (Node reads the checking interval then).
  */
-export function applyConnectionTimeouts(server: Server | HttpsServer, headersTimeoutMs: number): void {
+export function applyConnectionTimeouts(
+  server: Server | HttpsServer,
+  headersTimeoutMs: number,
+  requestTimeoutMs = REQUEST_TIMEOUT_MS,
+): void {
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.headersTimeout = headersTimeoutMs;
+  server.requestTimeout = Math.max(requestTimeoutMs, headersTimeoutMs);
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval =
-    connectionsCheckingIntervalMs(headersTimeoutMs);
+    connectionsCheckingIntervalMs(headersTimeoutMs, requestTimeoutMs);
 }
 
 function trustProxySetting(value: string | undefined): boolean | number | string {
@@ -122,7 +137,9 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Run
 
   let closing = false;
   const server: Server = app.getHttpServer();
-  applyConnectionTimeouts(server, options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS);
+  const headersTimeoutMs = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  applyConnectionTimeouts(server, headersTimeoutMs, requestTimeoutMs);
   // The front answers the hot routes and hands the rest to Express (the listener Nest registered).
   const express = app.getHttpAdapter().getInstance() as Application;
   const serve = front.listener(express);
@@ -154,7 +171,7 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Run
       port: metricsPort,
       logger,
       applyTimeouts: (metricsHttp) =>
-        applyConnectionTimeouts(metricsHttp, options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS),
+        applyConnectionTimeouts(metricsHttp, headersTimeoutMs, requestTimeoutMs),
     }).catch(async (error: unknown) => {
       await app.close();
       throw error;

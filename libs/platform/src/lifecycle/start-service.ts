@@ -68,6 +68,11 @@ export async function startService<Environment extends CommonEnvironment>(
       `METRICS_PORT: ${port} is the app's own port; give metrics a port of their own, or unset METRICS_PORT`,
     ]);
   }
+  if (environment.HTTP_REQUEST_TIMEOUT_MS < environment.HTTP_HEADERS_TIMEOUT_MS) {
+    throw new ConfigurationError(definition.service, [
+      `HTTP_REQUEST_TIMEOUT_MS: ${environment.HTTP_REQUEST_TIMEOUT_MS} is shorter than HTTP_HEADERS_TIMEOUT_MS (${environment.HTTP_HEADERS_TIMEOUT_MS}); the whole request cannot take less time than its headers`,
+    ]);
+  }
   const logger =
     options.logger ?? createLogger({ service: definition.service, level: environment.LOG_LEVEL });
   const cleanups: Array<() => Promise<void>> = [];
@@ -93,6 +98,7 @@ export async function startService<Environment extends CommonEnvironment>(
       trustProxy: environment.TRUST_PROXY,
       shutdownTimeoutMs: environment.SHUTDOWN_TIMEOUT_MS,
       headersTimeoutMs: environment.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: environment.HTTP_REQUEST_TIMEOUT_MS,
       bodies: bodiesWithDepth(definition.bodies?.(environment), environment.JSON_MAX_DEPTH),
       securityHeaders: {
         publicUrl: definition.publicUrl?.(environment),

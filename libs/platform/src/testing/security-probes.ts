@@ -142,3 +142,99 @@ export function chunkedUpload(
     socket.write(framed);
   });
 }
+
+export interface OversizedBodyExchange {
+  /** What the server wrote, as latin1 text. */
+  received: string;
+  /** Body bytes the client wrote before the server closed the connection (or before it sent them all). */
+  bodyBytesWritten: number;
+  /** Whether the server closed the connection (rather than the client giving up after `maxMs`). */
+  closedByServer: boolean;
+}
+
+/**
+ * Test support: a request whose body is `totalBytes` long (`prefix`, then `a`s) — announced by `Content-Length`, or chunked — written as fast
+ * as the server takes it (with backpressure) until the server closes the connection. A server that cuts an oversized
+ * body off answers and closes while most of it is unsent; one that reads (or drains) it takes it all first. Resolves
+ * once the server has closed the connection, or has answered after taking the whole body, or after `maxMs` (a bound
+ * for a stuck server, not a measure).
+ */
+export function oversizedBody(
+  port: number,
+  head: string,
+  totalBytes: number,
+  options: { chunked: boolean; maxMs?: number; prefix?: string },
+): Promise<OversizedBodyExchange> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const piece = Buffer.alloc(64 * 1024, 0x61);
+    const framed = options.chunked
+      ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
+      : piece;
+    let received = '';
+    let written = 0;
+    let done = false;
+    let ended = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(deadline);
+      socket.destroy();
+      resolve({ received, bodyBytesWritten: written, closedByServer: ended });
+    };
+    const pump = (): void => {
+      while (!done && !socket.destroyed && written < totalBytes) {
+        const size = Math.min(piece.length, totalBytes - written);
+        written += size;
+        const chunk =
+          size === piece.length
+            ? framed
+            : options.chunked
+              ? Buffer.concat([
+                  Buffer.from(`${size.toString(16)}\r\n`),
+                  piece.subarray(0, size),
+                  Buffer.from('\r\n'),
+                ])
+              : piece.subarray(0, size);
+        if (!socket.write(chunk)) {
+          socket.once('drain', pump);
+          return;
+        }
+      }
+      if (written >= totalBytes && !socket.destroyed) {
+        if (options.chunked) socket.write('0\r\n\r\n');
+        if (received !== '') finish();
+      }
+    };
+    const deadline = setTimeout(finish, options.maxMs ?? 120_000);
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      if (written >= totalBytes) finish();
+    });
+    socket.on('end', () => {
+      ended = true;
+      finish();
+    });
+    socket.on('error', () => {
+      ended = true;
+      finish();
+    });
+    socket.on('close', () => {
+      ended = true;
+      finish();
+    });
+    const framing = options.chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${totalBytes}`;
+    socket.write(`${head.replace(/\r?\n/g, '\r\n').trimEnd()}\r\n${framing}\r\n\r\n`);
+    // The body's start (a multipart part's headers …), then `a`s to totalBytes.
+    if (options.prefix) {
+      const prefix = Buffer.from(options.prefix);
+      written += prefix.length;
+      socket.write(
+        options.chunked
+          ? Buffer.concat([Buffer.from(`${prefix.length.toString(16)}\r\n`), prefix, Buffer.from('\r\n')])
+          : prefix,
+      );
+    }
+    pump();
+  });
+}
