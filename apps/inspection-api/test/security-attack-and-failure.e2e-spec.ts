@@ -1,4 +1,4 @@
-import { oversizedBody, trickleRequest } from '@fieldops/platform';
+import { oversizedBody, trickleRequest } from '@fieldops/testing';
 import { TestApi } from './support/test-api';
 
 /** Probes of "trust under attack and failure" (issue 22), replayed against inspection-api so none can come back. */

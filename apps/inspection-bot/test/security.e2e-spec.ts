@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { BotTokenMinter } from '@fieldops/connector-gateway';
-import { oversizedBody, trickleRequest } from '@fieldops/platform';
+import { oversizedBody, trickleRequest } from '@fieldops/testing';
 import { InspectionApiClient, startInspectionBot } from '../src';
 import {
   BOT,
