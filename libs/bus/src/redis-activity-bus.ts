@@ -131,6 +131,8 @@ export class RedisActivityBus implements ActivityBus {
     this.subscriber = createRedisClient(options.redisUrl, {
       connectionName: `${connectionName}-subscriber`,
       shardedSubscribers: true,
+      // A SUBSCRIBE issued while Redis is away waits for the reconnection (ioredis re-subscribes then).
+      failFast: false,
     });
     this.sharded = isClusterClient(this.subscriber);
     this.watchConnection(this.publisher, this.connectionReporters.publisher);

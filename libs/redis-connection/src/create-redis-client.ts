@@ -16,6 +16,16 @@ export interface CreateRedisClientOptions {
   shardedSubscribers?: boolean;
   /** Commands fail after this many reconnection attempts of their connection. Default 3. */
   maxRetriesPerRequest?: number;
+  /**
+   * Once the connection has been ready, a command issued while it is down (reconnecting, or connected but not ready)
+   * fails at once with ioredis's "Stream isn't writeable" error — a 503 with Retry-After for the request that needed
+   * it — instead of waiting in the offline queue for reconnection attempts (seconds, or for ever when the server
+   * accepts connections but does not answer). Commands issued before the first connection still wait for it (start-up
+   * needs no ordering with Redis). Single servers and Sentinel; a Cluster keeps retrying and redirecting through its
+   * own failovers. Default true; false for a connection that only subscribes (ioredis re-subscribes after a
+   * reconnection, and a SUBSCRIBE issued meanwhile waits for it).
+   */
+  failFast?: boolean;
   connectTimeoutMs?: number;
 }
 
@@ -42,23 +52,27 @@ export function createRedisClientFor(
     // destroying it. The 2 s default also runs when the socket is already gone and keeps the process alive.
     disconnectTimeout: 500,
   };
+  const failFast = options.failFast ?? true;
   switch (topology.kind) {
     case 'single':
-      return new Redis(topology.url, base);
+      return failFastOnceReady(new Redis(topology.url, base), failFast);
     case 'sentinel':
-      return new Redis({
-        ...base,
-        sentinels: topology.sentinels,
-        name: topology.primaryName,
-        db: topology.db,
-        username: topology.username,
-        password: topology.password,
-        sentinelPassword: topology.sentinelPassword,
-        ...(topology.tls ? { tls: {}, enableTLSForSentinelMode: true } : {}),
-        // After a failover the old primary may still accept a connection as a replica: reconnect to the new one.
-        reconnectOnError: (error: Error) => error.message.startsWith('READONLY'),
-        sentinelRetryStrategy: (attempt: number) => Math.min(100 * attempt, 2_000),
-      });
+      return failFastOnceReady(
+        new Redis({
+          ...base,
+          sentinels: topology.sentinels,
+          name: topology.primaryName,
+          db: topology.db,
+          username: topology.username,
+          password: topology.password,
+          sentinelPassword: topology.sentinelPassword,
+          ...(topology.tls ? { tls: {}, enableTLSForSentinelMode: true } : {}),
+          // After a failover the old primary may still accept a connection as a replica: reconnect to the new one.
+          reconnectOnError: (error: Error) => error.message.startsWith('READONLY'),
+          sentinelRetryStrategy: (attempt: number) => Math.min(100 * attempt, 2_000),
+        }),
+        failFast,
+      );
     case 'cluster': {
       const { enableAutoPipelining, maxRetriesPerRequest, ...nodeOptions } = base;
       const clusterOptions: ClusterOptions = {
@@ -84,6 +98,16 @@ export function createRedisClientFor(
       return new Cluster(topology.nodes, clusterOptions);
     }
   }
+}
+
+/** See CreateRedisClientOptions.failFast: from the first `ready` on, no offline queue. */
+function failFastOnceReady(client: Redis, failFast: boolean): Redis {
+  if (failFast) {
+    client.once('ready', () => {
+      client.options.enableOfflineQueue = false;
+    });
+  }
+  return client;
 }
 
 /** Whether the client speaks to a Redis Cluster (sharded pub/sub, hash-tagged keys) rather than one primary. */
