@@ -118,9 +118,7 @@ export class ChatPageController {
         'content-type': asset.contentType,
         'cache-control': asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
         'x-content-type-options': 'nosniff',
-        ...(request.path === '/sw.js'
-          ? { 'content-security-policy': SERVICE_WORKER_CSP }
-          : {}),
+        ...(request.path === '/sw.js' ? { 'content-security-policy': SERVICE_WORKER_CSP } : {}),
       },
     });
   }
