@@ -101,6 +101,8 @@ export async function startConnectorGateway(
           aiServices: options.aiServices ?? platformConfigOf(environment, variables)?.aiServices,
         }),
       configure: (app, { environment }) => {
+        // The Bot Connector service sends no ETag: its answers are not revalidated (Express would hash every body).
+        app.set('etag', false);
         // Every response carries an operation id, as the real Bot Connector's do: the framework's and the hot routes'.
         const operationId: HeaderMiddleware = (_request, response, next) => {
           response.setHeader('X-Correlating-OperationId', randomUUID());

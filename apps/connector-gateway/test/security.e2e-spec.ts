@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { chunkedUpload, slowHeaders, trickleRequest } from '@fieldops/platform';
+import { chunkedUpload, slowHeaders, trickleRequest } from '@fieldops/testing';
 import { startConnectorGateway } from '../src';
 import { type GatewayFixture, startGatewayFixture } from './support/gateway';
 import {

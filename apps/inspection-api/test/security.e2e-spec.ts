@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { slowHeaders, trickleRequest } from '@fieldops/platform';
+import { slowHeaders, trickleRequest } from '@fieldops/testing';
 import { Client } from 'pg';
 import { chromium } from 'playwright-core';
 import { startInspectionApi } from '../src';

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { startRelayGateway } from '../src';
 import { request as httpRequest } from 'node:http';
 import { type Activity } from '@fieldops/contracts';
-import { capturingLogger, chunkedUpload, slowHeaders, trickleRequest } from '@fieldops/platform';
+import { capturingLogger, chunkedUpload, slowHeaders, trickleRequest } from '@fieldops/testing';
 import { CONVERSATION_STORE, InProcessConversationStore } from '@fieldops/conversation-store';
 import {
   auth,

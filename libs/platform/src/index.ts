@@ -26,4 +26,3 @@ export * from './platform.module';
 export * from './security/public.decorator';
 export * from './security/security-headers';
 export * from './security/untrusted-file';
-export * from './testing/security-probes';

@@ -33,6 +33,8 @@ export class TestApi {
     readonly mediaRoot: string,
     private readonly closeApp: () => Promise<void>,
     readonly environment: Record<string, string>,
+    /** The running Nest app (its Express instance serves the framework path alone in parity tests). */
+    readonly app: Awaited<ReturnType<typeof startInspectionApi>>['app'],
   ) {}
 
   static async start(prefix: string, extra: Record<string, string> = {}): Promise<TestApi> {
@@ -54,7 +56,7 @@ export class TestApi {
       ...extra,
     };
     const api = await startInspectionApi({ environment });
-    return new TestApi(api.url, database, mediaRoot, () => api.close(), environment);
+    return new TestApi(api.url, database, mediaRoot, () => api.close(), environment, api.app);
   }
 
   /** Starts another copy of the app on the same database and media directory. */

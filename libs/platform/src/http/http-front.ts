@@ -201,9 +201,7 @@ export class HttpFront {
       this.metrics.observe('GET', route, response.statusCode, startedNs);
     });
     // The headers in the framework's order: security headers, request id, the app's header middleware, the route's.
-    for (let index = 0; index < this.headers.length; index += 2)
-      response.setHeader(this.headers[index], this.headers[index + 1]);
-    response.setHeader(REQUEST_ID_HEADER, id);
+    this.setCommonHeaders(response, id);
     for (const middleware of this.middleware) middleware(request, response, noop);
     void claim.answer(request, response).catch((error: unknown) => {
       this.logger.error({ err: error }, 'a hot GET route failed');
@@ -230,6 +228,8 @@ export class HttpFront {
       logAccess(this.accessLog, request, response, id, url, started);
       this.metrics.observe('POST', metricsRoute, response.statusCode, startedNs);
     });
+    // The headers in the framework's order: security headers, request id, the app's header middleware, the route's.
+    this.setCommonHeaders(response, id);
     for (const middleware of this.middleware) middleware(request, response, noop);
     const context = new ExecutionContextHost([request, response, noop], route.controller, match.handler);
     let stage: 'guards' | 'body' | 'serve' = 'guards';
@@ -243,7 +243,7 @@ export class HttpFront {
       await parseBody(route.parseJson, request, response);
       stage = 'serve';
       const answer = await route.serve(request, params);
-      this.answer(response, id, answer);
+      this.answer(response, answer);
     } catch (error) {
       // A body the parser refuses is refused as before routing (the metrics' `<unmatched>`).
       if (stage === 'body') metricsRoute = undefined;
@@ -251,9 +251,16 @@ export class HttpFront {
     }
   }
 
-  private answer(response: ServerResponse, id: string, answer: HotAnswer): void {
-    const headers = [...this.headers, REQUEST_ID_HEADER, id];
-    if (answer.headers) headers.push(...answer.headers);
+  /** The security headers and the request id, which every answer carries first (as the app-wide middleware sets them). */
+  private setCommonHeaders(response: ServerResponse, id: string): void {
+    for (let index = 0; index < this.headers.length; index += 2)
+      response.setHeader(this.headers[index], this.headers[index + 1]);
+    response.setHeader(REQUEST_ID_HEADER, id);
+  }
+
+  /** The route's headers follow those already set (writeHead appends a list to them, in order). */
+  private answer(response: ServerResponse, answer: HotAnswer): void {
+    const headers: string[] = answer.headers ? [...answer.headers] : [];
     if (answer.status === 204 || answer.status === 304) {
       response.writeHead(answer.status, headers);
       response.end();

@@ -1,8 +1,6 @@
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
-import { type Logger } from 'pino';
-import { type LogLevel } from '../config/common-environment';
-import { createLogger } from '../logging/create-logger';
+import { createLogger, type Logger, type LogLevel } from '@fieldops/platform';
 
 /** Test support: a service logger whose JSON lines are kept in `lines` (what an operator's log would hold). */
 export function capturingLogger(

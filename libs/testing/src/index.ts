@@ -1,0 +1,2 @@
+export * from './parity';
+export * from './security-probes';
