@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer, type Server, type Socket } from 'node:net';
 import { auth, type Fixture, SECRET, startFixture, waitFor } from './support/relay-harness';
 
 /** A redis-server of the test's own (ports 7200–7249), killed and started again under the running relay. */
@@ -64,6 +65,51 @@ describe('relay-gateway with Redis away', () => {
     redis = await startRedis();
     // The connection comes back by itself (reconnection backoff at most 2 s); the conversation's data went with
     // the killed server, so a new conversation is started.
+    await waitFor(
+      async () => {
+        const response = await fetch(`${fixture.base}/conversations`, {
+          method: 'POST',
+          headers: auth(SECRET),
+        });
+        return response.status === 201 || response.status === 200 ? true : undefined;
+      },
+      'the relay to use Redis again',
+      20_000,
+    );
+  }, 60_000);
+
+  it('a send while Redis takes connections but never answers is a 503 at once (it used to wait for ever)', async () => {
+    const started = (await (
+      await fetch(`${fixture.base}/conversations`, { method: 'POST', headers: auth(SECRET) })
+    ).json()) as { conversationId: string; token: string };
+    const send = (text: string) =>
+      fetch(`${fixture.base}/conversations/${started.conversationId}/activities`, {
+        method: 'POST',
+        headers: auth(started.token),
+        body: JSON.stringify({ type: 'message', from: { id: 'u1' }, text }),
+      });
+    expect((await send('before')).status).toBe(200);
+
+    // Redis goes away and a silent listener takes its port: the relay's connections reconnect to it and wait for
+    // an answer that never comes. Queued commands would wait with them (their reconnection attempts never fail).
+    await stopRedis(redis);
+    const sockets = new Set<Socket>();
+    const silent: Server = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => silent.listen(REDIS_PORT, '127.0.0.1', resolve));
+    try {
+      await waitFor(async () => (sockets.size > 0 ? true : undefined), 'the relay to reconnect', 20_000);
+      const away = await send('while Redis is silent');
+      expect(away.status).toBe(503);
+      expect(away.headers.get('retry-after')).toBe('5');
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+
+    redis = await startRedis();
     await waitFor(
       async () => {
         const response = await fetch(`${fixture.base}/conversations`, {
