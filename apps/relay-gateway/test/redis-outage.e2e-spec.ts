@@ -1,14 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server, type Socket } from 'node:net';
+import { WebSocket } from 'ws';
 import { auth, type Fixture, SECRET, startFixture, waitFor } from './support/relay-harness';
 
 /** A redis-server of the test's own (ports 7200–7249), killed and started again under the running relay. */
 const REDIS_PORT = 7200 + Math.floor(Math.random() * 50);
 
-function startRedis(): Promise<ChildProcess> {
+function startRedis(port = REDIS_PORT): Promise<ChildProcess> {
   const server = spawn(
     'redis-server',
-    ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -121,5 +122,44 @@ describe('relay-gateway with Redis away', () => {
       'the relay to use Redis again',
       20_000,
     );
+  }, 60_000);
+});
+
+describe('issue 22, item 12: streams of a conversation that no longer exists', () => {
+  /** A Redis of this suite's own, without persistence (ports 6410–6419). */
+  const PORT = 6410 + Math.floor(Math.random() * 10);
+  let redis: ChildProcess;
+  let fixture: Fixture;
+  beforeAll(async () => {
+    redis = await startRedis(PORT);
+    fixture = await startFixture({ REDIS_URL: `redis://127.0.0.1:${PORT}` });
+  }, 60_000);
+  afterAll(async () => {
+    await fixture?.close();
+    await stopRedis(redis);
+  }, 60_000);
+
+  it('are closed with 4404 "conversation not found" when Redis comes back without them', async () => {
+    const started = (await (
+      await fetch(`${fixture.base}/conversations`, { method: 'POST', headers: auth(SECRET) })
+    ).json()) as { conversationId: string; token: string; streamUrl: string };
+    const socket = new WebSocket(started.streamUrl);
+    const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+      socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
+    socket.on('error', () => undefined);
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    });
+    // Redis restarted without persistence: every conversation is gone.
+    await stopRedis(redis);
+    redis = await startRedis(PORT);
+    expect(await closed).toEqual({ code: 4404, reason: 'conversation not found' });
+    // The conversation answers 404 from now on (DirectLineJS's reconnection ends there).
+    const reconnect = await fetch(`${fixture.base}/conversations/${started.conversationId}`, {
+      headers: auth(started.token),
+    });
+    expect(reconnect.status).toBe(404);
   }, 60_000);
 });

@@ -10,6 +10,18 @@ import { batchWritesOfThisTick } from './tick-write-batch';
 const REPLAY_PAGE_SIZE = 500;
 
 /**
+ * The close code of a stream whose conversation no longer exists (a Redis restarted without persistence, the
+ * conversation's retention run out): 4404, in the private-use range (4000–4999), read as HTTP's 404. The real service
+ * documents no such code; DirectLineJS reconnects after any close, and its reconnection (`GET /conversations/{id}`)
+ * then gets the 404 that ends the conversation on the client's side.
+ */
+export const CONVERSATION_GONE_CLOSE_CODE = 4404;
+export const CONVERSATION_GONE_CLOSE_REASON = 'conversation not found';
+
+const RECONNECT_LOOKUPS = 20;
+const RECONNECT_LOOKUP_PAUSE_MS = 250;
+
+/**
  * One client socket of a conversation. Subscribes to the bus first (envelopes wait in the inbox), replays the store
  * after the watermark, then sends live: the next seq straight from the envelope, anything after a gap (an envelope
  * lost or overtaken on the bus) from the store, and anything at or below the last sent seq never again.
@@ -46,11 +58,38 @@ export class StreamConnection {
       await this.subscription.unsubscribe();
       return;
     }
-    // Envelopes published while the bus was cut off are lost: read the store once it is subscribed again.
-    this.stopCatchingUpAfterReconnects = this.bus.onResubscribed(() => {
-      this.needsCatchUp = true;
-      void this.drain();
-    });
+    // Envelopes published while the bus was cut off are lost: read the store once it is subscribed again — unless the
+    // conversation went with the Redis that came back (restarted without persistence): then the stream is closed.
+    this.stopCatchingUpAfterReconnects = this.bus.onResubscribed(() => void this.afterReconnect());
+    await this.drain();
+  }
+
+  /**
+   * After the bus reconnected: a stream whose conversation is gone is closed with {@link CONVERSATION_GONE_CLOSE_CODE};
+   * any other catches up from the store. The store's own connection may come back a moment after the bus's: a lookup
+   * that fails is tried again (RECONNECT_LOOKUPS times, RECONNECT_LOOKUP_PAUSE_MS apart) before catching up anyway.
+   */
+  private async afterReconnect(): Promise<void> {
+    for (let attempt = 0; attempt < RECONNECT_LOOKUPS && !this.closed; attempt += 1) {
+      let exists: boolean;
+      try {
+        exists = (await this.store.get(this.conversationId)) !== undefined;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, RECONNECT_LOOKUP_PAUSE_MS));
+        continue;
+      }
+      if (!exists && !this.closed) {
+        this.logger.warn(
+          { conversationId: this.conversationId },
+          'the conversation of an open stream is gone; closing the stream',
+        );
+        this.socket.close(CONVERSATION_GONE_CLOSE_CODE, CONVERSATION_GONE_CLOSE_REASON);
+        return;
+      }
+      break;
+    }
+    if (this.closed) return;
+    this.needsCatchUp = true;
     await this.drain();
   }
 
