@@ -47,6 +47,12 @@ class FakeStore {
   private gate: Promise<void> | undefined;
   private openGate: (() => void) | undefined;
   failNextRead = false;
+  /** The conversation no longer exists (a Redis restarted without persistence). */
+  gone = false;
+
+  get(conversationId: string): Promise<{ conversationId: string } | undefined> {
+    return Promise.resolve(this.gone ? undefined : { conversationId });
+  }
 
   appended(...seqs: number[]): void {
     for (const seq of seqs) this.log.push(entry(seq));
@@ -230,6 +236,16 @@ describe('StreamConnection', () => {
     bus.deliver(3);
     await settle();
     expect(socket.seqs()).toEqual([0, 1, 2, 3]);
+  });
+
+  it('closes the socket with 4404 when the bus re-subscribed and the conversation is gone', async () => {
+    store.appended(0);
+    await connection().open();
+    store.gone = true;
+    bus.resubscribed();
+    await settle();
+    expect(socket.closedWith).toEqual({ code: 4404, reason: 'conversation not found' });
+    expect(socket.seqs()).toEqual([0]);
   });
 
   it('replays a long log page by page, in order', async () => {
