@@ -101,7 +101,7 @@ describe('relay-gateway with Redis away', () => {
     });
     await new Promise<void>((resolve) => silent.listen(REDIS_PORT, '127.0.0.1', resolve));
     try {
-      await waitFor(async () => (sockets.size > 0 ? true : undefined), 'the relay to reconnect', 20_000);
+      await waitFor(() => (sockets.size > 0 ? true : undefined), 'the relay to reconnect', 20_000);
       const away = await send('while Redis is silent');
       expect(away.status).toBe(503);
       expect(away.headers.get('retry-after')).toBe('5');
