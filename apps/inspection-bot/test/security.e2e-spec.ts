@@ -95,7 +95,12 @@ describe('inspection-bot security: bodies and the messaging endpoint', () => {
     platform.connector.app.get(BotTokenMinter).mint(BOT.appId, `${platform.connector.url}/`).token;
 
   it('item 10: an unauthenticated {} to /api/messages is a 401 (the header is checked first), never a 500', async () => {
-    for (const headers of [{}, { authorization: 'Bearer not.a.token' }, { authorization: 'Basic eDp5' }]) {
+    const variants: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer not.a.token' },
+      { authorization: 'Basic eDp5' },
+    ];
+    for (const headers of variants) {
       const response = await fetch(`${platform.bot.url}/api/messages`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
