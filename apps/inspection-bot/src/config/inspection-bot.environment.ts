@@ -39,11 +39,11 @@ export class InspectionBotEnvironment extends CommonEnvironment {
   @Expose() @IsIn(['en', 'zh-Hans']) INSPECTION_BOT_DEFAULT_LOCALE: 'en' | 'zh-Hans' = 'en';
 
   /**
-   * Update an item card once it is answered (updateActivity: the answer shown, no more buttons). Off by default:
-   * the connector delivers the update as a `messageUpdate` activity (`replyToId` = the card message), which stock
-   * Web Chat does not render; turn it on with a chat page that applies it.
+   * Update an item card once it is answered (updateActivity: the answer shown, no more buttons). The connector
+   * delivers the update as a `messageUpdate` activity (`replyToId` = the card message), which the chat page applies
+   * in place; other Direct Line clients that do not apply it keep the card as it was. `false` leaves cards as sent.
    */
-  @Expose() @ToBoolean() @IsBoolean() INSPECTION_BOT_UPDATE_ANSWERED_CARDS: boolean = false;
+  @Expose() @ToBoolean() @IsBoolean() INSPECTION_BOT_UPDATE_ANSWERED_CARDS: boolean = true;
 
   /**
    * The phrasebook the local translator serves the bot's own strings from.
