@@ -35,15 +35,12 @@ describe('the send: fast path and framework give the same bytes', () => {
     });
     ({ conversationId, token } = await startConversation(SECRET));
     otherToken = (await startConversation(SECRET)).token;
-    enhancedToken = (
-      await (
-        await fetch(`${fixture.base}/tokens/generate`, {
-          method: 'POST',
-          headers: { Authorization: `Bearer ${ENHANCED_SECRET}`, ...json },
-          body: JSON.stringify({ user: { id: 'dl_user-1' }, trustedOrigins: [TRUSTED_ORIGIN] }),
-        })
-      ).json()
-    ).token as string;
+    const generated = await fetch(`${fixture.base}/tokens/generate`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ENHANCED_SECRET}`, ...json },
+      body: JSON.stringify({ user: { id: 'dl_user-1' }, trustedOrigins: [TRUSTED_ORIGIN] }),
+    });
+    enhancedToken = ((await generated.json()) as { token: string }).token;
   });
   afterAll(async () => {
     await parity?.close();
