@@ -144,7 +144,7 @@ export function LabelSheet() {
         <Typography component="h1" variant="h5" sx={{ flex: '1 1 auto' }}>
           {translate('console.labels.title')}
         </Typography>
-        <Button variant="outlined" onClick={() => navigate('/devices')}>
+        <Button variant="outlined" onClick={() => void navigate('/devices')}>
           {translate('console.labels.back')}
         </Button>
         <Button
@@ -188,7 +188,7 @@ export function LabelSheet() {
         </Box>
       ) : error ? (
         <Alert severity="error" sx={{ mt: 2 }}>
-          {translate('console.state.error', { message: (error as Error).message })}
+          {translate('console.state.error', { message: error.message })}
         </Alert>
       ) : (
         <Box className="labels">
