@@ -7,11 +7,21 @@ import { passwordKeptIn } from './generated-password';
 
 /** What the launcher itself reads; every app validates its own variables on start. */
 export class AllInOneEnvironment {
+  /** The launcher's log level, passed on to every app. */
   @Expose() @IsIn(LOG_LEVELS) LOG_LEVEL: LogLevel = 'info';
+
+  /** inspection-api's PostgreSQL (passed on); unset: the launcher starts the embedded PostgreSQL. */
   @Expose() @IsOptional() @IsString() DATABASE_URL?: string;
+
+  /**
+   * Redis for the apps (passed on). Set (with DATABASE_URL when inspection-api runs): each app runs as its own
+   * process. Unset: the apps share one process and an in-process bus.
+   */
   @Expose() @IsOptional() @IsString() REDIS_URL?: string;
-  /** The apps to start (comma-separated; `--apps` wins); unset: all four. See app-selection.ts. */
+
+  /** The apps to start (comma-separated; `--apps` wins); unset: all four. */
   @Expose() @IsOptional() @IsString() PLATFORM_APPS?: string;
+
   /** Read here only to refuse one metrics port for several apps (each app validates it). */
   @Expose() @IsOptional() @IsString() METRICS_PORT?: string;
 }

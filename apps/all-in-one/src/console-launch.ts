@@ -49,3 +49,25 @@ export function consoleSupervisorAccount(
     password: environment.CONSOLE_SUPERVISOR_PASSWORD ?? passwordKeptIn(file),
   };
 }
+
+/**
+ * inspection-api's environment with the demo supervisor as its first user (INSPECTION_ADMIN_USERNAME/PASSWORD), so
+ * the account exists when the API starts and it does not warn that nobody can sign in; first users the operator named
+ * are left as they are (the supervisor is then made after start).
+ */
+export function withFirstUser(
+  environment: NodeJS.ProcessEnv,
+  supervisor: SupervisorAccount | undefined,
+): NodeJS.ProcessEnv {
+  if (
+    supervisor === undefined ||
+    environment.INSPECTION_ADMIN_USERNAME ||
+    environment.INSPECTION_ADMIN_PASSWORD
+  )
+    return environment;
+  return {
+    ...environment,
+    INSPECTION_ADMIN_USERNAME: supervisor.username,
+    INSPECTION_ADMIN_PASSWORD: supervisor.password,
+  };
+}

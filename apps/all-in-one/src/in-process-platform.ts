@@ -8,7 +8,12 @@ import { startRelayGateway } from '@fieldops/relay-gateway';
 import { launcherWiresDelivery, withInternalKey, withPlatformConfigDefault } from './all-in-one.environment';
 import { PLATFORM_APPS, type PlatformApp } from './app-selection';
 import { InProcessConnectorDelivery } from './in-process-delivery';
-import { consoleSupervisorAccount, type SupervisorAccount, withConsoleDirectory } from './console-launch';
+import {
+  consoleSupervisorAccount,
+  type SupervisorAccount,
+  withConsoleDirectory,
+  withFirstUser,
+} from './console-launch';
 import {
   botSettingsFromPlatformConfig,
   type DemoInspector,
@@ -91,15 +96,19 @@ export async function startInProcessPlatform(
   try {
     let inspectionApi: Awaited<ReturnType<typeof startInspectionApi>> | undefined;
     if (apps.has('inspection-api')) {
-      inspectionApi = await startInspectionApi({ environment: withConsoleDirectory(environment) });
+      const apiEnvironment = withConsoleDirectory(environment);
+      // The demo supervisor (created once; an existing account is left as it is), with the console only.
+      const supervisor = apiEnvironment.INSPECTION_CONSOLE_DIR
+        ? consoleSupervisorAccount(environment)
+        : undefined;
+      inspectionApi = await startInspectionApi({ environment: withFirstUser(apiEnvironment, supervisor) });
       services.push(inspectionApi);
       const { DATABASE_URL, EMBEDDED_POSTGRES_DIR, EMBEDDED_POSTGRES_PORT } = inspectionApi.environment;
       database = DATABASE_URL
         ? 'PostgreSQL from DATABASE_URL'
         : `embedded PostgreSQL in ${EMBEDDED_POSTGRES_DIR} (port ${EMBEDDED_POSTGRES_PORT})`;
-      if (inspectionApi.environment.INSPECTION_CONSOLE_DIR) {
-        // The demo supervisor (created once; an existing account is left as it is).
-        const supervisor = consoleSupervisorAccount(environment);
+      if (supervisor) {
+        // Made at start as the first user, unless the operator named another one.
         await inspectionApi.app
           .get(UsersService)
           .ensureUser(supervisor.username, supervisor.password, 'supervisor');

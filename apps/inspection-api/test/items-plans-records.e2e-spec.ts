@@ -92,7 +92,14 @@ describe('check plans', () => {
     const [a, b, c] = devices as [number, number, number];
     const created = await api.post('/api/plans/', { name: 'Daily', devices: [b, a], frequency: 'daily' });
     expect(created.status).toBe(201);
-    expect(Object.keys(created.body as object)).toEqual(['id', 'devices', 'name', 'frequency', 'active']);
+    expect(Object.keys(created.body as object)).toEqual([
+      'id',
+      'devices',
+      'name',
+      'frequency',
+      'active',
+      'has_devices',
+    ]);
     expect(created.body).toMatchObject({ devices: [a, b], name: 'Daily', frequency: 'daily', active: true });
     const id = (created.body as { id: number }).id;
     expect((await api.put(`/api/plans/${id}/`, { name: 'Daily', frequency: 'weekly' })).body).toEqual({
@@ -281,24 +288,29 @@ describe('check records and cascades', () => {
     });
   });
 
-  it('deleting a plan or an item nulls the records; deleting a device deletes its items and records', async () => {
+  it('deleting a plan, an item or a device archives it: records keep their references (test/archive.e2e-spec.ts)', async () => {
     const { device, item, plan } = await fixture();
     const record = (await api.post('/api/records/', { status: 'ok', device, plan, item })).body as {
       id: number;
     };
     expect((await api.delete(`/api/plans/${plan}/`)).status).toBe(204);
-    expect((await api.get(`/api/records/${record.id}/`)).body).toMatchObject({ plan: null, item });
+    expect((await api.get(`/api/plans/${plan}/`)).status).toBe(404);
+    expect((await api.get(`/api/records/${record.id}/`)).body).toMatchObject({ plan, item });
     expect((await api.delete(`/api/items/${item}/`)).status).toBe(204);
-    expect((await api.get(`/api/records/${record.id}/`)).body).toMatchObject({ plan: null, item: null });
+    expect((await api.get(`/api/records/${record.id}/`)).body).toMatchObject({ plan, item });
 
     const again = await fixture();
     const kept = (
       await api.post('/api/plans/', { name: 'Both', devices: [again.device, device], frequency: 'daily' })
     ).body as { id: number };
-    const doomed = (await api.post('/api/records/', { status: 'ok', device: again.device, item: again.item }))
-      .body as { id: number };
+    const survivor = (
+      await api.post('/api/records/', { status: 'ok', device: again.device, item: again.item })
+    ).body as { id: number };
     expect((await api.delete(`/api/devices/${again.device}/`)).status).toBe(204);
-    expect((await api.get(`/api/records/${doomed.id}/`)).status).toBe(404);
+    expect((await api.get(`/api/records/${survivor.id}/`)).body).toMatchObject({
+      device: again.device,
+      item: again.item,
+    });
     expect((await api.get(`/api/items/${again.item}/`)).status).toBe(404);
     expect((await api.get(`/api/plans/${kept.id}/`)).body).toMatchObject({ devices: [device] });
   });

@@ -95,7 +95,14 @@ describe('OPTIONS metadata', () => {
     const plans = (await api.call('OPTIONS', '/api/plans/')).body as {
       actions: { POST: Record<string, Record<string, unknown>> };
     };
-    expect(Object.keys(plans.actions.POST)).toEqual(['id', 'devices', 'name', 'frequency', 'active']);
+    expect(Object.keys(plans.actions.POST)).toEqual([
+      'id',
+      'devices',
+      'name',
+      'frequency',
+      'active',
+      'has_devices',
+    ]);
     expect(plans.actions.POST.active).toEqual({
       type: 'boolean',
       required: false,

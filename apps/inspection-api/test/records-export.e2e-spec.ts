@@ -65,9 +65,9 @@ describe('GET /api/records/export.csv', () => {
     expect(response.text).toBe(
       [
         HEADER,
-        `${ids.first},2026-11-24T08:00:00.123456Z,P-1,"Pump, main",Pressure,Daily,fail,-3.5,"leaks ""a lot""\r\nsecond line",ivy,${photo},,qr`,
-        // Cells people type that start like a formula are neutralised with a leading apostrophe.
+        // Newest first, as the list. Cells people type that start like a formula get a leading apostrophe.
         `${ids.second},2026-11-25T09:30:00Z,'=T-2,储罐,,,ok,,'+cmd,sam,,,api`,
+        `${ids.first},2026-11-24T08:00:00.123456Z,P-1,"Pump, main",Pressure,Daily,fail,-3.5,"leaks ""a lot""\r\nsecond line",ivy,${photo},,qr`,
         '',
       ].join('\n'),
     );
@@ -92,12 +92,14 @@ describe('GET /api/records/export.csv', () => {
       ((await api.get(`/api/records/?${query}`)).body as { results: Array<{ id: number }> }).results.map(
         (record) => record.id,
       );
-    expect(await listed('')).toEqual([ids.first, ids.second]);
+    expect(await listed('')).toEqual([ids.second, ids.first]); // newest first by default
+    expect(await listed('ordering=checked_at')).toEqual([ids.first, ids.second]);
+    expect(await listed('ordering=id')).toEqual([ids.first, ids.second]);
     expect(await listed('ordering=-checked_at')).toEqual([ids.second, ids.first]);
     expect(await listed('ordering=status,-id')).toEqual([ids.first, ids.second]); // fail < ok
     expect(await listed('ordering=-status')).toEqual([ids.second, ids.first]);
     expect(await listed('ordering=nonsense,-checked_at')).toEqual([ids.second, ids.first]);
-    expect(await listed('ordering=nonsense')).toEqual([ids.first, ids.second]);
+    expect(await listed('ordering=nonsense')).toEqual([ids.second, ids.first]); // nothing valid: the default
     const page = await api.get('/api/records/?ordering=-checked_at&page_size=1');
     expect((page.body as { next: string }).next).toMatch(/\?ordering=-checked_at&page=2&page_size=1$/);
     const exported = (await api.get('/api/records/export.csv?ordering=-checked_at')).text.trim().split('\n');

@@ -81,7 +81,7 @@ describe('inspection-api under attack and failure', () => {
       const device = await api.createDevice({ code: 'CSV-1' });
       await api.post('/api/records/', { status: 'ok', device: device.id, value: "-2+3+cmd|' /C calc'!A0" });
       await api.post('/api/records/', { status: 'ok', device: device.id, value: '-3.5', note: '-A1' });
-      const csv = await api.get(`/api/records/export.csv?device=${device.id}`);
+      const csv = await api.get(`/api/records/export.csv?device=${device.id}&ordering=id`);
       expect(csv.status).toBe(200);
       const rows = csv.text.trim().split('\n').slice(1);
       expect(rows[0]).toContain(",'-2+3+cmd|' /C calc'!A0,");

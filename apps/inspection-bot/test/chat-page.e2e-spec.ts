@@ -83,6 +83,8 @@ describe('the bot app over HTTP: chat page, Web Chat bundle, token route, messag
     expect(worker.status).toBe(200);
     expect(worker.headers.get('content-type')).toMatch(/javascript/);
     expect(worker.headers.get('cache-control')).toBe('no-cache');
+    // Its own policy: the API default (default-src 'none') would block the fetches that install it.
+    expect(worker.headers.get('content-security-policy')).toBe("default-src 'none'; connect-src 'self'");
   });
 
   /** Signs in; the session cookie (name=value). */

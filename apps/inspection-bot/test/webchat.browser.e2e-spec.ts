@@ -183,6 +183,19 @@ interface AxeViolation {
         photo: null,
       });
 
+      // The bot updates the card message (updateActivity): the answered card shows its answer in its place, and its
+      // status buttons are gone.
+      const answeredOutlet = page
+        .locator('.ac-adaptiveCard')
+        .filter({ hasText: 'Outlet pressure' })
+        .filter({ hasText: new RegExp(`ok · \\d\\d:\\d\\d · ${INSPECTOR.username}`) })
+        .first();
+      await answeredOutlet.waitFor({ timeout: 15_000 });
+      expect(await answeredOutlet.getByRole('button', { name: 'ok', exact: true }).count()).toBe(0);
+      expect(await answeredOutlet.locator('textarea').count()).toBe(0);
+      await expect(answeredOutlet.getByRole('button', { name: 'Add photo' }).isVisible()).resolves.toBe(true);
+      await answeredOutlet.screenshot({ path: join(REPORTS, 'phone-en-answered-card.png') });
+
       // A photo through the paperclip: attached to the record, served (200, the PNG bytes), shown as a picture.
       await page.locator('input[type="file"]').first().setInputFiles({
         name: 'gauge.png',
@@ -200,6 +213,24 @@ interface AxeViolation {
       expect(served.headers.get('content-type')).toBe('image/png');
       expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
       await page.locator(`.webchat__basic-transcript img[src="${withPhoto.photo}"]`).first().waitFor();
+
+      // A double tap on an answer makes one record.
+      const bearingCard = page
+        .locator('.ac-adaptiveCard', { has: page.locator('textarea') })
+        .filter({ hasText: 'Bearing temperature' })
+        .first();
+      await bearingCard.getByRole('button', { name: 'warn', exact: true }).dblclick();
+      await page
+        .locator('.ac-adaptiveCard')
+        .filter({ hasText: 'Bearing temperature' })
+        .filter({ hasText: new RegExp(`warn · \\d\\d:\\d\\d · ${INSPECTOR.username}`) })
+        .first()
+        .waitFor({ timeout: 15_000 });
+      const bearingItem = pump?.check_items.find((item) => item.name === 'Bearing temperature')?.id;
+      expect(
+        (await platform.client.lastRecords(pump?.id ?? 0, 20)).filter((each) => each.item === bearingItem),
+      ).toHaveLength(1);
+      await shoot(page, 'phone-en-answered-cards');
 
       expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
       await shoot(page, 'phone-en-chat');

@@ -24,6 +24,8 @@ export class ConversationStateEnvironment extends CommonEnvironment {
    * How many Redis replicas must hold an appended activity before it is acknowledged (`WAIT`), so a failover to a
    * lagging replica cannot lose or reuse an acknowledged id. Default: 1 with a Sentinel or Cluster REDIS_URL, 0 with a
    * single server (acknowledged at once). Set it on every relay and connector alike.
+   *
+   * @default `1` with Sentinel or Cluster, else `0`
    */
   @Expose() @IsOptional() @ToInteger() @IsInt() @Min(0) @Max(16) STORE_REPLICA_ACKS?: number;
 
@@ -31,10 +33,10 @@ export class ConversationStateEnvironment extends CommonEnvironment {
   @Expose() @ToInteger() @IsInt() @Min(10) @Max(60_000) STORE_REPLICA_ACK_TIMEOUT_MS: number =
     DEFAULT_REPLICA_ACK_TIMEOUT_MS;
 
-  /** Prefix of the conversation store's Redis keys. */
+  /** Prefix of the conversation store's Redis keys (equal in both gateways). */
   @Expose() @IsString() STORE_KEY_PREFIX: string = DEFAULT_STORE_KEY_PREFIX;
 
-  /** How long conversations, their activities and uploads are kept after the last write. */
+  /** How long conversations, their activities and uploads are kept after their last write (equal in both gateways). */
   @Expose() @ToInteger() @IsInt() @Min(60) @Max(2_592_000) CONVERSATION_RETENTION_SECONDS: number = 86_400;
 
   /**

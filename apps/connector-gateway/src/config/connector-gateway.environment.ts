@@ -75,9 +75,13 @@ const NAME_LIST_ITEM = /^[A-Za-z0-9._-]+$/;
 
 /** connector-gateway's environment (docs/operate/configuration.md). */
 export class ConnectorGatewayEnvironment extends ConversationStateEnvironment {
+  /** HTTP port. */
   @Expose() @ToInteger() @IsInt() @Min(0) @Max(65535) CONNECTOR_GATEWAY_PORT: number = 8020;
 
-  /** The platform configuration file (YAML) the bot registry is built from; unset: no bots registered. */
+  /**
+   * The platform configuration file (YAML) the bot registry is built from, the same file as the relay's; unset: no
+   * bots registered (`npm start`: `infra/config/platform.example.yaml`).
+   */
   @Expose() @IsOptional() @IsString() @Matches(/\S/) PLATFORM_CONFIG?: string;
 
   /**
@@ -86,7 +90,7 @@ export class ConnectorGatewayEnvironment extends ConversationStateEnvironment {
    */
   @Expose() @IsOptional() @IsString() @MinLength(32) CONNECTOR_INTERNAL_KEY?: string;
 
-  /** Deadline for a bot's HTTP answer to a delivered activity; later: 504 to the relay. */
+  /** Deadline for a bot's HTTP answer to a delivered activity; later: the relay's send answers 504 BotError. */
   @Expose() @ToInteger() @IsInt() @Min(100) @Max(120_000) CONNECTOR_DELIVERY_TIMEOUT_MS: number = 15_000;
 
   /**
@@ -162,7 +166,12 @@ export class ConnectorGatewayEnvironment extends ConversationStateEnvironment {
    */
   @Expose() @IsOptional() @IsSigningKeyList() CONNECTOR_SIGNING_KEYS?: string;
 
-  /** Where the development signing key lives when CONNECTOR_SIGNING_KEYS is unset (created on first start). */
+  /**
+   * Where the development signing key lives when CONNECTOR_SIGNING_KEYS is unset (created on first start; not for
+   * production).
+   *
+   * @default `<repo>/.data/connector-gateway/signing-key.pem`
+   */
   @Expose() @IsString() CONNECTOR_DEV_SIGNING_KEY_FILE: string = resolve(
     repositoryRoot(__dirname),
     '.data',
@@ -178,17 +187,20 @@ export class ConnectorGatewayEnvironment extends ConversationStateEnvironment {
   @Matches(SCOPE, { message: 'CONNECTOR_AI_TOKEN_SCOPE must end in /.default' })
   CONNECTOR_AI_TOKEN_SCOPE: string = 'https://cognitiveservices.azure.com/.default';
 
-  /** Also serve the same app over HTTPS on this port (needs CONNECTOR_TLS_CERT_FILE and CONNECTOR_TLS_KEY_FILE). */
+  /**
+   * Also serve the same app over HTTPS on this port (needs CONNECTOR_TLS_CERT_FILE and CONNECTOR_TLS_KEY_FILE): the
+   * official Translator client sends tokens only over https. Unset: HTTP only.
+   */
   @Expose() @IsOptional() @ToInteger() @IsInt() @Min(0) @Max(65535) CONNECTOR_HTTPS_PORT?: number;
 
-  /** PEM certificate (chain) of the HTTPS listener. */
+  /** PEM certificate (chain) of the HTTPS listener; required with CONNECTOR_HTTPS_PORT. */
   @Expose()
   @ValidateIf((environment: ConnectorGatewayEnvironment) => environment.CONNECTOR_HTTPS_PORT !== undefined)
   @IsString({ message: 'CONNECTOR_TLS_CERT_FILE is required with CONNECTOR_HTTPS_PORT' })
   @IsReadableFile()
   CONNECTOR_TLS_CERT_FILE?: string;
 
-  /** PEM private key of the HTTPS listener. */
+  /** PEM private key of the HTTPS listener; required with CONNECTOR_HTTPS_PORT. */
   @Expose()
   @ValidateIf((environment: ConnectorGatewayEnvironment) => environment.CONNECTOR_HTTPS_PORT !== undefined)
   @IsString({ message: 'CONNECTOR_TLS_KEY_FILE is required with CONNECTOR_HTTPS_PORT' })

@@ -30,22 +30,30 @@ function repositoryRoot(start: string): string {
 
 /** inspection-api's environment (docs/operate/configuration.md). */
 export class InspectionApiEnvironment extends CommonEnvironment {
+  /** HTTP port. */
   @Expose() @ToInteger() @IsInt() @Min(0) @Max(65535) INSPECTION_API_PORT: number = 8000;
 
   /** PostgreSQL connection URL. Unset: an embedded PostgreSQL server is started with its data in EMBEDDED_POSTGRES_DIR. */
   @Expose() @IsOptional() @IsString() DATABASE_URL?: string;
 
+  /** Connections in the PostgreSQL pool. */
   @Expose() @ToInteger() @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;
 
   /** Run pending migrations at start-up (under an advisory lock, so replicas may start together). */
   @Expose() @ToBoolean() @IsBoolean() DATABASE_MIGRATIONS_RUN: boolean = true;
 
+  /**
+   * Data directory of the embedded PostgreSQL server (kept between runs).
+   *
+   * @default `<repo>/.data/postgres`
+   */
   @Expose() @IsString() EMBEDDED_POSTGRES_DIR: string = resolve(
     repositoryRoot(__dirname),
     '.data',
     'postgres',
   );
 
+  /** Port of the embedded PostgreSQL server (on 127.0.0.1). */
   @Expose() @ToInteger() @IsInt() @Min(0) @Max(65535) EMBEDDED_POSTGRES_PORT: number = 54329;
 
   /**
@@ -62,9 +70,13 @@ export class InspectionApiEnvironment extends CommonEnvironment {
   @Expose() @ToInteger() @IsInt() @Min(1) @Max(31_536_000) INSPECTION_REFRESH_TOKEN_LIFETIME_SECONDS: number =
     86_400;
 
-  /** The first user, created at start-up when no user of that name exists (both or neither). */
+  /**
+   * The first user's name: the user is created at start-up, with INSPECTION_ADMIN_PASSWORD, when no user of that
+   * name exists (set both or neither).
+   */
   @Expose() @IsOptional() @IsString() @MinLength(1) @MaxLength(150) INSPECTION_ADMIN_USERNAME?: string;
 
+  /** The first user's password (with INSPECTION_ADMIN_USERNAME). */
   @Expose() @IsOptional() @IsString() @MinLength(1) INSPECTION_ADMIN_PASSWORD?: string;
 
   /** Default number of results per page of devices, plans and records. */
@@ -84,7 +96,11 @@ export class InspectionApiEnvironment extends CommonEnvironment {
   @Expose() @ToInteger() @IsInt() @Min(1) @Max(1_073_741_824) INSPECTION_MAX_ATTACHMENT_BYTES: number =
     10_485_760;
 
-  /** Directory where uploaded photos and attachments are kept (served back under /media/). */
+  /**
+   * Directory where uploaded photos and attachments are kept (served back under `/media/`).
+   *
+   * @default `<repo>/.data/media`
+   */
   @Expose() @IsString() @MinLength(1) INSPECTION_MEDIA_ROOT: string = resolve(
     repositoryRoot(__dirname),
     '.data',
@@ -154,8 +170,9 @@ export class InspectionApiEnvironment extends CommonEnvironment {
   @Expose() @IsString() @IsTimeZone() INSPECTION_TIME_ZONE: string = 'UTC';
 
   /**
-   * The supervisor console's built files (apps/inspection-console/dist), served at /console/ on the API's origin.
-   * Unset: no console here (compose and Kubernetes serve it from nginx).
+   * The supervisor console's built files (apps/inspection-console/dist), served at `/console/` on the API's origin
+   * (hashed assets cached for a year, `index.html` revalidated). Unset: no console here (compose and Kubernetes serve
+   * it from nginx); `npm start` sets it to the console's `dist/`.
    */
   @Expose() @IsOptional() @IsString() @MinLength(1) INSPECTION_CONSOLE_DIR?: string;
 

@@ -13,6 +13,7 @@ import { CreateRateLimits1732600000000 } from './migrations/1732600000000-create
 import { CoverRecordsByTime1732710000000 } from './migrations/1732710000000-cover-records-by-time';
 import { CreateIdempotencyKeys1732800000000 } from './migrations/1732800000000-create-idempotency-keys';
 import { AddRecordSource1732810000000 } from './migrations/1732810000000-add-record-source';
+import { ArchiveInventory1732900000000 } from './migrations/1732900000000-archive-inventory';
 
 /** Every migration, in order. New ones are appended here (and never edited once released). */
 export const INSPECTION_MIGRATIONS = [
@@ -24,6 +25,7 @@ export const INSPECTION_MIGRATIONS = [
   CoverRecordsByTime1732710000000,
   CreateIdempotencyKeys1732800000000,
   AddRecordSource1732810000000,
+  ArchiveInventory1732900000000,
 ];
 
 /** Every entity of the service. */

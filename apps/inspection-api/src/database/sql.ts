@@ -7,14 +7,25 @@ import { type ExistingIds } from '../drf/serializer';
 export const isoTimestamp = (column: string): string =>
   `replace(to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), '.000000Z', 'Z')`;
 
-const RELATED_TABLES = new Set(['devices', 'check_items', 'check_plans']);
+/** The tables a primary-key field may refer to, and which of their rows a new write may refer to. */
+const RELATED_TABLES: Record<string, string> = {
+  devices: '"archived_at" IS NULL',
+  check_items: '"archived_at" IS NULL',
+  check_plans: '"archived_at" IS NULL',
+  check_records: 'TRUE',
+  users: '"is_active"',
+};
 
-/** Which of `ids` exist in `table` (one statement). */
+/**
+ * Which of `ids` exist in `table` and may be referred to (one statement): an archived device, item or plan is no
+ * longer a valid reference for a new write, as if it were deleted, nor is an inactive user.
+ */
 export function existingIdsIn(db: DataSource | EntityManager): ExistingIds {
   return async (table, ids) => {
-    if (!RELATED_TABLES.has(table)) throw new Error(`unknown related table ${table}`);
+    const usable = RELATED_TABLES[table];
+    if (usable === undefined) throw new Error(`unknown related table ${table}`);
     const rows: Array<{ id: number }> = await db.query(
-      `SELECT "id" FROM "${table}" WHERE "id" = ANY($1::int[])`,
+      `SELECT "id" FROM "${table}" WHERE "id" = ANY($1::int[]) AND ${usable}`,
       [ids],
     );
     return new Set(rows.map((row) => row.id));

@@ -4,8 +4,11 @@ import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeor
 export class DeviceEntity {
   @PrimaryGeneratedColumn() id: number;
   @Column({ type: 'varchar', length: 200 }) name: string;
-  @Column({ type: 'varchar', length: 100, unique: true }) code: string;
+  /** Unique among the devices that are not archived (a partial unique index). */
+  @Column({ type: 'varchar', length: 100 }) code: string;
   @Column({ type: 'varchar', length: 200, default: '' }) location: string;
   @Column({ type: 'varchar', length: 100, default: '' }) group: string;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
+  /** Set by DELETE (the device is archived, its records stay); null while the device is in use. */
+  @Column({ name: 'archived_at', type: 'timestamptz', nullable: true }) archivedAt: Date | null;
 }

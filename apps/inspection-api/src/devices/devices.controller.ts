@@ -1,7 +1,9 @@
-import { All, Controller, Get, Req } from '@nestjs/common';
+import { All, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiExcludeEndpoint,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiQuery,
@@ -18,8 +20,11 @@ import {
   queryValue,
   pageCount,
 } from '../drf/pagination';
-import { ResourceRoutes } from '../drf/resource-routes';
-import { otherMethod, ROOT_METHODS } from '../drf/routes';
+import { permissionDenied } from '../auth/role-access';
+import { type Principal } from '../auth/tokens.service';
+import { booleanFilter } from '../drf/filters';
+import { parseId, ResourceRoutes } from '../drf/resource-routes';
+import { otherMethod, ROOT_METHODS, TOKEN_METHODS } from '../drf/routes';
 import { DevicesService } from './devices.service';
 import { DEVICE_INFO, DeviceDto, DeviceInputDto, DevicePageDto } from './dto/device.dto';
 
@@ -32,7 +37,8 @@ export class DevicesController extends ResourceRoutes({
   representation: DeviceDto,
   input: DeviceInputDto,
   createSummary: 'Create a device',
-  removeSummary: 'Delete a device with its items and records (plans lose it from their devices)',
+  removeSummary:
+    'Delete a device: it is archived with its items (404 from then on, left out of lists, plans and due checks); its records and their files stay',
 }) {
   constructor(
     private readonly devices: DevicesService,
@@ -47,6 +53,13 @@ export class DevicesController extends ResourceRoutes({
   @ApiQuery({ name: 'page_size', required: false, type: Number, description: 'Default 20, at most 100.' })
   @ApiQuery({ name: 'group', required: false, description: 'Exact group.' })
   @ApiQuery({ name: 'search', required: false, description: 'Case-insensitive match on name or code.' })
+  @ApiQuery({
+    name: 'archived',
+    required: false,
+    type: Boolean,
+    description:
+      'true: the archived (deleted) devices instead, each with its `archived_at` (supervisors only; 403 otherwise).',
+  })
   @ApiOkResponse({ type: DevicePageDto })
   async list(@Req() request: Request): Promise<RawJson> {
     const query = parseQuery(request);
@@ -54,9 +67,13 @@ export class DevicesController extends ResourceRoutes({
       defaultSize: this.environment.INSPECTION_PAGE_SIZE,
       maxSize: this.environment.INSPECTION_MAX_PAGE_SIZE,
     });
+    const archived = booleanFilter(queryValue(query, 'archived')) === true;
+    if (archived && (request as Request & { user?: Principal }).user?.role !== 'supervisor')
+      throw permissionDenied();
     const filters = {
       group: queryValue(query, 'group') || undefined,
       search: queryValue(query, 'search') || undefined,
+      archived,
     };
     const { count, page, results } = await this.devices.page(filters, wanted);
     const links = pageLinks(request, query, page, pageCount(count, wanted.size));
@@ -75,5 +92,28 @@ export class DevicesController extends ResourceRoutes({
   @ApiExcludeEndpoint()
   groupsOther(@Req() request: Request): Promise<object> {
     return otherMethod(request, ROOT_METHODS, 'Device Groups');
+  }
+
+  /** Before the detail routes, like `groups`. Supervisors only (the role guard refuses an inspector's POST). */
+  @Post(':id/restore')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Restore an archived device with the items archived with it (supervisors only)',
+    description:
+      'The device is in use again, in its plans. 404 unless it is archived; 400 {"code":[…]} when a device in use took its code.',
+  })
+  @ApiOkResponse({ type: DeviceDto })
+  @ApiNotFoundResponse({ description: '{"detail":"Not found."}: no archived device with this id.' })
+  @ApiForbiddenResponse({
+    description: 'Inspectors: {"detail":"You do not have permission to perform this action."}',
+  })
+  restore(@Param('id') id: string): Promise<RawJson> {
+    return this.devices.restore(parseId(id));
+  }
+
+  @All(':id/restore')
+  @ApiExcludeEndpoint()
+  restoreOther(@Req() request: Request): Promise<object> {
+    return otherMethod(request, TOKEN_METHODS, 'Device Restore');
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, IsNull } from 'typeorm';
 import { type FieldErrors, isFieldErrors, notFound, validationError } from '../drf/exceptions';
 import { type Input, validateInput } from '../drf/serializer';
 import { RawJson } from '../drf/json-renderer';
@@ -12,7 +12,6 @@ import {
   SqlParameters,
   sqlState,
 } from '../database/sql';
-import { MediaStorage } from '../media/media-storage';
 import { DEVICE_FIELDS } from './dto/device.dto';
 import { DeviceEntity } from './device.entity';
 
@@ -30,12 +29,18 @@ const CHECK_ITEM_TEXT = `'{"id":' || ci."id" || ',"name":' || ${jsonText('ci."na
  * correlated subquery, no N+1): PostgreSQL renders the bytes and the hot list path sends them without parsing and
  * re-serialising them. Built by concatenation rather than `row_to_json` of a row with a `::json` column: no JSON
  * re-parse of the items and no per-column type lookups, the same bytes (`to_json` escapes strings as `row_to_json`).
+ * The nested items are those in use with the device: for a device in use the items not archived, for an archived
+ * device the items archived with it (the same `archived_at`). An archived device also shows its `archived_at`.
  */
-const DEVICE_TEXT = `'{"id":' || d."id" || ',"check_items":' || COALESCE((SELECT '[' || string_agg(${CHECK_ITEM_TEXT}, ',' ORDER BY ci."id") || ']' FROM "check_items" ci WHERE ci."device_id" = d."id"), '[]') || ',"created_at":"' || ${isoTimestamp('d."created_at"')} || '","name":' || ${jsonText('d."name"')} || ',"code":' || ${jsonText('d."code"')} || ',"location":' || ${jsonText('d."location"')} || ',"group":' || ${jsonText('d."group"')} || '}'`;
+const deviceText = (archived: boolean): string =>
+  `'{"id":' || d."id" || ',"check_items":' || COALESCE((SELECT '[' || string_agg(${CHECK_ITEM_TEXT}, ',' ORDER BY ci."id") || ']' FROM "check_items" ci WHERE ci."device_id" = d."id" AND ${archived ? 'ci."archived_at" = d."archived_at"' : 'ci."archived_at" IS NULL'}), '[]') || ',"created_at":"' || ${isoTimestamp('d."created_at"')} || '","name":' || ${jsonText('d."name"')} || ',"code":' || ${jsonText('d."code"')} || ',"location":' || ${jsonText('d."location"')} || ',"group":' || ${jsonText('d."group"')} || ${archived ? `',"archived_at":"' || ${isoTimestamp('d."archived_at"')} || '"}'` : `'}'`}`;
+const DEVICE_TEXT = deviceText(false);
 
 export interface DeviceFilters {
   group?: string;
   search?: string;
+  /** The archived devices instead of those in use (`?archived=true`, supervisors). */
+  archived?: boolean;
 }
 
 const DUPLICATE_CODE: FieldErrors = { code: ['device with this code already exists.'] };
@@ -47,24 +52,21 @@ const DUPLICATE_CODE: FieldErrors = { code: ['device with this code already exis
  */
 export function devicePageSql(filters: DeviceFilters, limit: number, offset: number) {
   const parameters = new SqlParameters();
-  const conditions: string[] = [];
+  const conditions = [`d."archived_at" IS ${filters.archived ? 'NOT NULL' : 'NULL'}`];
   if (filters.group !== undefined) conditions.push(`d."group" = ${parameters.add(filters.group)}`);
   for (const term of (filters.search ?? '').split(/[\s,]+/).filter(Boolean)) {
     const pattern = parameters.add(containsPattern(term));
     conditions.push(`(d."name" ILIKE ${pattern} OR d."code" ILIKE ${pattern})`);
   }
-  const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+  const where = `WHERE ${conditions.join(' AND ')}`;
   const sql = `SELECT (SELECT count(*) FROM "devices" d ${where})::int AS "count",
-    COALESCE((SELECT '[' || string_agg(${DEVICE_TEXT}, ',' ORDER BY d."id") || ']' FROM (SELECT * FROM "devices" d ${where} ORDER BY d."id" LIMIT ${Math.trunc(limit)} OFFSET ${parameters.add(offset)}) d), '[]') AS "results"`;
+    COALESCE((SELECT '[' || string_agg(${deviceText(filters.archived === true)}, ',' ORDER BY d."id") || ']' FROM (SELECT * FROM "devices" d ${where} ORDER BY d."id" LIMIT ${Math.trunc(limit)} OFFSET ${parameters.add(offset)}) d), '[]') AS "results"`;
   return { sql, parameters: parameters.values };
 }
 
 @Injectable()
 export class DevicesService {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly media: MediaStorage,
-  ) {}
+  constructor(private readonly dataSource: DataSource) {}
 
   /** One statement per page (two for `page=last`). */
   page(filters: DeviceFilters, request: PageRequest): Promise<PageRows<string> & { page: number }> {
@@ -79,20 +81,21 @@ export class DevicesService {
     });
   }
 
-  /** The distinct non-empty groups, sorted (by the group index). */
+  /** The distinct non-empty groups of the devices in use, sorted (by the group index). */
   async groups(): Promise<string[]> {
     const rows = await preparedQuery<{ group: string }>(
       this.dataSource,
-      `SELECT DISTINCT d."group" FROM "devices" d WHERE d."group" <> '' ORDER BY d."group"`,
+      `SELECT DISTINCT d."group" FROM "devices" d WHERE d."group" <> '' AND d."archived_at" IS NULL ORDER BY d."group"`,
       [],
     );
     return rows.map((row) => row.group);
   }
 
+  /** A device in use (an archived one is 404, as a deleted one was). */
   async findOne(id: number): Promise<RawJson> {
     const rows = await preparedQuery<{ body: string }>(
       this.dataSource,
-      `SELECT ${DEVICE_TEXT} AS "body" FROM "devices" d WHERE d."id" = $1`,
+      `SELECT ${DEVICE_TEXT} AS "body" FROM "devices" d WHERE d."id" = $1 AND d."archived_at" IS NULL`,
       [id],
     );
     if (!rows[0]) throw notFound();
@@ -100,7 +103,8 @@ export class DevicesService {
   }
 
   private async exists(id: number): Promise<void> {
-    if (!(await this.dataSource.getRepository(DeviceEntity).existsBy({ id }))) throw notFound();
+    if (!(await this.dataSource.getRepository(DeviceEntity).existsBy({ id, archivedAt: IsNull() })))
+      throw notFound();
   }
 
   private async validate(input: Input, partial: boolean, id?: number) {
@@ -110,7 +114,7 @@ export class DevicesService {
       extraChecks: {
         code: async (code) => {
           const rows: unknown[] = await this.dataSource.query(
-            'SELECT 1 FROM "devices" WHERE "code" = $1 AND "id" <> $2',
+            'SELECT 1 FROM "devices" WHERE "code" = $1 AND "id" <> $2 AND "archived_at" IS NULL',
             [code, id ?? 0],
           );
           return rows.length ? DUPLICATE_CODE.code?.[0] : undefined;
@@ -148,7 +152,7 @@ export class DevicesService {
           .createQueryBuilder()
           .update(DeviceEntity)
           .set(values)
-          .where('id = :id', { id })
+          .where('id = :id AND archived_at IS NULL', { id })
           .execute();
         if (!result.affected) throw notFound();
       } catch (error) {
@@ -159,20 +163,40 @@ export class DevicesService {
     return this.findOne(id);
   }
 
-  /** Deletes the device with its items, plan memberships and records (and the records' files). */
+  /**
+   * DELETE: archives the device and, at the same instant, its items in use (404 for a device already archived or
+   * missing). Its records, their files and its plan memberships stay; lists, details and due checks leave it out.
+   */
   async remove(id: number): Promise<void> {
-    const files = await this.dataSource.transaction(async (manager) => {
-      const records: Array<{ photo: string | null; attachment: string | null }> = await manager.query(
-        'WITH gone AS (DELETE FROM "check_records" WHERE "device_id" = $1 RETURNING "photo", "attachment") SELECT * FROM gone',
-        [id],
-      );
-      const deleted: unknown[] = await manager.query(
-        'WITH gone AS (DELETE FROM "devices" WHERE "id" = $1 RETURNING "id") SELECT * FROM gone',
-        [id],
-      );
-      if (!deleted.length) throw notFound();
-      return records.flatMap((record) => [record.photo, record.attachment]);
-    });
-    await this.media.removeAll(files);
+    const archived: unknown[] = await this.dataSource.query(
+      `WITH "archived" AS (UPDATE "devices" SET "archived_at" = now() WHERE "id" = $1 AND "archived_at" IS NULL RETURNING "id", "archived_at"),
+        "items" AS (UPDATE "check_items" i SET "archived_at" = a."archived_at" FROM "archived" a WHERE i."device_id" = a."id" AND i."archived_at" IS NULL)
+        SELECT "id" FROM "archived"`,
+      [id],
+    );
+    if (!archived.length) throw notFound();
+  }
+
+  /**
+   * `POST /api/devices/{id}/restore/`: an archived device is in use again with the items archived with it, and is
+   * back in its plans. 404 unless archived; 400 when a device in use took its code meanwhile.
+   */
+  async restore(id: number): Promise<RawJson> {
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        const restored: unknown[] = await manager.query(
+          `WITH "old" AS (SELECT "id", "archived_at" FROM "devices" WHERE "id" = $1 AND "archived_at" IS NOT NULL FOR UPDATE),
+            "restored" AS (UPDATE "devices" d SET "archived_at" = NULL FROM "old" WHERE d."id" = "old"."id" RETURNING d."id"),
+            "items" AS (UPDATE "check_items" i SET "archived_at" = NULL FROM "old" WHERE i."device_id" = "old"."id" AND i."archived_at" = "old"."archived_at")
+            SELECT "id" FROM "restored"`,
+          [id],
+        );
+        if (!restored.length) throw notFound();
+      });
+    } catch (error) {
+      if (sqlState(error) === '23505') throw validationError(DUPLICATE_CODE);
+      throw error;
+    }
+    return this.findOne(id);
   }
 }

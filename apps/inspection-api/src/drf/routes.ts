@@ -14,6 +14,7 @@ const ROUTES: Array<[RegExp, readonly string[]]> = [
   [/^\/api\/users\/me\/?$/, ROOT_METHODS],
   [/^\/api\/devices\/groups\/?$/, ROOT_METHODS],
   [/^\/api\/users\/[^/.]+\/set_password\/?$/, TOKEN_METHODS],
+  [/^\/api\/devices\/[^/.]+\/restore\/?$/, TOKEN_METHODS],
   [/^\/api\/(devices|items|plans|records|users)\/?$/, LIST_METHODS],
   [/^\/api\/(devices|items|plans|records|users)\/[^/.]+\/?$/, DETAIL_METHODS],
   [/^\/api\/token(\/refresh)?\/?$/, TOKEN_METHODS],

@@ -43,10 +43,10 @@ const json = (value: string): string => `COALESCE(to_json(${value})::text, 'null
 
 /**
  * The CTE `checks`: every check of the active plans (filtered), one row per (plan, device of the plan, check item of
- * the device; a device without items is one check), without its status.
+ * the device; a device without items is one check), without its status. Archived plans, devices and items have none.
  */
 function checksCte(filters: DueFilters, parameters: SqlParameters): string {
-  const conditions = ['p."active"'];
+  const conditions = ['p."active"', 'p."archived_at" IS NULL', 'd."archived_at" IS NULL'];
   if (filters.plan !== undefined) conditions.push(`p."id" = ${parameters.add(filters.plan)}`);
   if (filters.group !== undefined) conditions.push(`d."group" = ${parameters.add(filters.group)}`);
   return `"checks" AS (
@@ -56,7 +56,7 @@ function checksCte(filters: DueFilters, parameters: SqlParameters): string {
       FROM "check_plans" p
       JOIN "check_plan_devices" pd ON pd."plan_id" = p."id"
       JOIN "devices" d ON d."id" = pd."device_id"
-      LEFT JOIN "check_items" i ON i."device_id" = d."id"
+      LEFT JOIN "check_items" i ON i."device_id" = d."id" AND i."archived_at" IS NULL
       WHERE ${conditions.join(' AND ')})`;
 }
 

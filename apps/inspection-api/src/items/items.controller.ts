@@ -16,7 +16,8 @@ export class ItemsController extends ResourceRoutes({
   info: CHECK_ITEM_INFO,
   representation: CheckItemDto,
   input: CheckItemInputDto,
-  removeSummary: 'Delete a check item (records keep existing with item null)',
+  removeSummary:
+    'Delete a check item: it is archived (404 from then on, left out of lists and due checks); its records keep referring to it',
 }) {
   constructor(private readonly items: ItemsService) {
     super(items);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, IsNull } from 'typeorm';
 import { isFieldErrors, notFound, validationError } from '../drf/exceptions';
 import { type Input, validateInput } from '../drf/serializer';
 import { existingIdsIn, sqlState } from '../database/sql';
@@ -18,9 +18,9 @@ const COLUMNS: Record<string, string> = {
 export class ItemsService {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Every item (no paging, as the spec says), ordered by id; one statement. */
+  /** Every item in use (no paging, as the spec says), ordered by id; one statement. */
   async list(device: number | undefined): Promise<unknown> {
-    const where = device === undefined ? '' : 'WHERE i."device_id" = $1';
+    const where = `WHERE i."archived_at" IS NULL${device === undefined ? '' : ' AND i."device_id" = $1'}`;
     const rows: Array<{ body: unknown }> = await this.dataSource.query(
       `SELECT COALESCE((SELECT json_agg(${CHECK_ITEM_JSON} ORDER BY i."id") FROM "check_items" i ${where}), '[]') AS "body"`,
       device === undefined ? [] : [device],
@@ -30,7 +30,7 @@ export class ItemsService {
 
   async findOne(id: number): Promise<unknown> {
     const rows: Array<{ body: unknown }> = await this.dataSource.query(
-      `SELECT ${CHECK_ITEM_JSON} AS "body" FROM "check_items" i WHERE i."id" = $1`,
+      `SELECT ${CHECK_ITEM_JSON} AS "body" FROM "check_items" i WHERE i."id" = $1 AND i."archived_at" IS NULL`,
       [id],
     );
     if (!rows[0]) throw notFound();
@@ -72,7 +72,8 @@ export class ItemsService {
   }
 
   async update(id: number, readInput: () => Input, partial: boolean): Promise<unknown> {
-    if (!(await this.dataSource.getRepository(CheckItemEntity).existsBy({ id }))) throw notFound();
+    if (!(await this.dataSource.getRepository(CheckItemEntity).existsBy({ id, archivedAt: IsNull() })))
+      throw notFound();
     const values = await this.validate(readInput(), partial);
     if (Object.keys(values).length) {
       try {
@@ -80,7 +81,7 @@ export class ItemsService {
           .createQueryBuilder()
           .update(CheckItemEntity)
           .set(values)
-          .where('id = :id', { id })
+          .where('id = :id AND archived_at IS NULL', { id })
           .execute();
       } catch (error) {
         this.deviceVanished(error, values);
@@ -89,9 +90,12 @@ export class ItemsService {
     return this.findOne(id);
   }
 
-  /** Records that referred to the item keep existing with `item: null` (ON DELETE SET NULL). */
+  /** DELETE archives the item: 404 from then on, out of lists and due checks; its records keep referring to it. */
   async remove(id: number): Promise<void> {
-    const result = await this.dataSource.getRepository(CheckItemEntity).delete({ id });
-    if (!result.affected) throw notFound();
+    const archived: unknown[] = await this.dataSource.query(
+      'WITH "archived" AS (UPDATE "check_items" SET "archived_at" = now() WHERE "id" = $1 AND "archived_at" IS NULL RETURNING "id") SELECT * FROM "archived"',
+      [id],
+    );
+    if (!archived.length) throw notFound();
   }
 }

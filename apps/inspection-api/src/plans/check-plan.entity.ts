@@ -9,9 +9,11 @@ export class CheckPlanEntity {
   @Column({ type: 'varchar', length: 200 }) name: string;
   @Column({ type: 'varchar', length: 10 }) frequency: Frequency;
   @Column({ type: 'boolean', default: true }) active: boolean;
+  /** Set by DELETE (the plan is archived, its records keep referring to it); null while in use. */
+  @Column({ name: 'archived_at', type: 'timestamptz', nullable: true }) archivedAt: Date | null;
 }
 
-/** The plan ↔ device set (both sides ON DELETE CASCADE). */
+/** The plan ↔ device set (an archived device stays a member; lists show the devices in use). */
 @Entity({ name: 'check_plan_devices' })
 export class CheckPlanDeviceEntity {
   @PrimaryColumn({ name: 'plan_id', type: 'integer' }) planId: number;

@@ -16,7 +16,8 @@ export class PlansController extends ResourceRoutes({
   info: CHECK_PLAN_INFO,
   representation: CheckPlanDto,
   input: CheckPlanInputDto,
-  removeSummary: 'Delete a check plan (records keep existing with plan null)',
+  removeSummary:
+    'Delete a check plan: it is archived (404 from then on, left out of lists and due checks); its records keep referring to it',
 }) {
   constructor(
     private readonly plans: PlansService,

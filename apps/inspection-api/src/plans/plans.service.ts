@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager, IsNull } from 'typeorm';
 import { isFieldErrors, notFound, validationError } from '../drf/exceptions';
 import { type Input, validateInput } from '../drf/serializer';
 import { type PageRequest, paginate, type PageRows } from '../drf/pagination';
@@ -7,12 +7,18 @@ import { existingIdsIn, SqlParameters, sqlState } from '../database/sql';
 import { CheckPlanEntity, type Frequency } from './check-plan.entity';
 import { CHECK_PLAN_FIELDS } from './dto/check-plan.dto';
 
-/** The CheckPlan representation of alias `p`; `devices` ascending. */
-export const PLAN_JSON = `json_build_object('id', p."id", 'devices', COALESCE((SELECT json_agg(pd."device_id" ORDER BY pd."device_id") FROM "check_plan_devices" pd WHERE pd."plan_id" = p."id"), '[]'::json), 'name', p."name", 'frequency', p."frequency", 'active', p."active")`;
+/** The plan's devices in use (alias `pd`, for the plan of alias `p`): archived devices stay members, unlisted. */
+const DEVICES_IN_USE = `FROM "check_plan_devices" pd JOIN "devices" pd_d ON pd_d."id" = pd."device_id" AND pd_d."archived_at" IS NULL WHERE pd."plan_id" = p."id"`;
+
+/**
+ * The CheckPlan representation of alias `p`: `devices` (those in use) ascending; `has_devices` is false when every
+ * device of the plan was deleted (archived), so a plan left without devices says so.
+ */
+export const PLAN_JSON = `json_build_object('id', p."id", 'devices', COALESCE((SELECT json_agg(pd."device_id" ORDER BY pd."device_id") ${DEVICES_IN_USE}), '[]'::json), 'name', p."name", 'frequency', p."frequency", 'active', p."active", 'has_devices', EXISTS (SELECT 1 ${DEVICES_IN_USE}))`;
 
 export function planPageSql(active: boolean | undefined, limit: number, offset: number) {
   const parameters = new SqlParameters();
-  const where = active === undefined ? '' : `WHERE p."active" = ${parameters.add(active)}`;
+  const where = `WHERE p."archived_at" IS NULL${active === undefined ? '' : ` AND p."active" = ${parameters.add(active)}`}`;
   const sql = `SELECT (SELECT count(*) FROM "check_plans" p ${where})::int AS "count",
     COALESCE((SELECT json_agg(${PLAN_JSON} ORDER BY p."id") FROM (SELECT * FROM "check_plans" p ${where} ORDER BY p."id" LIMIT ${parameters.add(limit)} OFFSET ${parameters.add(offset)}) p), '[]'::json) AS "results"`;
   return { sql, parameters: parameters.values };
@@ -39,7 +45,7 @@ export class PlansService {
   /** The representation as `db` (the pool, or the transaction that just wrote it) sees it. */
   private async representation(id: number, db: DataSource | EntityManager): Promise<unknown> {
     const rows: Array<{ body: unknown }> = await db.query(
-      `SELECT ${PLAN_JSON} AS "body" FROM "check_plans" p WHERE p."id" = $1`,
+      `SELECT ${PLAN_JSON} AS "body" FROM "check_plans" p WHERE p."id" = $1 AND p."archived_at" IS NULL`,
       [id],
     );
     if (!rows[0]) throw notFound();
@@ -55,8 +61,12 @@ export class PlansService {
     return values;
   }
 
+  /** Replaces the plan's devices in use (archived members stay, to come back if they are restored). */
   private async setDevices(manager: EntityManager, planId: number, devices: number[]): Promise<void> {
-    await manager.query('DELETE FROM "check_plan_devices" WHERE "plan_id" = $1', [planId]);
+    await manager.query(
+      'DELETE FROM "check_plan_devices" pd USING "devices" d WHERE pd."plan_id" = $1 AND d."id" = pd."device_id" AND d."archived_at" IS NULL',
+      [planId],
+    );
     await manager.query(
       'INSERT INTO "check_plan_devices" ("plan_id", "device_id") SELECT $1, unnest($2::int[])',
       [planId, devices],
@@ -92,7 +102,8 @@ export class PlansService {
 
   /** PUT/PATCH: sent fields are assigned; `devices` replaces the whole set. */
   async update(id: number, readInput: () => Input, partial: boolean): Promise<unknown> {
-    if (!(await this.dataSource.getRepository(CheckPlanEntity).existsBy({ id }))) throw notFound();
+    if (!(await this.dataSource.getRepository(CheckPlanEntity).existsBy({ id, archivedAt: IsNull() })))
+      throw notFound();
     const { devices, ...plan } = await this.validate(readInput(), partial);
     return this.writing(async (manager) => {
       if (Object.keys(plan).length)
@@ -100,16 +111,19 @@ export class PlansService {
           .createQueryBuilder()
           .update(CheckPlanEntity)
           .set(plan)
-          .where('id = :id', { id })
+          .where('id = :id AND archived_at IS NULL', { id })
           .execute();
       if (devices) await this.setDevices(manager, id, devices);
       return this.representation(id, manager);
     });
   }
 
-  /** Records that referred to the plan keep existing with `plan: null` (ON DELETE SET NULL). */
+  /** DELETE archives the plan: 404 from then on, out of lists and due checks; its records keep referring to it. */
   async remove(id: number): Promise<void> {
-    const result = await this.dataSource.getRepository(CheckPlanEntity).delete({ id });
-    if (!result.affected) throw notFound();
+    const archived: unknown[] = await this.dataSource.query(
+      'WITH "archived" AS (UPDATE "check_plans" SET "archived_at" = now() WHERE "id" = $1 AND "archived_at" IS NULL RETURNING "id") SELECT * FROM "archived"',
+      [id],
+    );
+    if (!archived.length) throw notFound();
   }
 }

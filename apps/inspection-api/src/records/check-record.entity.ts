@@ -16,11 +16,11 @@ export class CheckRecordEntity {
   @Column({ type: 'varchar', length: 255, nullable: true }) attachment: string | null;
   @CreateDateColumn({ name: 'checked_at', type: 'timestamptz' }) checkedAt: Date;
   @Column({ name: 'checked_by', type: 'varchar', length: 150, default: '' }) checkedBy: string;
-  /** ON DELETE SET NULL. */
+  /** Plans are archived, never deleted: the reference stays. */
   @Column({ name: 'plan_id', type: 'integer', nullable: true }) planId: number | null;
-  /** ON DELETE CASCADE. */
+  /** Devices are archived, never deleted: the reference stays (ON DELETE RESTRICT). */
   @Column({ name: 'device_id', type: 'integer' }) deviceId: number;
-  /** ON DELETE SET NULL. */
+  /** Items are archived, never deleted: the reference stays. */
   @Column({ name: 'item_id', type: 'integer', nullable: true }) itemId: number | null;
   @Column({ type: 'varchar', length: 4, default: 'api' }) source: string;
 }

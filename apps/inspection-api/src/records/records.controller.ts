@@ -64,7 +64,7 @@ export class RecordsController extends ResourceRoutes({
   }
 
   @Get()
-  @ApiOperation({ summary: 'List check records (paged, by id unless `ordering` says otherwise)' })
+  @ApiOperation({ summary: 'List check records (paged, newest first unless `ordering` says otherwise)' })
   @ApiQuery({ name: 'page', required: false, type: Number, description: 'Page number, or "last".' })
   @ApiQuery({ name: 'page_size', required: false, type: Number, description: 'Default 20, at most 100.' })
   @RecordFilterQueries()
@@ -149,7 +149,7 @@ function RecordFilterQueries(): MethodDecorator {
     ApiQuery({
       name: 'ordering',
       required: false,
-      description: `Comma-separated fields, "-" for descending (DRF's OrderingFilter; unknown fields are ignored): ${Object.keys(RECORD_ORDERING_COLUMNS).join(', ')}. Default id.`,
+      description: `Comma-separated fields, "-" for descending (DRF's OrderingFilter; unknown fields are ignored): ${Object.keys(RECORD_ORDERING_COLUMNS).join(', ')}. Default -checked_at (newest first); ties by id in the last field's direction.`,
     }),
   );
 }

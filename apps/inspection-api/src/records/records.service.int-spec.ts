@@ -482,17 +482,26 @@ describe('RecordsService.page', () => {
 
   const ids = (results: unknown): number[] => (results as Array<{ id: number }>).map((record) => record.id);
 
-  it('filters by reference and status, ordered by id, and counts what matches', async () => {
+  it('filters by reference and status, newest first, and counts what matches', async () => {
     const page = await service.page(MEDIA, { device, status: 'ok' }, { page: 1, size: 20 });
     expect(page.count).toBe(2);
-    expect(ids(page.results)).toEqual([1, 5]);
-    expect(ids((await service.page(MEDIA, { plan }, { page: 1, size: 20 })).results)).toEqual([1, 2, 5]);
+    expect(ids(page.results)).toEqual([5, 1]);
+    expect(ids((await service.page(MEDIA, { plan }, { page: 1, size: 20 })).results)).toEqual([5, 2, 1]);
+    const oldestFirst = await service.page(
+      MEDIA,
+      { plan, ordering: [{ field: 'id', descending: false }] },
+      {
+        page: 1,
+        size: 20,
+      },
+    );
+    expect(ids(oldestFirst.results)).toEqual([1, 2, 5]);
   });
 
   it('pages by size, resolves "last", and is "Invalid page." beyond it', async () => {
-    expect(ids((await service.page(MEDIA, {}, { page: 2, size: 2 })).results)).toEqual([3, 4]);
+    expect(ids((await service.page(MEDIA, {}, { page: 2, size: 2 })).results)).toEqual([3, 2]);
     const last = await service.page(MEDIA, {}, { page: 'last', size: 2 });
-    expect({ page: last.page, ids: ids(last.results) }).toEqual({ page: 3, ids: [5] });
+    expect({ page: last.page, ids: ids(last.results) }).toEqual({ page: 3, ids: [1] });
     expect(await failure(service.page(MEDIA, {}, { page: 4, size: 2 }))).toEqual({
       status: 404,
       body: { detail: 'Invalid page.' },

@@ -34,7 +34,7 @@ export interface RecordFilters {
   checkedBy?: string;
   checkedAfter?: string;
   checkedBefore?: string;
-  /** `?ordering=` (DRF's OrderingFilter); empty: by id. */
+  /** `?ordering=` (DRF's OrderingFilter); empty: the default, newest first (`RECORD_DEFAULT_ORDERING`). */
   ordering?: OrderingTerm[];
 }
 
@@ -49,17 +49,20 @@ export const RECORD_ORDERING_COLUMNS: Record<string, string> = {
   item: 'r."item_id"',
 };
 
+/** The records' default order (the view's `ordering`, DRF's OrderingFilter default): newest first. */
+export const RECORD_DEFAULT_ORDERING: readonly OrderingTerm[] = [{ field: 'checked_at', descending: true }];
+
 /**
- * The ORDER BY of the records list and its export: the requested terms, then the id (in the last term's direction)
- * so pages never overlap; by id without a valid term.
+ * The ORDER BY of the records list and its export: the requested terms (or, without a valid one, the default:
+ * newest first), then the id (in the last term's direction) so pages never overlap.
  */
 export function recordOrder(filters: RecordFilters): string {
-  const terms = (filters.ordering ?? []).map(
+  const ordering = filters.ordering?.length ? filters.ordering : RECORD_DEFAULT_ORDERING;
+  const terms = ordering.map(
     (term) => `${RECORD_ORDERING_COLUMNS[term.field] ?? 'r."id"'}${term.descending ? ' DESC' : ''}`,
   );
-  const last = filters.ordering?.[filters.ordering.length - 1];
-  if (!filters.ordering?.some((term) => term.field === 'id'))
-    terms.push(`r."id"${last?.descending ? ' DESC' : ''}`);
+  const last = ordering[ordering.length - 1];
+  if (!ordering.some((term) => term.field === 'id')) terms.push(`r."id"${last?.descending ? ' DESC' : ''}`);
   return terms.join(', ');
 }
 

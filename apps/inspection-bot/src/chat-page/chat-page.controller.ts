@@ -46,6 +46,13 @@ export function chatPageCsp(relayPublicUrl: string): string {
 }
 
 /**
+ * The service worker's own policy. A worker script's Content-Security-Policy governs the worker itself: the
+ * platform's API default (`default-src 'none'`) would block every fetch it makes (its install, `cache.addAll`
+ * of the page shell, fails and the worker never activates). It fetches from the page's origin only.
+ */
+export const SERVICE_WORKER_CSP = "default-src 'none'; connect-src 'self'";
+
+/**
  * The bot's website: the chat page (its front-end build: script with Web Chat bundled, styles, web app manifest,
  * icons, service worker) and the server-side Direct Line token route.
  */
@@ -111,6 +118,7 @@ export class ChatPageController {
         'content-type': asset.contentType,
         'cache-control': asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
         'x-content-type-options': 'nosniff',
+        ...(request.path === '/sw.js' ? { 'content-security-policy': SERVICE_WORKER_CSP } : {}),
       },
     });
   }

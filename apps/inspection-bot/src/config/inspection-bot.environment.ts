@@ -25,22 +25,31 @@ const LOCAL_CONNECTOR = 'http://127.0.0.1:8020';
  * reads, as a generated bot reads `process.env`. Their defaults point at a connector-gateway on this machine.
  */
 export class InspectionBotEnvironment extends CommonEnvironment {
+  /** HTTP port (the platform configuration's `messagingEndpoint` points here). */
   @Expose() @ToInteger() @IsInt() @Min(0) @Max(65535) INSPECTION_BOT_PORT: number = 3978;
 
-  /** Where people open the chat page (printed at start-up). Unset: `http://localhost:<port>`. */
+  /**
+   * Where people open the chat page (printed at start-up).
+   *
+   * @default `http://localhost:<port>`
+   */
   @Expose() @IsOptional() @IsUrl(HTTP_URL) @Matches(NO_TRAILING_SLASH) INSPECTION_BOT_PUBLIC_URL?: string;
 
   /** Locale of the chat page and replies when neither the browser nor the activity names one (`en`, `zh-Hans`). */
   @Expose() @IsIn(['en', 'zh-Hans']) INSPECTION_BOT_DEFAULT_LOCALE: 'en' | 'zh-Hans' = 'en';
 
   /**
-   * Update an item card once it is answered (updateActivity: the answer shown, no more buttons). Off by default:
-   * the connector delivers the update as a `messageUpdate` activity (`replyToId` = the card message), which stock
-   * Web Chat does not render; turn it on with a chat page that applies it.
+   * Update an item card once it is answered (updateActivity: the answer shown, no more buttons). The connector
+   * delivers the update as a `messageUpdate` activity (`replyToId` = the card message), which the chat page applies
+   * in place; other Direct Line clients that do not apply it keep the card as it was. `false` leaves cards as sent.
    */
-  @Expose() @ToBoolean() @IsBoolean() INSPECTION_BOT_UPDATE_ANSWERED_CARDS: boolean = false;
+  @Expose() @ToBoolean() @IsBoolean() INSPECTION_BOT_UPDATE_ANSWERED_CARDS: boolean = true;
 
-  /** The phrasebook the local translator serves the bot's own strings from. */
+  /**
+   * The phrasebook the local translator serves the bot's own strings from.
+   *
+   * @default `apps/inspection-bot/phrasebook.yaml`
+   */
   @Expose() @IsString() INSPECTION_BOT_PHRASEBOOK: string = resolve(__dirname, '..', '..', 'phrasebook.yaml');
 
   // --- translation (connector-gateway's Translator v3 endpoint, through @fieldops/ai-credentials) -------------
@@ -52,7 +61,7 @@ export class InspectionBotEnvironment extends CommonEnvironment {
   @IsIn(['key', 'key-and-region', 'exchanged-token'])
   INSPECTION_BOT_TRANSLATOR_AUTH: 'key' | 'key-and-region' | 'exchanged-token' = 'exchanged-token';
 
-  /** The AI resource's keys (the second one is the fail-over); required with INSPECTION_BOT_TRANSLATOR_URL. */
+  /** The AI resource's key; required with INSPECTION_BOT_TRANSLATOR_URL. */
   @Expose()
   @ValidateIf(
     (environment: InspectionBotEnvironment) => environment.INSPECTION_BOT_TRANSLATOR_URL !== undefined,
@@ -61,6 +70,7 @@ export class InspectionBotEnvironment extends CommonEnvironment {
   @MinLength(16)
   INSPECTION_BOT_TRANSLATOR_KEY?: string;
 
+  /** The AI resource's second key (the fail-over). */
   @Expose() @IsOptional() @IsString() @MinLength(16) INSPECTION_BOT_TRANSLATOR_KEY_2?: string;
 
   /** The AI resource's region (key-and-region). */
@@ -70,6 +80,7 @@ export class InspectionBotEnvironment extends CommonEnvironment {
   /** Base URL of inspection-api (its routes are under `/api`). */
   @Expose() @IsUrl(HTTP_URL) @Matches(NO_TRAILING_SLASH) INSPECTION_API_URL: string = 'http://127.0.0.1:8000';
 
+  /** The bot's service account in inspection-api. */
   @Expose() @IsString() @MinLength(1) INSPECTION_BOT_API_USERNAME: string = 'inspection-bot';
 
   /** The service account's password (required: the bot cannot record anything without it). */
@@ -108,34 +119,46 @@ export class InspectionBotEnvironment extends CommonEnvironment {
   @Expose() @ToInteger() @IsInt() @Min(1) @Max(1000) INSPECTION_BOT_TOKENS_PER_SESSION_MINUTE: number = 6;
 
   // --- botbuilder (ConfigurationBotFrameworkAuthentication), connector-gateway's endpoints ------------------------
-  /** Empty: anonymous (the platform configuration registers the bot with `anonymous: true`). */
+  /**
+   * The bot's app id as registered in the platform configuration. Empty: anonymous (the platform configuration
+   * registers the bot with `anonymous: true`).
+   */
   @Expose() @IsString() MicrosoftAppId: string = '';
 
-  /** With an app id and no MicrosoftAppType: msal with the connector's known-authority metadata (password mode). */
+  /**
+   * The bot's app password as registered in the platform configuration. With an app id and no MicrosoftAppType: msal
+   * with the connector's known-authority metadata (password mode).
+   */
   @Expose() @IsString() MicrosoftAppPassword: string = '';
 
   /** Unset / `MultiTenant` / `SingleTenant`: password; `UserAssignedMsi`: the connector's managed-identity endpoint. */
   @Expose() @IsOptional() @IsIn(['MultiTenant', 'SingleTenant', 'UserAssignedMsi']) MicrosoftAppType?: string;
 
+  /** The tenant the bot asks connector-gateway for tokens in (one of its CONNECTOR_TOKEN_TENANTS). */
   @Expose() @IsString() MicrosoftAppTenantId: string = 'botframework.com';
 
   /** The connector's tenant authority: `<connector>/<tenant>` (its OpenID configuration is read from here). */
   @Expose() @IsUrl(HTTP_URL) @Matches(NO_TRAILING_SLASH) ToChannelFromBotLoginUrl: string =
     `${LOCAL_CONNECTOR}/botframework.com`;
 
+  /** The scope of the bot's tokens for the connector (one of connector-gateway's CONNECTOR_TOKEN_SCOPES, without `/.default`). */
   @Expose() @IsString() @MinLength(1) ToChannelFromBotOAuthScope: string = 'https://api.botframework.com';
 
   /** = connector-gateway's CONNECTOR_BOT_TOKEN_ISSUER. */
   @Expose() @IsString() @MinLength(1) ToBotFromChannelTokenIssuer: string = 'https://api.botframework.com';
 
+  /** The OpenID metadata the channel's tokens to the bot are validated with (connector-gateway's). */
   @Expose() @IsUrl(HTTP_URL) ToBotFromChannelOpenIdMetadataUrl: string =
     `${LOCAL_CONNECTOR}/v1/.well-known/openidconfiguration`;
 
+  /** The OpenID metadata of the Emulator's tokens: connector-gateway's as well (botbuilder reads every endpoint key). */
   @Expose() @IsUrl(HTTP_URL) ToBotFromEmulatorOpenIdMetadataUrl: string =
     `${LOCAL_CONNECTOR}/v1/.well-known/openidconfiguration`;
 
+  /** botbuilder's user-token service URL: connector-gateway's base URL. */
   @Expose() @IsUrl(HTTP_URL) OAuthUrl: string = LOCAL_CONNECTOR;
 
+  /** The `callerId` botbuilder stamps on the activities the bot receives. */
   @Expose() @IsString() @MinLength(1) CallerId: string = 'urn:botframework:fieldops';
 }
 

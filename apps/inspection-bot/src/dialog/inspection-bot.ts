@@ -57,7 +57,7 @@ export class InspectionBot extends ActivityHandler {
       carouselSize: options.carouselSize ?? 10,
       historySize: options.historySize ?? 5,
       maxPhotoBytes: options.maxPhotoBytes ?? 10 * 1024 * 1024,
-      updateAnsweredCards: options.updateAnsweredCards ?? false,
+      updateAnsweredCards: options.updateAnsweredCards ?? true,
       now: options.now ?? (() => new Date()),
     };
     this.directory = new InspectorDirectory(options.api);

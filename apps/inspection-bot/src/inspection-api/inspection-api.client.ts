@@ -137,20 +137,13 @@ export class InspectionApiClient implements InspectionApi {
   }
 
   async lastRecords(device: number, count: number): Promise<CheckRecord[]> {
-    // Records are listed by ascending id: read the last page (and the one before when it is short).
-    const total = await this.countRecords({ device });
-    if (total === 0) return [];
-    const lastPage = Math.ceil(total / count);
-    const pages = lastPage > 1 && total % count !== 0 ? [lastPage - 1, lastPage] : [lastPage];
-    const records: CheckRecord[] = [];
-    for (const page of pages) {
-      const result = await this.json<Page<CheckRecord>>(
-        'GET',
-        `records/?device=${device}&page_size=${count}&page=${page}`,
-      );
-      records.push(...result.results);
-    }
-    return records.slice(-count).reverse();
+    // Newest first: DRF's OrderingFilter on records (also the list's default).
+    const query = new URLSearchParams({
+      device: String(device),
+      ordering: '-checked_at',
+      page_size: String(count),
+    });
+    return (await this.json<Page<CheckRecord>>('GET', `records/?${query.toString()}`)).results;
   }
 
   createRecord(record: NewCheckRecord, options: WriteOptions = {}): Promise<CheckRecord> {

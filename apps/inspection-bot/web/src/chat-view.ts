@@ -77,6 +77,9 @@ function styleOptions(userName: string): Record<string, unknown> {
     uploadAccept: 'image/*',
     uploadMultiple: false,
     sendAttachmentOn: 'attach',
+    // The outbox shows the chosen picture itself (from the bytes it keeps); Web Chat's own thumbnail would decode
+    // a 12–50 MP photo a second time and logs an error for a file that is not a picture.
+    enableUploadThumbnail: false,
   };
 }
 

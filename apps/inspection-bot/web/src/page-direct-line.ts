@@ -88,6 +88,27 @@ interface InnerState {
   conversationId?: string;
 }
 
+/**
+ * A bot's updateActivity as the chat service delivers it (Direct Line has no update of its own): a `messageUpdate`
+ * whose `replyToId` names the updated activity. Web Chat replaces an activity when another arrives with the same
+ * `id` and places it by `timestamp`, so the update is handed on as the updated message under the original's id,
+ * time and `replyToId`: an answered card shows its answer in its place and its buttons are gone.
+ */
+export function appliedUpdate(activity: Activity, transcript: readonly Activity[]): Activity {
+  const updated = activity.replyToId;
+  if (activity.type !== 'messageUpdate' || typeof updated !== 'string') return activity;
+  const original = transcript.find((kept) => kept.id === updated);
+  const replaced: Activity = {
+    ...activity,
+    type: 'message',
+    id: updated,
+    timestamp: original?.timestamp ?? activity.timestamp,
+  };
+  if (original?.replyToId === undefined) delete replaced.replyToId;
+  else replaced.replyToId = original.replyToId;
+  return replaced;
+}
+
 function withoutLocalFields(activity: Activity): Activity {
   const channelData = { ...activity.channelData };
   delete channelData.state;
@@ -352,7 +373,8 @@ export class PageDirectLine {
     this.innerOnline = false;
   }
 
-  private received(activity: Activity): void {
+  private received(delivered: Activity): void {
+    const activity = appliedUpdate(delivered, this.transcript);
     const state = this.inner as unknown as InnerState | undefined;
     if (this.conversation && state) {
       this.conversation.watermark = state.watermark ?? this.conversation.watermark;

@@ -31,9 +31,13 @@ export function defaultBotServiceUrl(connector: {
 
 /** relay-gateway's environment (docs/operate/configuration.md). */
 export class RelayGatewayEnvironment extends ConversationStateEnvironment implements DerivesSettings {
+  /** HTTP port. */
   @Expose() @ToInteger() @IsInt() @Min(0) @Max(65535) RELAY_GATEWAY_PORT: number = 8010;
 
-  /** The platform configuration file (YAML): bots and their Direct Line channel settings. */
+  /**
+   * The platform configuration file (YAML): bots and their Direct Line channel settings (`npm start`:
+   * `infra/config/platform.example.yaml`).
+   */
   @Expose() @IsString() @Matches(/\S/) PLATFORM_CONFIG: string;
 
   /** This gateway's public base URL (scheme and host the clients see); unset: from the request and trusted X-Forwarded-*. */
@@ -46,6 +50,8 @@ export class RelayGatewayEnvironment extends ConversationStateEnvironment implem
    * The `serviceUrl` stamped on activities for the bot (connector-gateway's public URL, trailing slash). Unset: it
    * follows connector-gateway's settings in this environment, CONNECTOR_PUBLIC_URL, else
    * `http://localhost:${CONNECTOR_GATEWAY_PORT}/` (8020), so moving the connector moves where bots reply.
+   *
+   * @default follows connector-gateway's settings
    */
   @Expose()
   @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
@@ -71,7 +77,10 @@ export class RelayGatewayEnvironment extends ConversationStateEnvironment implem
    */
   @Expose() @IsOptional() @IsIn(['connector', 'direct']) RELAY_BOT_DELIVERY?: 'connector' | 'direct';
 
-  /** connector-gateway's internal base URL for deliveries (e.g. `http://connector-gateway:8020`). */
+  /**
+   * connector-gateway's internal base URL for deliveries (e.g. `http://connector-gateway:8020`); `npm start` points
+   * it at the connector it starts.
+   */
   @Expose()
   @ValidateIf(
     (environment: RelayGatewayEnvironment) =>
@@ -80,7 +89,10 @@ export class RelayGatewayEnvironment extends ConversationStateEnvironment implem
   @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
   RELAY_CONNECTOR_URL?: string;
 
-  /** connector-gateway's CONNECTOR_INTERNAL_KEY (32+ characters); required in `connector` mode. */
+  /**
+   * connector-gateway's CONNECTOR_INTERNAL_KEY; required in `connector` mode (`npm start`: a random key shared with
+   * the connector it starts).
+   */
   @Expose()
   @ValidateIf((environment: RelayGatewayEnvironment) => environment.botDeliveryMode() === 'connector')
   @IsString()
@@ -92,7 +104,10 @@ export class RelayGatewayEnvironment extends ConversationStateEnvironment implem
     return this.RELAY_BOT_DELIVERY ?? (this.RELAY_CONNECTOR_URL !== undefined ? 'connector' : 'direct');
   }
 
-  /** How long a send waits for the bot's HTTP answer before answering 504. */
+  /**
+   * `direct` delivery: deadline for the bot's HTTP answer, then 504 `BotError`; `connector`: the same plus 5 s for
+   * the call to the connector.
+   */
   @Expose() @ToInteger() @IsInt() @Min(100) @Max(120_000) BOT_DELIVERY_TIMEOUT_MS: number = 15_000;
 
   /** Largest activity (serialized JSON, bytes) a client may send; larger: 413 MessageSizeTooBig. */
@@ -107,7 +122,10 @@ export class RelayGatewayEnvironment extends ConversationStateEnvironment implem
   /** The window of the upload quotas below, in seconds. */
   @Expose() @ToInteger() @IsInt() @Min(1) @Max(86_400) RELAY_UPLOAD_QUOTA_WINDOW_SECONDS: number = 3600;
 
-  /** Bytes of files one conversation may upload per window; over: 429 TooManyRequests (413 for one larger upload); 0 disables. */
+  /**
+   * Bytes of files one conversation may upload per window (shared by every relay through Redis with REDIS_URL); over:
+   * 429 TooManyRequests (413 for one larger upload); 0 disables.
+   */
   @Expose() @ToInteger() @IsInt() @Min(0) RELAY_UPLOAD_BYTES_PER_CONVERSATION: number = 20_971_520;
 
   /** Files one conversation may upload per window; 0 disables. */
@@ -125,9 +143,12 @@ export class RelayGatewayEnvironment extends ConversationStateEnvironment implem
   /** Reconnect without a watermark: `all` replays the retained log (what the real service does), `new` only later activities (the docs). */
   @Expose() @IsIn(['all', 'new']) RELAY_RECONNECT_REPLAY: 'all' | 'new' = 'all';
 
-  /** Requests per minute per token (or secret); 0 disables. */
+  /**
+   * Requests per minute per token or secret, for all instances together (Redis) or per process; over: 429
+   * TooManyRequests with Retry-After; 0 disables.
+   */
   @Expose() @ToInteger() @IsInt() @Min(0) RELAY_RATE_LIMIT_PER_TOKEN: number = 600;
 
-  /** Sends (activities and uploads) per minute per conversation; 0 disables. */
+  /** Sends (activities and uploads) per minute per conversation, for all instances together (Redis) or per process; 0 disables. */
   @Expose() @ToInteger() @IsInt() @Min(0) RELAY_RATE_LIMIT_PER_CONVERSATION: number = 300;
 }

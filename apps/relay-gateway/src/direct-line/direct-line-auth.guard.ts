@@ -10,14 +10,14 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { type BotConfig, findBot } from '@fieldops/platform-config';
-import { badArgument, missingProperty, tooManyRequests } from '@fieldops/contracts';
+import { badArgument, tooManyRequests } from '@fieldops/contracts';
 import { LOGGER, type Logger, type RouteRequest } from '@fieldops/platform';
 import { type RateLimit, RateLimitStore } from '@fieldops/rate-limits';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { type Credential } from './credentials';
 import { PLATFORM_CONFIG, type PlatformConfig } from './relay-settings';
 import { TokenIssuer } from './token-issuer';
-import { originRefused, trustedOriginsFor } from './trusted-origins';
+import { assertEnhancedAuthentication, originRefused, trustedOriginsFor } from './enhanced-authentication';
 
 const ENHANCED_AUTH_EXEMPT = 'fieldops:relay:enhanced-auth-exempt';
 const LEGACY_SCHEMES = 'fieldops:relay:legacy-schemes';
@@ -96,7 +96,6 @@ export class DirectLineAuthGuard implements CanActivate {
     }
 
     const origin = request.headers.origin;
-    const channel = credential.bot.directLine;
     const trusted = trustedOriginsFor(credential.bot, credential.kind === 'token' ? credential.origins : []);
     if (originRefused(origin, trusted)) {
       // CORS answers only the trusted origins: without Access-Control-Allow-Origin the browser of a page on another
@@ -106,13 +105,11 @@ export class DirectLineAuthGuard implements CanActivate {
     }
 
     const exempt = this.reflector.getAllAndOverride<boolean>(ENHANCED_AUTH_EXEMPT, targets) ?? false;
-    if (channel?.enhancedAuthentication && !exempt) {
-      if (credential.kind !== 'token' || !credential.userId?.startsWith('dl_')) {
-        throw missingProperty(
-          'Enhanced authentication is enabled: use a token generated with a user id starting with dl_',
-        );
-      }
-    }
+    if (!exempt)
+      assertEnhancedAuthentication(
+        credential.bot,
+        credential.kind === 'token' ? credential.userId : undefined,
+      );
     request.directLineCredential = credential;
     return true;
   }

@@ -12,7 +12,7 @@ import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { conversationNotFound } from '../conversations/conversations.service';
 import { PLATFORM_CONFIG, type PlatformConfig } from '../direct-line/relay-settings';
 import { TokenIssuer } from '../direct-line/token-issuer';
-import { originRefused, trustedOriginsFor } from '../direct-line/trusted-origins';
+import { originRefused, trustedOriginsFor } from '../direct-line/enhanced-authentication';
 import { streamConversationOf } from '../direct-line/v3-paths';
 import { parseWatermark } from '../direct-line/watermark';
 import { StreamConnection } from './stream-connection';

@@ -1,3 +1,4 @@
+import { ENHANCED_AUTHENTICATION_REFUSAL } from '../direct-line/enhanced-authentication';
 import { InProcessConversationStore } from '@fieldops/conversation-store';
 import { createLogger } from '@fieldops/platform';
 import { type BotConfig } from '@fieldops/platform-config';
@@ -71,10 +72,10 @@ describe('TokensService', () => {
 
   it("generate under enhanced authentication: a dl_ user is required, and the bot's trusted origins bind the token", async () => {
     await expect(service.generate(secretOf(enhanced), {})).rejects.toThrow(
-      refusal(400, 'MissingProperty', 'Enhanced authentication is enabled: user.id is required'),
+      refusal(400, 'MissingProperty', ENHANCED_AUTHENTICATION_REFUSAL),
     );
     await expect(service.generate(secretOf(enhanced), { user: { id: 'u1' } })).rejects.toThrow(
-      refusal(400, 'BadArgument', 'Enhanced authentication is enabled: user.id must start with dl_'),
+      refusal(400, 'MissingProperty', ENHANCED_AUTHENTICATION_REFUSAL),
     );
     const answer = await service.generate(secretOf(enhanced), {
       user: { id: 'dl_1' },

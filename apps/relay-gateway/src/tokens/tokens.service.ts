@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CONVERSATION_STORE, type ConversationStore } from '@fieldops/conversation-store';
-import { badArgument, missingProperty } from '@fieldops/contracts';
+import { badArgument } from '@fieldops/contracts';
 import { newConversationId } from '../conversations/conversations.service';
 import { type Credential } from '../direct-line/credentials';
+import { assertEnhancedAuthentication, trustedOriginsFor } from '../direct-line/enhanced-authentication';
 import { TokenIssuer } from '../direct-line/token-issuer';
 import { parseTokenParameters } from './dto/token-parameters';
 
@@ -25,15 +26,7 @@ export class TokensService {
       throw badArgument('Cannot use a scoped token to generate a different scoped token', 403);
     }
     const parameters = parseTokenParameters(body);
-    const channel = credential.bot.directLine;
-    if (channel?.enhancedAuthentication) {
-      if (!parameters.userId) {
-        throw missingProperty('Enhanced authentication is enabled: user.id is required');
-      }
-      if (!parameters.userId.startsWith('dl_')) {
-        throw badArgument('Enhanced authentication is enabled: user.id must start with dl_');
-      }
-    }
+    assertEnhancedAuthentication(credential.bot, parameters.userId);
     const conversationId = newConversationId();
     await this.store.create({
       conversationId,
@@ -43,7 +36,7 @@ export class TokensService {
       ...(parameters.userName ? { userName: parameters.userName } : {}),
     });
     // With enhanced authentication the configured origins win; otherwise the caller's (if any) bind the token.
-    const origins = channel?.enhancedAuthentication ? channel.trustedOrigins : parameters.trustedOrigins;
+    const origins = trustedOriginsFor(credential.bot, parameters.trustedOrigins);
     const issued = this.issuer.issueConversationToken(
       credential.bot,
       conversationId,

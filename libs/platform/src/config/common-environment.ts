@@ -11,6 +11,7 @@ export class CommonEnvironment {
   /** Interface the HTTP server binds to. */
   @Expose() @IsString() HOST: string = '0.0.0.0';
 
+  /** The least severe level of the log lines written (`silent`: none). */
   @Expose() @IsIn(LOG_LEVELS) LOG_LEVEL: LogLevel = 'info';
 
   /** How long a graceful shutdown may drain in-flight requests before the process gives up. */

@@ -17,9 +17,14 @@ export function redactUrl(url: string): string {
   return url.replace(SECRET_QUERY_PARAMETER, '$1[redacted]');
 }
 
-/** The access-log level of a finished response: 5xx error, 4xx warn, the rest info. */
-export function accessLogLevel(statusCode: number): Level {
+/**
+ * The access-log level of a finished response: 5xx error, 4xx warn, the rest info. A 401 to a request that sent no
+ * Authorization header is info: the challenge of a client that has not authenticated yet (a first try, the relay's
+ * start-up probe of the connector), not a refused credential.
+ */
+export function accessLogLevel(statusCode: number, sentAuthorization = true): Level {
   if (statusCode >= 500) return 'error';
+  if (statusCode === 401 && !sentAuthorization) return 'info';
   if (statusCode >= 400) return 'warn';
   return 'info';
 }
@@ -62,7 +67,9 @@ export function logAccess(
   started: number,
 ): void {
   const finished = response.writableFinished;
-  const level = finished ? accessLogLevel(response.statusCode) : 'warn';
+  const level = finished
+    ? accessLogLevel(response.statusCode, request.headers.authorization !== undefined)
+    : 'warn';
   if (!logger.isLevelEnabled(level)) return;
   logger[level](
     {

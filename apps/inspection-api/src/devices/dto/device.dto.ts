@@ -13,6 +13,12 @@ export class DeviceDto {
   @ApiProperty({ minLength: 1, maxLength: 100, description: 'Unique among devices.' }) code: string;
   @ApiPropertyOptional({ maxLength: 200, default: '' }) location: string;
   @ApiPropertyOptional({ maxLength: 100, default: '' }) group: string;
+  @ApiPropertyOptional({
+    format: 'date-time',
+    readOnly: true,
+    description: 'When the device was deleted (archived): only in the `?archived=true` list.',
+  })
+  archived_at?: string;
 }
 
 /** What a client writes (read-only and unknown keys are ignored). */

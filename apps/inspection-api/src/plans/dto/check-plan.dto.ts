@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { type FieldSpec } from '../../drf/serializer';
-import { ID_FIELD, serializerInfo } from '../../drf/metadata';
+import { ID_FIELD, readOnlyFieldInfo, serializerInfo } from '../../drf/metadata';
 import { FREQUENCIES } from '../check-plan.entity';
 
 export class CheckPlanDto {
@@ -15,6 +15,11 @@ export class CheckPlanDto {
   @ApiProperty({ minLength: 1, maxLength: 200 }) name: string;
   @ApiProperty({ enum: FREQUENCIES }) frequency: string;
   @ApiPropertyOptional({ default: true }) active: boolean;
+  @ApiProperty({
+    readOnly: true,
+    description: 'False when every device of the plan was deleted (archived): the plan has nothing to check.',
+  })
+  has_devices: boolean;
 }
 
 export class CheckPlanInputDto {
@@ -45,4 +50,5 @@ export const CHECK_PLAN_INFO = serializerInfo(CHECK_PLAN_FIELDS, [
   'name',
   'frequency',
   'active',
+  ['has_devices', readOnlyFieldInfo('has_devices', 'boolean')],
 ]);
