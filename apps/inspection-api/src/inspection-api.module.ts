@@ -8,6 +8,8 @@ import { PlatformModule, ReadinessRegistry } from '@fieldops/platform';
 import { type Logger } from '@fieldops/platform';
 import { type JwtPayload } from 'jsonwebtoken';
 import { DataSource } from 'typeorm';
+import { ActionsController } from './actions/actions.controller';
+import { ActionsService } from './actions/actions.service';
 import { ApiRootController } from './api-root.controller';
 import { LoginClientAddress } from './auth/login-client-address';
 import { LoginThrottle, loginThrottleStore } from './auth/login-throttle.service';
@@ -85,6 +87,7 @@ export class InspectionApiModule {
         ItemsController,
         PlansController,
         RecordsController,
+        ActionsController,
         MediaController,
         UsersController,
         DueController,
@@ -96,6 +99,7 @@ export class InspectionApiModule {
         PlansService,
         IdempotencyService,
         RecordsService,
+        ActionsService,
         RecordsExportService,
         {
           provide: RateLimitStore,

@@ -142,6 +142,14 @@ describe('inspection-api documentation', () => {
         );
         expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(['409', '422']));
       }
+      // Corrective actions: list, detail (no DELETE: actions are never deleted), comments, and the restore route.
+      expect(Object.keys(document.paths['/api/actions/'] ?? {})).toEqual(['get', 'post']);
+      expect(Object.keys(document.paths['/api/actions/{id}/'] ?? {})).toEqual(['get', 'put', 'patch']);
+      expect(Object.keys(document.paths['/api/actions/{id}/comments/'] ?? {})).toEqual(['get', 'post']);
+      expect(Object.keys(document.paths['/api/devices/{id}/restore/'] ?? {})).toEqual(['post']);
+      expect(document.components.schemas.ActionDto?.properties.status).toMatchObject({
+        enum: ['open', 'in_progress', 'done', 'verified', 'cancelled'],
+      });
       expect(document.paths['/api/devices/']?.post?.parameters ?? []).not.toContainEqual(
         expect.objectContaining({ name: 'Idempotency-Key' }),
       );

@@ -99,6 +99,7 @@ describe('check plans', () => {
       'frequency',
       'active',
       'has_devices',
+      'open_action_on',
     ]);
     expect(created.body).toMatchObject({ devices: [a, b], name: 'Daily', frequency: 'daily', active: true });
     const id = (created.body as { id: number }).id;

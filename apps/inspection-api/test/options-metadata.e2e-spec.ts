@@ -102,6 +102,7 @@ describe('OPTIONS metadata', () => {
       'frequency',
       'active',
       'has_devices',
+      'open_action_on',
     ]);
     expect(plans.actions.POST.active).toEqual({
       type: 'boolean',

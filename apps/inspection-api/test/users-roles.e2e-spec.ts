@@ -41,6 +41,7 @@ describe('roles and the users API', () => {
       'is_active',
       'date_joined',
       'last_login',
+      'kind',
     ]);
     expect(created.body).toMatchObject({
       username: 'sam',

@@ -15,9 +15,10 @@ import { type Principal } from './tokens.service';
  * - `read` (the default): GET, HEAD and OPTIONS;
  * - `read-and-create`: those and POST (check records); like a DRF permission class it looks at the method only,
  *   so a POST to a record's detail path is then 405, as for a supervisor;
- * - `none`: nothing (user administration).
+ * - `none`: nothing (user administration);
+ * - `per-object`: every method; the handler decides per object (corrective actions: the assignee's own).
  */
-export type InspectorAccess = 'none' | 'read' | 'read-and-create';
+export type InspectorAccess = 'none' | 'read' | 'read-and-create' | 'per-object';
 
 const INSPECTOR_ACCESS = 'inspection-api:inspector-access';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -47,6 +48,7 @@ export class RoleAccessGuard implements CanActivate {
         context.getHandler(),
         context.getClass(),
       ]) ?? 'read';
+    if (access === 'per-object') return true;
     if (access !== 'none' && SAFE_METHODS.has(request.method)) return true;
     if (access === 'read-and-create' && request.method === 'POST') return true;
     throw permissionDenied();

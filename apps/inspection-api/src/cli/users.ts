@@ -45,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
     try {
       await runMigrationsUnderLock(dataSource, { logger });
       const users = dataSource.getRepository(UserEntity);
-      const service = new UsersService(dataSource, logger);
+      const service = new UsersService(dataSource, logger, environment);
       if (command === 'list') {
         for (const user of await service.list())
           process.stdout.write(

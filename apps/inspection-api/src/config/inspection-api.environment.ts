@@ -158,6 +158,24 @@ export class InspectionApiEnvironment extends CommonEnvironment {
   INSPECTION_LOGIN_ADDRESS_FORWARDERS: string[] = ['inspection-bot'];
 
   /**
+   * Service accounts (user names, comma-separated): accounts of software rather than people, the inspection bot's
+   * (`INSPECTION_BOT_API_USERNAME`). They are left out of `GET /api/users/` (listed with `?kind=service`), show
+   * `"kind":"service"`, and cannot be deactivated, given another role or deleted through the API (the users CLI
+   * still manages them). Empty: none.
+   */
+  @Expose()
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((name) => name.trim())
+          .filter((name) => name !== '')
+      : value,
+  )
+  @IsString({ each: true })
+  INSPECTION_SERVICE_ACCOUNTS: string[] = ['inspection-bot'];
+
+  /**
    * How long an `Idempotency-Key` of a record write is kept (and a repeat replays the first answer), in hours;
    * at least 24.
    */

@@ -14,6 +14,7 @@ import { CoverRecordsByTime1732710000000 } from './migrations/1732710000000-cove
 import { CreateIdempotencyKeys1732800000000 } from './migrations/1732800000000-create-idempotency-keys';
 import { AddRecordSource1732810000000 } from './migrations/1732810000000-add-record-source';
 import { ArchiveInventory1732900000000 } from './migrations/1732900000000-archive-inventory';
+import { CreateActions1732910000000 } from './migrations/1732910000000-create-actions';
 
 /** Every migration, in order. New ones are appended here (and never edited once released). */
 export const INSPECTION_MIGRATIONS = [
@@ -26,6 +27,7 @@ export const INSPECTION_MIGRATIONS = [
   CreateIdempotencyKeys1732800000000,
   AddRecordSource1732810000000,
   ArchiveInventory1732900000000,
+  CreateActions1732910000000,
 ];
 
 /** Every entity of the service. */

@@ -26,8 +26,15 @@ export function fieldLabel(name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** The display name of a TextChoices member whose label was left to Django: `ok` → `Ok`. */
-const choiceLabel = (value: string): string => value.charAt(0).toUpperCase() + value.slice(1);
+/**
+ * The display name of a TextChoices member whose label was left to Django (`name.replace('_', ' ').title()`):
+ * `ok` → `Ok`, `in_progress` → `In Progress`.
+ */
+const choiceLabel = (value: string): string =>
+  value
+    .split('_')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
 
 const TYPE_OF: Record<FieldSpec['kind'], string> = {
   char: 'string',
@@ -35,6 +42,7 @@ const TYPE_OF: Record<FieldSpec['kind'], string> = {
   bool: 'boolean',
   pk: 'field', // PrimaryKeyRelatedField: SimpleMetadata's fallback label, and no choices for related fields
   pks: 'field', // ManyRelatedField
+  date: 'date',
 };
 
 /** A writable field, described from the validation spec the views use. */

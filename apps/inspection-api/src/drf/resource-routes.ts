@@ -29,7 +29,7 @@ import {
 import { type Request } from 'express';
 import { type Principal } from '../auth/tokens.service';
 import { type SerializerInfo } from './metadata';
-import { notFound } from './exceptions';
+import { methodNotAllowed, notFound } from './exceptions';
 import { type Input } from './serializer';
 import { requestOrigin } from './pagination';
 import { Body, type RequestInput, type UploadedPart } from './request-input';
@@ -116,6 +116,8 @@ export interface ResourceRoutesOptions {
   uploads?: ResourceUploads;
   /** OpenAPI: the writes take an `Idempotency-Key` header (the service replays repeats). */
   idempotent?: boolean;
+  /** `false`: the resource is never deleted; DELETE on a detail is 405 (the detail allows `DETAIL_METHODS` less DELETE). */
+  removable?: false;
 }
 
 /** The handlers ResourceRoutes adds (Nest calls them; `DrfExpressAdapter` sends what they return). */
@@ -166,6 +168,11 @@ function writeBody(options: ResourceRoutesOptions, description?: string): Method
   );
 }
 
+function removeDocumentation(options: ResourceRoutesOptions): MethodDecorator {
+  if (options.removable === false) return ApiExcludeEndpoint();
+  return applyDecorators(ApiOperation({ summary: options.removeSummary }), ApiNoContentResponse());
+}
+
 function uploadBody(input: Type<unknown>, uploads: ResourceUploads): MethodDecorator {
   return applyDecorators(
     ApiExtraModels(input, uploads.multipart),
@@ -188,6 +195,8 @@ export function ResourceRoutes(
   options: ResourceRoutesOptions,
 ): new (resource: ResourceService) => ResourceHandlers {
   const { name, info, representation } = options;
+  const detailMethods =
+    options.removable === false ? DETAIL_METHODS.filter((method) => method !== 'DELETE') : DETAIL_METHODS;
   const context = (request: Request, body?: RequestInput): ResourceRequest => ({
     origin: requestOrigin(request),
     files: options.uploads && body ? () => body.files() : NO_FILES,
@@ -237,9 +246,9 @@ export function ResourceRoutes(
 
     @Delete(':id')
     @HttpCode(204)
-    @ApiOperation({ summary: options.removeSummary })
-    @ApiNoContentResponse()
+    @removeDocumentation(options)
     remove(@Param('id') id: string): Promise<void> {
+      if (options.removable === false) throw methodNotAllowed('DELETE', detailMethods);
       return this.resource.remove(parseId(id));
     }
 
@@ -247,7 +256,7 @@ export function ResourceRoutes(
     @ApiExcludeEndpoint()
     detailOther(@Param('id') id: string, @Req() request: Request): Promise<object> {
       const actions = putActions(info, () => this.resource.findOne(parseId(id), context(request)));
-      return otherMethod(request, DETAIL_METHODS, `${name} Instance`, actions);
+      return otherMethod(request, detailMethods, `${name} Instance`, actions);
     }
   }
   return ResourceRoutesBase;

@@ -1,4 +1,5 @@
 import { type FieldErrors } from './exceptions';
+import { OUT_OF_RANGE_MESSAGE, readCalendarDate } from '../calendar/calendar-date';
 import { pythonStr, pythonTypeName } from './python-text';
 
 /**
@@ -11,7 +12,8 @@ export type FieldSpec =
   | { kind: 'choice'; name: string; required: boolean; choices: readonly string[] }
   | { kind: 'bool'; name: string }
   | { kind: 'pk'; name: string; required: boolean; nullable: boolean; table: string }
-  | { kind: 'pks'; name: string; required: boolean; table: string };
+  | { kind: 'pks'; name: string; required: boolean; table: string }
+  | { kind: 'date'; name: string; required: boolean; nullable: boolean };
 
 /** Parsed request input: a JSON value, or form fields (urlencoded or multipart) as lists of strings. */
 export type Input = { kind: 'json'; data: unknown } | { kind: 'form'; data: Map<string, string[]> };
@@ -43,7 +45,7 @@ function formValue(spec: FieldSpec, data: Map<string, string[]>, partial: boolea
   if (values === undefined) return spec.kind === 'bool' && !partial ? false : MISSING;
   const value = values[values.length - 1] ?? '';
   if (value === '') {
-    if (spec.kind === 'pk' && spec.nullable) return null;
+    if ((spec.kind === 'pk' || spec.kind === 'date') && spec.nullable) return null;
     const required = spec.kind === 'bool' ? false : spec.required;
     if (!required) return spec.kind === 'char' && spec.allowBlank ? '' : MISSING;
   }
@@ -82,8 +84,18 @@ function validateChar(spec: Extract<FieldSpec, { kind: 'char' }>, value: unknown
   return errors.length ? { error: errors.join('\n') } : { value: text };
 }
 
+/** DRF's DateField (ISO 8601 `YYYY-MM-DD`), within the calendar's accepted range (`calendar-date.ts`). */
+const DATE_FORMAT = 'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.';
+
 function validateOne(spec: FieldSpec, value: unknown): Outcome {
   switch (spec.kind) {
+    case 'date': {
+      if (typeof value !== 'string') return { error: DATE_FORMAT };
+      const reading = readCalendarDate(value.trim());
+      if ('error' in reading)
+        return { error: reading.error === 'out_of_range' ? OUT_OF_RANGE_MESSAGE : DATE_FORMAT };
+      return { value: reading.date };
+    }
     case 'char':
       return validateChar(spec, value);
     case 'choice': {
@@ -184,7 +196,7 @@ export async function validateInput(
     if (raw === MISSING) {
       outcomes.set(spec.name, required && !partial ? { error: 'This field is required.' } : { skip: true });
     } else if (raw === null) {
-      const nullable = spec.kind === 'pk' && spec.nullable;
+      const nullable = (spec.kind === 'pk' || spec.kind === 'date') && spec.nullable;
       outcomes.set(spec.name, nullable ? { value: null } : { error: 'This field may not be null.' });
     } else {
       outcomes.set(spec.name, validateOne(spec, raw));

@@ -4,6 +4,7 @@ import { isFieldErrors, notFound, validationError } from '../drf/exceptions';
 import { type Input, validateInput } from '../drf/serializer';
 import { type PageRequest, paginate, type PageRows } from '../drf/pagination';
 import { existingIdsIn, SqlParameters, sqlState } from '../database/sql';
+import { type OpenActionOn } from '../actions/action-transitions';
 import { CheckPlanEntity, type Frequency } from './check-plan.entity';
 import { CHECK_PLAN_FIELDS } from './dto/check-plan.dto';
 
@@ -14,7 +15,7 @@ const DEVICES_IN_USE = `FROM "check_plan_devices" pd JOIN "devices" pd_d ON pd_d
  * The CheckPlan representation of alias `p`: `devices` (those in use) ascending; `has_devices` is false when every
  * device of the plan was deleted (archived), so a plan left without devices says so.
  */
-export const PLAN_JSON = `json_build_object('id', p."id", 'devices', COALESCE((SELECT json_agg(pd."device_id" ORDER BY pd."device_id") ${DEVICES_IN_USE}), '[]'::json), 'name', p."name", 'frequency', p."frequency", 'active', p."active", 'has_devices', EXISTS (SELECT 1 ${DEVICES_IN_USE}))`;
+export const PLAN_JSON = `json_build_object('id', p."id", 'devices', COALESCE((SELECT json_agg(pd."device_id" ORDER BY pd."device_id") ${DEVICES_IN_USE}), '[]'::json), 'name', p."name", 'frequency', p."frequency", 'active', p."active", 'has_devices', EXISTS (SELECT 1 ${DEVICES_IN_USE}), 'open_action_on', p."open_action_on")`;
 
 export function planPageSql(active: boolean | undefined, limit: number, offset: number) {
   const parameters = new SqlParameters();
@@ -24,7 +25,21 @@ export function planPageSql(active: boolean | undefined, limit: number, offset: 
   return { sql, parameters: parameters.values };
 }
 
-type PlanValues = { devices?: number[]; name?: string; frequency?: Frequency; active?: boolean };
+type PlanValues = {
+  devices?: number[];
+  name?: string;
+  frequency?: Frequency;
+  active?: boolean;
+  open_action_on?: OpenActionOn;
+};
+
+/** The plan's columns of the validated fields (entity properties). */
+function planColumns({
+  open_action_on: openActionOn,
+  ...plan
+}: Omit<PlanValues, 'devices'>): Partial<CheckPlanEntity> {
+  return openActionOn === undefined ? plan : { ...plan, openActionOn };
+}
 
 @Injectable()
 export class PlansService {
@@ -91,7 +106,7 @@ export class PlansService {
         .createQueryBuilder()
         .insert()
         .into(CheckPlanEntity)
-        .values(plan)
+        .values(planColumns(plan))
         .returning(['id'])
         .execute();
       const id = (result.identifiers[0] as { id: number }).id;
@@ -110,7 +125,7 @@ export class PlansService {
         await manager
           .createQueryBuilder()
           .update(CheckPlanEntity)
-          .set(plan)
+          .set(planColumns(plan))
           .where('id = :id AND archived_at IS NULL', { id })
           .execute();
       if (devices) await this.setDevices(manager, id, devices);

@@ -1,3 +1,4 @@
+import { ActionsService } from '../actions/actions.service';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -131,6 +132,7 @@ beforeAll(async () => {
     storage,
     environment,
     new IdempotencyService(dataSource, environment, logger),
+    new ActionsService(dataSource, storage, environment),
   );
 });
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { ActionsService } from '../actions/actions.service';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import {
   type FieldErrors,
@@ -129,6 +130,7 @@ export class RecordsService implements ResourceService {
     private readonly media: MediaStorage,
     private readonly environment: InspectionApiEnvironment,
     private readonly idempotency: IdempotencyService,
+    private readonly actions: ActionsService,
   ) {}
 
   page(
@@ -277,14 +279,19 @@ export class RecordsService implements ResourceService {
     const { keys, rollback } = await this.storeFiles(changes);
     let id: number;
     try {
-      const result = await db
-        .createQueryBuilder()
-        .insert()
-        .into(CheckRecordEntity)
-        .values({ ...entity, ...keys })
-        .returning(['id'])
-        .execute();
-      id = (result.identifiers[0] as { id: number }).id;
+      // The record and the corrective action it may open commit together.
+      id = await db.transaction(async (manager) => {
+        const result = await manager
+          .createQueryBuilder()
+          .insert()
+          .into(CheckRecordEntity)
+          .values({ ...entity, ...keys })
+          .returning(['id'])
+          .execute();
+        const recordId = (result.identifiers[0] as { id: number }).id;
+        await this.actions.openForRecord(manager, recordId, request.user?.username ?? '');
+        return recordId;
+      });
     } catch (error) {
       await rollback();
       return this.referenceVanished(error);

@@ -43,7 +43,7 @@ import {
   UserUpdateDto,
 } from './dto/user.dto';
 import { serializerInfo } from '../drf/metadata';
-import { UsersService } from './users.service';
+import { USER_KINDS, type UserKind, UsersService } from './users.service';
 
 const PASSWORD_INFO = serializerInfo(PASSWORD_FIELDS, ['password']);
 
@@ -62,11 +62,20 @@ export class UsersController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'List users (paged, ordered by id; supervisors only)' })
+  @ApiOperation({
+    summary: 'List people (paged, ordered by id; supervisors only); ?kind=service lists service accounts',
+  })
   @ApiQuery({ name: 'page', required: false, type: Number, description: 'Page number, or "last".' })
   @ApiQuery({ name: 'page_size', required: false, type: Number, description: 'Default 20, at most 100.' })
   @ApiQuery({ name: 'search', required: false, description: 'Case-insensitive match on the username.' })
   @ApiQuery({ name: 'role', required: false, enum: ROLES })
+  @ApiQuery({
+    name: 'kind',
+    required: false,
+    enum: USER_KINDS,
+    description:
+      'person (the default: people only) or service (the service accounts, INSPECTION_SERVICE_ACCOUNTS).',
+  })
   @ApiOkResponse({ type: UserPageDto })
   async list(@Req() request: Request): Promise<unknown> {
     const query = parseQuery(request);
@@ -78,6 +87,7 @@ export class UsersController {
     const filters = {
       search: queryValue(query, 'search') || undefined,
       role: choiceFilter(queryValue(query, 'role'), 'role', ROLES, errors) as Role | undefined,
+      kind: choiceFilter(queryValue(query, 'kind'), 'kind', USER_KINDS, errors) as UserKind | undefined,
     };
     filterError(errors);
     const { count, page, results } = await this.users.page(filters, wanted);
@@ -130,7 +140,8 @@ export class UsersController {
 
   @Patch(':id')
   @ApiOperation({
-    summary: "Change a user's role or activity (refused when no active supervisor would remain)",
+    summary:
+      "Change a user's role or activity (refused when no active supervisor would remain, and for a service account)",
   })
   @ApiBody({ type: UserUpdateDto, description: 'Any subset of the fields.' })
   @ApiOkResponse({ type: UserDto })
@@ -139,7 +150,9 @@ export class UsersController {
   }
 
   @Delete(':id')
-  @ApiOperation({ summary: 'Delete a user (refused when no active supervisor would remain)' })
+  @ApiOperation({
+    summary: 'Delete a user (refused when no active supervisor would remain; a service account: 403)',
+  })
   @HttpCode(204)
   @ApiNoContentResponse()
   async remove(@Param('id') id: string): Promise<void> {

@@ -2,7 +2,8 @@ import { hash, verify } from '@node-rs/argon2';
 import { Inject, Injectable } from '@nestjs/common';
 import { LOGGER, type Logger } from '@fieldops/platform';
 import { DataSource, type EntityManager } from 'typeorm';
-import { type FieldErrors, isFieldErrors, notFound, validationError } from '../drf/exceptions';
+import { InspectionApiEnvironment } from '../config/inspection-api.environment';
+import { DrfException, type FieldErrors, isFieldErrors, notFound, validationError } from '../drf/exceptions';
 import { type Input, validateInput } from '../drf/serializer';
 import { type PageRequest, paginate, type PageRows } from '../drf/pagination';
 import { containsPattern, isoTimestamp, SqlParameters, sqlState } from '../database/sql';
@@ -31,6 +32,8 @@ export interface UserPrincipal {
 export interface UserFilters {
   search?: string;
   role?: Role;
+  /** People (the default) or service accounts. */
+  kind?: UserKind;
 }
 
 /** How long a bearer check may rely on a cached answer about the user (exists, active, role). */
@@ -43,8 +46,20 @@ const INVALID_USERNAME =
 const DUPLICATE_USERNAME: FieldErrors = { username: ['A user with that username already exists.'] };
 const LAST_SUPERVISOR = 'At least one active supervisor must remain.';
 
-/** The user representation of alias `u` (the API's users list and detail). */
-const USER_JSON = `json_build_object('id', u."id", 'username', u."username", 'role', u."role", 'is_active', u."is_active", 'date_joined', ${isoTimestamp('u."date_joined"')}, 'last_login', ${isoTimestamp('u."last_login"')})`;
+/** The kinds of account: people, and service accounts (software: the inspection bot's). */
+export const USER_KINDS = ['person', 'service'] as const;
+export type UserKind = (typeof USER_KINDS)[number];
+
+/** Whether the user of alias `u` is a service account; `services` is the parameter holding their names. */
+const isServiceSql = (services: string): string => `(u."username" = ANY(${services}::text[]))`;
+
+/** The user representation of alias `u` (the API's users list and detail); `services` as for isServiceSql. */
+const userJson = (services: string): string =>
+  `json_build_object('id', u."id", 'username', u."username", 'role', u."role", 'is_active', u."is_active", 'date_joined', ${isoTimestamp('u."date_joined"')}, 'last_login', ${isoTimestamp('u."last_login"')}, 'kind', CASE WHEN ${isServiceSql(services)} THEN 'service' ELSE 'person' END)`;
+
+const SERVICE_DEACTIVATED = 'A service account cannot be deactivated.';
+const SERVICE_ROLE = 'The role of a service account cannot be changed.';
+const SERVICE_DELETED = 'A service account cannot be deleted.';
 
 export async function hashPassword(password: string): Promise<string> {
   return hash(password, ARGON2_OPTIONS);
@@ -66,7 +81,18 @@ export class UsersService {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly environment: InspectionApiEnvironment,
   ) {}
+
+  /** The configured service accounts' names (INSPECTION_SERVICE_ACCOUNTS). */
+  private get serviceAccounts(): string[] {
+    return this.environment.INSPECTION_SERVICE_ACCOUNTS;
+  }
+
+  /** Whether a user name is a service account's. */
+  isServiceAccount(username: string): boolean {
+    return this.serviceAccounts.includes(username);
+  }
 
   /** Creates a user; without a role the first user is a supervisor and later ones inspectors. */
   async create(username: string, password: string, role?: Role, db: EntityManager = this.dataSource.manager) {
@@ -171,14 +197,15 @@ export class UsersService {
 
   page(filters: UserFilters, request: PageRequest): Promise<PageRows<unknown> & { page: number }> {
     const parameters = new SqlParameters();
-    const conditions: string[] = [];
+    const services = parameters.add(this.serviceAccounts);
+    const conditions = [`${filters.kind === 'service' ? '' : 'NOT '}${isServiceSql(services)}`];
     if (filters.role !== undefined) conditions.push(`u."role" = ${parameters.add(filters.role)}`);
     for (const term of (filters.search ?? '').split(/[\s,]+/).filter(Boolean))
       conditions.push(`u."username" ILIKE ${parameters.add(containsPattern(term))}`);
-    const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+    const where = `WHERE ${conditions.join(' AND ')}`;
     const statement = (limit: number, offset: number) => ({
       sql: `SELECT (SELECT count(*) FROM "users" u ${where})::int AS "count",
-        COALESCE((SELECT json_agg(${USER_JSON} ORDER BY u."id") FROM (SELECT * FROM "users" u ${where} ORDER BY u."id" LIMIT ${limit} OFFSET ${offset}) u), '[]'::json) AS "results"`,
+        COALESCE((SELECT json_agg(${userJson(services)} ORDER BY u."id") FROM (SELECT * FROM "users" u ${where} ORDER BY u."id" LIMIT ${limit} OFFSET ${offset}) u), '[]'::json) AS "results"`,
       parameters: parameters.values,
     });
     return paginate(request, async (limit, offset) => {
@@ -190,8 +217,8 @@ export class UsersService {
 
   async findOne(id: number): Promise<unknown> {
     const rows: Array<{ body: unknown }> = await this.dataSource.query(
-      `SELECT ${USER_JSON} AS "body" FROM "users" u WHERE u."id" = $1`,
-      [id],
+      `SELECT ${userJson('$2')} AS "body" FROM "users" u WHERE u."id" = $1`,
+      [id, this.serviceAccounts],
     );
     if (!rows[0]) throw notFound();
     return rows[0].body;
@@ -243,6 +270,11 @@ export class UsersService {
       existingIds: () => Promise.resolve(new Set()),
     });
     if (isFieldErrors(errors)) throw validationError(errors);
+    await this.refuseServiceAccountChange(
+      id,
+      values.role as Role | undefined,
+      values.is_active as boolean | undefined,
+    );
     const changes: Partial<UserEntity> = {};
     if (values.role !== undefined) changes.role = values.role as Role;
     if (values.is_active !== undefined) changes.isActive = values.is_active as boolean;
@@ -255,7 +287,23 @@ export class UsersService {
     return this.findOne(id);
   }
 
+  /**
+   * A service account (the bot's) is not managed through the API: it stays active with its role (400 keyed by the
+   * field). Sending the values it already has is fine.
+   */
+  private async refuseServiceAccountChange(id: number, role: Role | undefined, active: boolean | undefined) {
+    const user = await this.dataSource.getRepository(UserEntity).findOneBy({ id });
+    if (!user || !this.isServiceAccount(user.username)) return;
+    const errors: FieldErrors = {};
+    if (role !== undefined && role !== user.role) errors.role = [SERVICE_ROLE];
+    if (active === false) errors.is_active = [SERVICE_DEACTIVATED];
+    if (isFieldErrors(errors)) throw validationError(errors);
+  }
+
   async remove(id: number): Promise<void> {
+    const user = await this.dataSource.getRepository(UserEntity).findOneBy({ id });
+    if (user && this.isServiceAccount(user.username))
+      throw new DrfException(403, { detail: SERVICE_DELETED });
     await this.keepingASupervisor(async (manager) => {
       const deleted: unknown[] = await manager.query(
         'WITH gone AS (DELETE FROM "users" WHERE "id" = $1 RETURNING "id") SELECT * FROM gone',

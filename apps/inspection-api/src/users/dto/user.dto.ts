@@ -12,6 +12,13 @@ export class UserDto {
   @ApiProperty({ format: 'date-time', readOnly: true }) date_joined: string;
   @ApiProperty({ type: String, format: 'date-time', readOnly: true, nullable: true }) last_login:
     string | null;
+  @ApiProperty({
+    enum: ['person', 'service'],
+    readOnly: true,
+    description:
+      'service: an account of software (INSPECTION_SERVICE_ACCOUNTS), not deactivatable through the API.',
+  })
+  kind: string;
 }
 
 /** The signed-in user. */
@@ -74,6 +81,7 @@ export const USER_CREATE_INFO = serializerInfo(USER_CREATE_FIELDS, [
   ['is_active', readOnlyFieldInfo('is_active', 'boolean')],
   ['date_joined', readOnlyFieldInfo('date_joined', 'datetime')],
   ['last_login', readOnlyFieldInfo('last_login', 'datetime')],
+  ['kind', readOnlyFieldInfo('kind', 'string')],
 ]);
 
 export const USER_UPDATE_INFO = serializerInfo(USER_UPDATE_FIELDS, [
@@ -83,4 +91,5 @@ export const USER_UPDATE_INFO = serializerInfo(USER_UPDATE_FIELDS, [
   'is_active',
   ['date_joined', readOnlyFieldInfo('date_joined', 'datetime')],
   ['last_login', readOnlyFieldInfo('last_login', 'datetime')],
+  ['kind', readOnlyFieldInfo('kind', 'string')],
 ]);

@@ -1,0 +1,126 @@
+import { type Role } from '../users/role';
+
+/**
+ * The corrective actions' rules, in one place (ActionsService and the comments call them):
+ * - the status moves `open → in_progress → done → verified`, and any unfinished action may be `cancelled`:
+ *   `open` → `in_progress` | `done` | `cancelled`; `in_progress` → `open` | `done` | `cancelled`;
+ *   `done` → `in_progress` (rework) | `verified`; `cancelled` → `open` (reopened); `verified` is final;
+ * - only the assignee or a supervisor writes to an action (moves it, closes it out, comments);
+ * - only a supervisor verifies, cancels or reopens a cancelled action, and changes what the action is (title,
+ *   description, assignee, due date, priority, record);
+ * - a verified action is read-only, for everyone.
+ * Refusals are DRF's: 403 `{"detail": …}` for who may not, 400 `{"status": [...]}` for a move that does not exist.
+ */
+export const ACTION_STATUSES = ['open', 'in_progress', 'done', 'verified', 'cancelled'] as const;
+export type ActionStatus = (typeof ACTION_STATUSES)[number];
+
+export const ACTION_PRIORITIES = ['low', 'medium', 'high'] as const;
+export type ActionPriority = (typeof ACTION_PRIORITIES)[number];
+
+/** The statuses in which an action is still to be worked on (and can be overdue). */
+export const UNFINISHED: readonly ActionStatus[] = ['open', 'in_progress'];
+
+const MOVES: Record<ActionStatus, readonly ActionStatus[]> = {
+  open: ['in_progress', 'done', 'cancelled'],
+  in_progress: ['open', 'done', 'cancelled'],
+  done: ['in_progress', 'verified'],
+  verified: [],
+  cancelled: ['open'],
+};
+
+/** Fields the assignee may write besides the status; every other field is the supervisors'. */
+const ASSIGNEE_FIELDS = new Set(['status', 'close_out_note', 'close_out_photo']);
+
+export interface ActionActor {
+  userId: number;
+  role: Role;
+}
+
+export interface ActionState {
+  status: ActionStatus;
+  assigneeId: number | null;
+}
+
+export type ActionDecision =
+  | { allowed: true }
+  | { allowed: false; status: 403; detail: string }
+  | { allowed: false; status: 400; errors: Record<string, string[]> };
+
+export const PERMISSION_DENIED = 'You do not have permission to perform this action.';
+export const VERIFIED_READ_ONLY = 'A verified action is read-only.';
+export const SUPERVISORS_VERIFY = 'Only a supervisor may verify an action.';
+export const SUPERVISORS_CANCEL = 'Only a supervisor may cancel an action or reopen a cancelled one.';
+export const SUPERVISORS_EDIT =
+  'Only a supervisor may change this action; the assignee may move it and close it out.';
+
+const ALLOWED: ActionDecision = { allowed: true };
+const forbidden = (detail: string): ActionDecision => ({ allowed: false, status: 403, detail });
+
+/** Who may write to the action at all (before what is written is looked at): the assignee or a supervisor. */
+function mayWrite(action: ActionState, actor: ActionActor): ActionDecision {
+  if (action.status === 'verified') return forbidden(VERIFIED_READ_ONLY);
+  if (actor.role === 'supervisor' || action.assigneeId === actor.userId) return ALLOWED;
+  return forbidden(PERMISSION_DENIED);
+}
+
+/** Whether `from → to` is a move of the workflow (staying in the same status is not a move). */
+export const isMove = (from: ActionStatus, to: ActionStatus): boolean => MOVES[from].includes(to);
+
+/** The moves from a status (for clients: what to offer). */
+export const movesFrom = (from: ActionStatus): readonly ActionStatus[] => MOVES[from];
+
+/**
+ * A write to an existing action: `fields` are the serializer fields sent, `to` the status asked for (undefined when
+ * the status is not sent). DRF's order: the permission checks (403) come before the validation of the move (400).
+ */
+export function checkActionWrite(
+  action: ActionState,
+  fields: readonly string[],
+  to: ActionStatus | undefined,
+  actor: ActionActor,
+): ActionDecision {
+  const may = mayWrite(action, actor);
+  if (!may.allowed) return may;
+  const supervisor = actor.role === 'supervisor';
+  if (!supervisor && fields.some((field) => !ASSIGNEE_FIELDS.has(field))) return forbidden(SUPERVISORS_EDIT);
+  if (to === undefined || to === action.status) return ALLOWED;
+  if (!isMove(action.status, to))
+    return {
+      allowed: false,
+      status: 400,
+      errors: { status: [`An action cannot move from "${action.status}" to "${to}".`] },
+    };
+  if (to === 'verified' && !supervisor) return forbidden(SUPERVISORS_VERIFY);
+  if ((to === 'cancelled' || action.status === 'cancelled') && !supervisor)
+    return forbidden(SUPERVISORS_CANCEL);
+  return ALLOWED;
+}
+
+/** A new action: supervisors open actions (a failed check opens one by itself, `openActionFor`). */
+export function checkActionCreate(actor: ActionActor): ActionDecision {
+  return actor.role === 'supervisor' ? ALLOWED : forbidden(PERMISSION_DENIED);
+}
+
+/** A comment: the assignee or a supervisor, not on a verified action. */
+export function checkActionComment(action: ActionState, actor: ActionActor): ActionDecision {
+  return mayWrite(action, actor);
+}
+
+/** When a check record opens an action by itself, per plan (`CheckPlan.open_action_on`). */
+export const OPEN_ACTION_ON = ['fail', 'warn', 'never'] as const;
+export type OpenActionOn = (typeof OPEN_ACTION_ON)[number];
+
+/**
+ * Whether a record of `status` opens an action, given the settings that apply: the record's plan's, or without a
+ * plan those of the active plans covering its device (the strictest wins); with none at all, the default `fail`.
+ * `fail` opens one for a failed check, `warn` for a warning or a failure, `never` never.
+ */
+export function opensAction(status: string, settings: readonly OpenActionOn[]): boolean {
+  const applied: readonly OpenActionOn[] = settings.length ? settings : ['fail'];
+  return applied.some((setting) =>
+    setting === 'warn' ? status === 'warn' || status === 'fail' : setting === 'fail' && status === 'fail',
+  );
+}
+
+/** The priority of an action a record opened: high for a failure, medium for a warning. */
+export const priorityForRecord = (status: string): ActionPriority => (status === 'fail' ? 'high' : 'medium');
