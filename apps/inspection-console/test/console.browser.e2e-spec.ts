@@ -129,7 +129,7 @@ interface ApiDevice {
       const dialog = page.getByRole('dialog');
       await dialog.getByText('Delete FAN-T1?').waitFor();
       await expect(dialog.textContent()).resolves.toContain(
-        'also deletes its 0 check items and every check record made on it, with their photos and attachments, and removes it from the plans that cover it',
+        'takes it and its 0 check items out of the device list, the plans and the due checks. Its check records, photos and actions are kept',
       );
       await page.waitForTimeout(400); // the dialog's fade-in
       await shot('device-delete', 'en', 'desktop');

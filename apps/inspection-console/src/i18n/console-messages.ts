@@ -45,7 +45,7 @@ export const consoleEnglish = {
     devices: {
       delete_title: 'Delete %{code}?',
       delete_content:
-        'Deleting %{name} (%{code}) also deletes its %{items} check items and every check record made on it, with their photos and attachments, and removes it from the plans that cover it. This cannot be undone.',
+        'Deleting %{name} (%{code}) takes it and its %{items} check items out of the device list, the plans and the due checks. Its check records, photos and actions are kept: they stay in the records list and the exports.',
       items_help: 'The checks an inspector answers for this device, in this order.',
       add_item: 'Add a check item',
       items_count: '%{smart_count} item |||| %{smart_count} items',
@@ -192,7 +192,7 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
     devices: {
       delete_title: '删除 %{code}？',
       delete_content:
-        '删除 %{name}（%{code}）会同时删除它的 %{items} 个检查项，以及在它上面记录的所有检查记录（连同照片和附件），并把它从覆盖它的计划中移除。此操作无法撤销。',
+        '删除 %{name}（%{code}）会把它和它的 %{items} 个检查项从设备列表、计划和待检检查中移除。它的检查记录、照片和整改措施会保留，仍在记录列表和导出中可见。',
       items_help: '巡检员对此设备需逐项回答的检查，按此顺序排列。',
       add_item: '添加检查项',
       items_count: '%{smart_count} 个检查项',
