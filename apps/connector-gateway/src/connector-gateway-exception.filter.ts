@@ -46,7 +46,7 @@ export class ConnectorGatewayExceptionFilter extends WireExceptionFilter {
       return {
         error: { code: error.exception.code, message: error.exception.message },
       } satisfies TranslatorErrorBody;
-    if (TRANSLATOR_PATH.test(error.request.path)) {
+    if (TRANSLATOR_PATH.test(error.path)) {
       const code = error.status * 1000;
       const known = (TRANSLATOR_ERRORS as Record<number, string>)[code];
       const message =

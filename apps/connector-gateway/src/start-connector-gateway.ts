@@ -11,21 +11,13 @@ import {
   type StartedService,
   startService,
   type JsonBodyOptions,
-  jsonBodyParser,
   type StartServiceOptions,
 } from '@fieldops/platform';
 import { type AiServicesConfig, loadPlatformConfig, type PlatformConfig } from '@fieldops/platform-config';
-import { BotBearerGuard } from './bot-auth/bot-bearer.guard';
 import { registeredBotsFromPlatformConfig } from './bots/platform-bots';
 import { type RegisteredBot } from './bots/registered-bot';
 import { ConnectorGatewayEnvironment } from './config/connector-gateway.environment';
-import { ConnectorGatewayExceptionFilter } from './connector-gateway-exception.filter';
 import { ConnectorGatewayModule } from './connector-gateway.module';
-import { BotConversationsService } from './conversations/bot-conversations.service';
-import { botSendRoute } from './conversations/bot-send.route';
-import { DeliveriesController } from './delivery/deliveries.controller';
-import { deliveriesRoute } from './delivery/deliveries.route';
-import { InternalKeyGuard } from './delivery/internal-key.guard';
 
 export interface StartConnectorGatewayOptions extends StartServiceOptions {
   /** A bus owned by the caller (the all-in-one process shares one in-process bus between apps). */
@@ -100,37 +92,16 @@ export async function startConnectorGateway(
           bots: botsOf(environment, variables),
           aiServices: options.aiServices ?? platformConfigOf(environment, variables)?.aiServices,
         }),
-      configure: (app, { environment }) => {
+      configure: (app) => {
         // The Bot Connector service sends no ETag: its answers are not revalidated (Express would hash every body).
         app.set('etag', false);
-        // Every response carries an operation id, as the real Bot Connector's do: the framework's and the hot routes'.
+        // Every response carries an operation id, as the real Bot Connector's do: the framework's and the fast routes'.
         const operationId: HeaderMiddleware = (_request, response, next) => {
           response.setHeader('X-Correlating-OperationId', randomUUID());
           next();
         };
         app.use(operationId);
-        const front = app.get(HttpFront);
-        front.use(operationId);
-        const parseJson = jsonBodyParser(connectorJsonBody(environment));
-        // Every bot message (SendToConversation, ReplyToActivity) is answered by the front, before Express: its guard,
-        // then the JSON parser the framework's routes get (BodyParsingInterceptor, after their guards), same rules.
-        front.post(
-          botSendRoute({
-            guard: app.get(BotBearerGuard),
-            conversations: app.get(BotConversationsService),
-            filter: app.get(ConnectorGatewayExceptionFilter),
-            parseJson,
-          }),
-        );
-        // The relay's delivery of every message (when the relay runs in a process of its own), likewise.
-        front.post(
-          deliveriesRoute({
-            guards: [app.get(BotBearerGuard), app.get(InternalKeyGuard)],
-            controller: app.get(DeliveriesController),
-            filter: app.get(ConnectorGatewayExceptionFilter),
-            parseJson,
-          }),
-        );
+        app.get(HttpFront).use(operationId);
       },
     },
     options,

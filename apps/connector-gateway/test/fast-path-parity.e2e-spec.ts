@@ -1,3 +1,4 @@
+import { HttpFront } from '@fieldops/platform';
 import { ParityHarness, type ParityRequest } from '@fieldops/testing';
 import { type BotConversation, INTERNAL_KEY } from './support/platform';
 import { startBotConversation } from './support/platform';
@@ -100,6 +101,15 @@ describe('connector-gateway: fast path and framework give the same bytes', () =>
     ['a malformed command', () => post('/internal/v1/deliveries', key, '{"botId":1}'), 400],
     ['a delivery, malformed JSON', () => post('/internal/v1/deliveries', key, '{'), 400],
   ];
+
+  it('has Send, Reply and the delivery as its fast routes (the cases below run through each)', () => {
+    const routes = fixture.platform.connector.app.get(HttpFront).fastRoutes;
+    expect(routes.map(({ method, route }) => `${method} ${route}`).sort()).toEqual([
+      'POST /internal/v1/deliveries',
+      'POST /v3/conversations/:conversationId/activities',
+      'POST /v3/conversations/:conversationId/activities/:activityId',
+    ]);
+  });
 
   it.each([...sends, ...deliveries])('%s', async (_name, request, status) => {
     const { fast, framework } = await parity.both(request());

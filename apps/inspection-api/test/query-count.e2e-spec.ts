@@ -24,7 +24,8 @@ describe('SQL statements per list request', () => {
         await api.post('/api/items/', { name: `I${item}`, device: device.id });
       const plan = (await api.post('/api/plans/', { name: 'P', devices: [device.id], frequency: 'daily' }))
         .body as { id: number };
-      await api.post('/api/records/', { status: 'ok', device: device.id, plan: plan.id });
+      // A failed check: it opens a corrective action too (30 actions, each with its transitions).
+      await api.post('/api/records/', { status: 'fail', device: device.id, plan: plan.id });
     }
     await api.get('/api/devices/'); // warms the bearer check's user cache
   });
@@ -41,7 +42,7 @@ describe('SQL statements per list request', () => {
     return counter.statements.length;
   }
 
-  it.each(['/api/devices/', '/api/plans/', '/api/records/', '/api/items/'])(
+  it.each(['/api/devices/', '/api/plans/', '/api/records/', '/api/items/', '/api/actions/'])(
     '%s issues the same small number of statements for 1 or 30 results',
     async (path) => {
       const separator = path.includes('?') ? '&' : '?';

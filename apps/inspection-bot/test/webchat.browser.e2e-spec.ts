@@ -255,6 +255,59 @@ interface AxeViolation {
     }
   }, 120_000);
 
+  it("phone en: a QR label (/d/CODE) lands on that device's check; an unknown code says so; the text with a list is never cut off", async () => {
+    const { context, page } = await open('phone', 'en-US');
+    try {
+      // Scanned before signing in: the device is asked for once the chat runs.
+      await page.goto(`${platform.bot.url}/d/CMP-002`);
+      await page.getByRole('heading', { name: 'Sign in to start an inspection' }).waitFor();
+      await signIn(page);
+      await page.getByText('Opened from the QR label of').first().waitFor({ timeout: 20_000 });
+      await page
+        .locator('.ac-adaptiveCard', { has: page.locator('textarea') })
+        .filter({ hasText: 'Discharge temperature' })
+        .first()
+        .waitFor({ timeout: 15_000 });
+      await shoot(page, 'phone-en-qr-label');
+
+      await page.goto(`${platform.bot.url}/?device=NOT-A-DEVICE&locale=en-US`);
+      await page
+        .getByText(/NOT-A-DEVICE.{1,2} matches no device/)
+        .last()
+        .waitFor({ timeout: 20_000 });
+      await shoot(page, 'phone-en-qr-unknown');
+
+      // The words that come with a card list are a message of their own: nothing clipped at 390 px.
+      for (const [command, words] of [
+        ['devices', /Devices \(\d+\)\. Choose one to start its check\./],
+        ['today', /Due now \(\d+\):|Nothing is due|no active inspection plan/],
+      ] as const) {
+        await sendText(page, command);
+        const bubble = page.getByText(words).last();
+        await bubble.waitFor({ timeout: 15_000 });
+        const clipped = await bubble.evaluate(
+          (element: {
+            scrollWidth: number;
+            clientWidth: number;
+            scrollHeight: number;
+            clientHeight: number;
+          }) =>
+            element.scrollWidth -
+            element.clientWidth +
+            Math.max(0, element.scrollHeight - element.clientHeight),
+        );
+        expect(clipped).toBeLessThanOrEqual(0);
+        await bubble.scrollIntoViewIfNeeded();
+        await shoot(page, `phone-en-${command}`);
+      }
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      expect(await axeViolations(page)).toEqual([]);
+      expect(browserErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
   for (const [viewport, locale] of [
     ['desktop', 'en-US'],
     ['phone', 'zh-CN'],

@@ -2,12 +2,14 @@ import DevicesIcon from '@mui/icons-material/Memory';
 import PlansIcon from '@mui/icons-material/EventRepeat';
 import RecordsIcon from '@mui/icons-material/FactCheck';
 import UsersIcon from '@mui/icons-material/People';
-import { Admin, Resource } from 'react-admin';
+import { Admin, CustomRoutes, Resource } from 'react-admin';
+import { Route } from 'react-router-dom';
 import { dataProvider } from './api/data-provider';
 import { authProvider } from './auth/auth-provider';
 import { ConsoleLoginPage } from './auth/console-login-page';
 import { DeviceCreate, DeviceEdit, DeviceList } from './devices/device-screens';
 import { i18nProvider } from './i18n/i18n-provider';
+import { LabelSheet } from './labels/label-sheet';
 import { ConsoleLayout } from './layout/console-layout';
 import { consoleTheme } from './layout/console-theme';
 import { PlanCreate, PlanEdit, PlanList } from './plans/plan-screens';
@@ -15,7 +17,7 @@ import { RecordList } from './records/record-list';
 import { TodayPage } from './today/today-page';
 import { UserCreate, UserEdit, UserList } from './users/user-screens';
 
-/** The supervisor console: Today (the dashboard), Devices, Plans, Records, Users. */
+/** The supervisor console: Today (the dashboard), Devices, Plans, Records, Users; QR labels (a printable sheet). */
 export function ConsoleApp() {
   return (
     <Admin
@@ -56,6 +58,9 @@ export function ConsoleApp() {
         recordRepresentation="username"
       />
       <Resource name="items" recordRepresentation="name" />
+      <CustomRoutes noLayout>
+        <Route path="/labels" element={<LabelSheet />} />
+      </CustomRoutes>
     </Admin>
   );
 }

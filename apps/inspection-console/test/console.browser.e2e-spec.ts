@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Page } from 'playwright-core';
+import { toString as qrSvg } from 'qrcode';
 import {
   type ConsoleStack,
   REPORTS,
@@ -128,7 +129,7 @@ interface ApiDevice {
       const dialog = page.getByRole('dialog');
       await dialog.getByText('Delete FAN-T1?').waitFor();
       await expect(dialog.textContent()).resolves.toContain(
-        'also deletes its 0 check items and every check record made on it, with their photos and attachments, and removes it from the plans that cover it',
+        'takes it and its 0 check items out of the device list, the plans and the due checks. Its check records, photos and actions are kept',
       );
       await page.waitForTimeout(400); // the dialog's fade-in
       await shot('device-delete', 'en', 'desktop');
@@ -137,6 +138,69 @@ interface ApiDevice {
       await expect(page.getByRole('cell', { name: 'FAN-T1' }).count()).resolves.toBe(0);
       await expect(api<{ count: number }>('devices/?search=FAN-T1')).resolves.toMatchObject({ count: 0 });
     }, 60_000);
+
+    it('prints QR labels for a selection and for one device: each code opens the chat page on its device (en, zh-CN)', async () => {
+      await api('devices/', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ code: 'TANK-T2', name: 'Test tank 2', location: 'Yard, north gate' }),
+      });
+      await page.goto(`${stack.consoleUrl}?locale=en#/devices?filter=%7B%7D`);
+      await page.reload();
+      await page.getByRole('cell', { name: 'TANK-T2' }).waitFor({ timeout: 15_000 });
+      // A selection: the devices the list shows (a search or group filter narrows it).
+      try {
+        await page.getByRole('button', { name: 'QR labels' }).click();
+        await page.getByRole('heading', { name: 'QR labels' }).waitFor({ timeout: 15_000 });
+        const address = page.getByLabel('Chat page address');
+        await address.fill('https://chat.example.test/inspect');
+        const labels = page.locator('article.label');
+        await labels.nth(1).waitFor();
+        expect(await labels.count()).toBe(2);
+        for (const [code, name, location] of [
+          ['PUMP-T1', 'Test pump 1', 'Hall T'],
+          ['TANK-T2', 'Test tank 2', 'Yard, north gate'],
+        ] as const) {
+          const label = page.locator(`article.label[data-code="${code}"]`);
+          const url = `https://chat.example.test/inspect/d/${code}`;
+          await expect(label.getAttribute('data-url')).resolves.toBe(url);
+          await expect(label.textContent()).resolves.toContain(`${name}${code}${location}`);
+          // The QR code is qrcode's own drawing of the chat's /d/CODE URL.
+          const expected = await qrSvg(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
+          await label.locator('.label-qr svg').waitFor();
+          const drawn = await label
+            .locator('.label-qr path')
+            .evaluateAll((paths) => paths.map((path) => path.getAttribute('d')));
+          expect(drawn).toEqual([...expected.matchAll(/ d="([^"]+)"/g)].map((match) => match[1]));
+        }
+        expect(await seriousAxeViolations(page)).toEqual([]);
+        await shot('labels', 'en', 'desktop');
+        // Printed: the labels only (the toolbar and the address field are screen-only).
+        await page.emulateMedia({ media: 'print' });
+        await expect(page.getByRole('button', { name: 'Print' }).isVisible()).resolves.toBe(false);
+        await expect(labels.first().isVisible()).resolves.toBe(true);
+        await shot('labels-print', 'en', 'desktop');
+        await page.emulateMedia({ media: 'screen' });
+
+        // One device from its page, in Chinese; the address typed before is remembered in this browser.
+        await page.goto(`${stack.consoleUrl}?locale=zh-CN#/devices/${device.id}`);
+        await page.getByRole('button', { name: '打印二维码标签' }).click();
+        await page.getByRole('heading', { name: '二维码标签' }).waitFor({ timeout: 15_000 });
+        await page.locator('article.label').first().waitFor();
+        expect(await page.locator('article.label').count()).toBe(1);
+        await expect(page.locator('article.label').getAttribute('data-url')).resolves.toBe(
+          'https://chat.example.test/inspect/d/PUMP-T1',
+        );
+        await expect(page.getByText('用手机相机扫描即可开始此项检查。').isVisible()).resolves.toBe(true);
+        expect(await seriousAxeViolations(page)).toEqual([]);
+        await shot('labels', 'zh-CN', 'desktop');
+      } finally {
+        // Back to the console's layout for the tests that follow.
+        await page.goto(`${stack.consoleUrl}?locale=en#/devices?filter=%7B%7D`);
+        await page.reload();
+      }
+      await page.getByRole('cell', { name: 'TANK-T2' }).waitFor({ timeout: 15_000 });
+    }, 90_000);
 
     it('creates a plan with the device picker', async () => {
       await page.getByRole('menuitem', { name: 'Plans' }).click();

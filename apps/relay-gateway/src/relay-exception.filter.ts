@@ -26,7 +26,7 @@ export class RelayExceptionFilter extends ErrorEnvelopeExceptionFilter {
 
   protected override renderBody(error: WireError): ErrorEnvelope | V1ErrorBody {
     const envelope: ErrorEnvelope = super.renderBody(error);
-    if (!V1_PATH.test(error.request.path)) return envelope;
+    if (!V1_PATH.test(error.path)) return envelope;
     return {
       error: {
         code: v1ErrorCode(envelope.error.code, error.status),

@@ -11,7 +11,6 @@ import { type PlatformConfig } from '@fieldops/platform-config';
 import { RateLimitStore, RateLimitStoreModule } from '@fieldops/rate-limits';
 import { ActivitiesController } from './activities/activities.controller';
 import { ActivitiesService } from './activities/activities.service';
-import { ActivitySendRoute } from './activities/activity-send.route';
 import { RelayGatewayEnvironment } from './config/relay-gateway.environment';
 import { ConversationFactsCache } from './conversations/conversation-facts.cache';
 import { ConversationMembershipService } from './conversations/conversation-membership.service';
@@ -117,7 +116,6 @@ export class RelayGatewayModule {
         ConversationsService,
         TokensService,
         ActivitiesService,
-        ActivitySendRoute,
         StreamService,
         UploadQuota,
         UploadsService,

@@ -1,15 +1,8 @@
 import { type ActivityBus } from '@fieldops/bus';
 import { type ConversationStore } from '@fieldops/conversation-store';
 import cors from 'cors';
-import {
-  HttpFront,
-  jsonBodyParser,
-  type StartedService,
-  startService,
-  type StartServiceOptions,
-} from '@fieldops/platform';
+import { HttpFront, type StartedService, startService, type StartServiceOptions } from '@fieldops/platform';
 import { loadPlatformConfig, type PlatformConfig } from '@fieldops/platform-config';
-import { ActivitySendRoute } from './activities/activity-send.route';
 import { relayJsonBody } from './activities/relay-json-body';
 import { RelayGatewayEnvironment } from './config/relay-gateway.environment';
 import { type BotDelivery } from './delivery/bot-delivery';
@@ -66,15 +59,11 @@ export function startRelayGateway(
             options.platformConfig ??
             loadPlatformConfig(environment.PLATFORM_CONFIG, { environment: variables }),
         }),
-      configure: (app, { environment }) => {
-        // The same CORS middleware as app.enableCors installs, for the framework's routes and the hot send alike.
+      configure: (app) => {
+        // The same CORS middleware as app.enableCors installs, for the framework's routes and the fast send alike.
         const corsMiddleware = cors(CORS);
         app.use(corsMiddleware);
-        const front = app.get(HttpFront);
-        front.use(corsMiddleware);
-        // The send (every message) is answered by the front, before Express: its guard, then the JSON parser the
-        // framework's routes get (BodyParsingInterceptor, after their guards), with the same limit and input rules.
-        front.post(app.get(ActivitySendRoute).route(jsonBodyParser(relayJsonBody(environment))));
+        app.get(HttpFront).use(corsMiddleware);
         app.get(StreamService).attach(app.getHttpServer());
       },
     },

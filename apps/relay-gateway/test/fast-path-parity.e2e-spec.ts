@@ -1,3 +1,4 @@
+import { HttpFront } from '@fieldops/platform';
 import { ParityHarness, type ParityRequest } from '@fieldops/testing';
 import { ENHANCED_SECRET, type Fixture, SECRET, startFixture, TRUSTED_ORIGIN } from './support/relay-harness';
 
@@ -129,6 +130,15 @@ describe('the send: fast path and framework give the same bytes', () => {
     ['one segment too many', () => send(`${path()}/extra`, { Authorization: `Bearer ${SECRET}` }), 404],
     ['an unknown prefix', () => send(path('v3/elsewhere'), { Authorization: `Bearer ${SECRET}` }), 404],
   ];
+
+  it('has the send of both prefixes as its fast routes (each case below runs through one)', () => {
+    expect(
+      fixture.relay.app.get(HttpFront).fastRoutes.map(({ method, route }) => `${method} ${route}`),
+    ).toEqual([
+      'POST /v3/directline/conversations/:conversationId/activities',
+      'POST /v3/relay/conversations/:conversationId/activities',
+    ]);
+  });
 
   it.each(cases)('%s', async (_name, request, status) => {
     const { fast, framework } = await parity.both(request());

@@ -1,14 +1,13 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { type Request } from 'express';
 import { TokenVerificationError } from '@fieldops/auth';
-import { IS_PUBLIC_KEY, LOGGER, type Logger } from '@fieldops/platform';
+import { IS_PUBLIC_KEY, LOGGER, type Logger, type RouteRequest } from '@fieldops/platform';
 import { unauthorized } from '@fieldops/contracts';
 import { ANONYMOUS_BOTS_KEY } from './anonymous-bots.decorator';
 import { BotRegistry } from '../bots/bot-registry';
 import { BotAccessTokenVerifier, type BotPrincipal } from './bot-access-token-verifier';
 
-export type RequestWithBot = Request & { bot?: BotPrincipal };
+export type RequestWithBot = RouteRequest & { bot?: BotPrincipal };
 
 const MESSAGES: Record<TokenVerificationError['reason'], string> = {
   missing: 'Authorization header with a Bearer token is required.',

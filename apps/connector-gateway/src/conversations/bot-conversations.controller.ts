@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
 import { type Request, type Response } from 'express';
 import { badArgument, type ChannelAccount } from '@fieldops/contracts';
-import { publicBaseUrl, sendUntrustedFile } from '@fieldops/platform';
+import { FastPath, publicBaseUrl, sendUntrustedFile } from '@fieldops/platform';
 import { AnonymousBotsAllowed } from '../bot-auth/anonymous-bots.decorator';
 import { type BotPrincipal } from '../bot-auth/bot-access-token-verifier';
 import { CallingBot } from '../bot-auth/calling-bot.decorator';
@@ -20,7 +20,7 @@ export interface ConversationResourceResponse extends ResourceResponse {
 
 /**
  * The Bot Connector `/v3/conversations` API bots call on their `serviceUrl`. SendToConversation and ReplyToActivity
- * are usually answered before routing, by BotSendRoute (the same guard and service); these handlers take the rest.
+ * (every bot message) are also answered before Express by the platform's front (`@FastPath`).
  */
 @AnonymousBotsAllowed()
 @Controller('v3/conversations')
@@ -64,6 +64,7 @@ export class BotConversationsController {
 
   @Post(':conversationId/activities')
   @HttpCode(200)
+  @FastPath()
   async send(
     @CallingBot() caller: BotPrincipal | undefined,
     @Param('conversationId') conversationId: string,
@@ -74,6 +75,7 @@ export class BotConversationsController {
 
   @Post(':conversationId/activities/:activityId')
   @HttpCode(200)
+  @FastPath()
   async reply(
     @CallingBot() caller: BotPrincipal | undefined,
     @Param('conversationId') conversationId: string,

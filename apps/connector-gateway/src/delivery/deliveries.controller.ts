@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { type Activity, badArgument } from '@fieldops/contracts';
-import { Public } from '@fieldops/platform';
+import { FastPath, Public } from '@fieldops/platform';
 import { BotRegistry } from '../bots/bot-registry';
 import { BotDeliverer, type DeliveryReport } from './bot-deliverer.service';
 import { InternalKeyGuard } from './internal-key.guard';
@@ -39,8 +39,10 @@ export class DeliveriesController {
     private readonly deliverer: BotDeliverer,
   ) {}
 
+  /** Every message when the relay runs in a process of its own: also answered before Express (`@FastPath`). */
   @Post()
   @HttpCode(200)
+  @FastPath()
   async deliver(@Body() body: unknown): Promise<DeliveryReport> {
     if (!isCommand(body)) throw badArgument('Expected {botId, activity, correlationId?}');
     const bot = this.registry.findById(body.botId);

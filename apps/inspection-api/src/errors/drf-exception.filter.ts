@@ -2,7 +2,7 @@ import { Catch, HttpException, Inject, Injectable } from '@nestjs/common';
 import { AuthenticationFailedException } from '@fieldops/auth';
 import { LOGGER, type WireError, WireExceptionFilter } from '@fieldops/platform';
 import { type Logger } from '@fieldops/platform';
-import { type Response } from 'express';
+import { type ServerResponse } from 'node:http';
 import { BAD_AUTHORIZATION_HEADER, type RequestWithAuthProblem } from '../auth/authorization-header';
 import { AUTH_FAILURES } from '../auth/auth-failures';
 import { DrfException } from '../drf/exceptions';
@@ -59,18 +59,18 @@ export class DrfExceptionFilter extends WireExceptionFilter {
     return { detail: 'A server error occurred.' };
   }
 
-  protected override renderHeaders({ status, exception, request }: WireError): Record<string, string> {
+  protected override renderHeaders({ status, exception, path }: WireError): Record<string, string> {
     const headers: Record<string, string> = exception instanceof DrfException ? { ...exception.headers } : {};
     if (status === 401) headers['WWW-Authenticate'] = 'Bearer realm="api"';
     if (status === 405 && !headers.Allow) {
-      const allow = allowedMethods(request.path);
+      const allow = allowedMethods(path);
       if (allow) headers.Allow = allow.join(', ');
     }
     return headers;
   }
 
   /** DRF's bytes: `application/json` without a charset parameter. */
-  protected override send(response: Response, status: number, body: unknown): void {
+  protected override send(response: ServerResponse, status: number, body: unknown): void {
     sendJson(response, status, body);
   }
 }

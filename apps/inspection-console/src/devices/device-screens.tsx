@@ -1,4 +1,5 @@
 import AddIcon from '@mui/icons-material/AddCircleOutline';
+import QrCodeIcon from '@mui/icons-material/QrCode2';
 import { Box, Button } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -25,12 +26,15 @@ import {
   maxLength,
   required,
   useDataProvider,
+  useListContext,
   useRecordContext,
+  useRedirect,
   useSimpleFormIterator,
   useTranslate,
 } from 'react-admin';
 import { type ConsoleDataProvider } from '../api/data-provider';
 import { type Device } from '../api/resources';
+import { labelSheetPath } from '../labels/label-sheet';
 import { EmptyList } from '../layout/empty-list';
 
 /** The group filter's choices: every device group (`GET /api/devices/groups/`). */
@@ -75,6 +79,39 @@ function DeleteDeviceButton() {
   );
 }
 
+/**
+ * QR labels of the devices the list shows (narrowed by the search and group filters): a printable sheet
+ * (`#/labels?ids=`). The list's row checkboxes are not used: react-admin's fail axe-core's label rules.
+ */
+function PrintLabelsButton() {
+  const { data = [] } = useListContext<Device>();
+  const translate = useTranslate();
+  const redirect = useRedirect();
+  return (
+    <Button
+      size="small"
+      startIcon={<QrCodeIcon />}
+      onClick={() => redirect(labelSheetPath(data.map((device) => device.id)))}
+      disabled={data.length === 0}
+    >
+      {translate('console.labels.print_selected')}
+    </Button>
+  );
+}
+
+/** One device's QR label, from its page. */
+function DeviceLabelButton() {
+  const device = useRecordContext<Device>();
+  const translate = useTranslate();
+  const redirect = useRedirect();
+  if (!device) return null;
+  return (
+    <Button size="small" startIcon={<QrCodeIcon />} onClick={() => redirect(labelSheetPath([device.id]))}>
+      {translate('console.labels.label')}
+    </Button>
+  );
+}
+
 export function DeviceList() {
   const translate = useTranslate();
   return (
@@ -87,6 +124,7 @@ export function DeviceList() {
         <TopToolbar>
           <CreateButton />
           <ExportButton />
+          <PrintLabelsButton />
         </TopToolbar>
       }
     >
@@ -178,7 +216,15 @@ export function DeviceCreate() {
 
 export function DeviceEdit() {
   return (
-    <Edit mutationMode="pessimistic" redirect="list">
+    <Edit
+      mutationMode="pessimistic"
+      redirect="list"
+      actions={
+        <TopToolbar>
+          <DeviceLabelButton />
+        </TopToolbar>
+      }
+    >
       <DeviceForm />
     </Edit>
   );

@@ -45,11 +45,25 @@ export const consoleEnglish = {
     devices: {
       delete_title: 'Delete %{code}?',
       delete_content:
-        'Deleting %{name} (%{code}) also deletes its %{items} check items and every check record made on it, with their photos and attachments, and removes it from the plans that cover it. This cannot be undone.',
+        'Deleting %{name} (%{code}) takes it and its %{items} check items out of the device list, the plans and the due checks. Its check records, photos and actions are kept: they stay in the records list and the exports.',
       items_help: 'The checks an inspector answers for this device, in this order.',
       add_item: 'Add a check item',
       items_count: '%{smart_count} item |||| %{smart_count} items',
       all_groups: 'All groups',
+    },
+    labels: {
+      title: 'QR labels',
+      print: 'Print',
+      back: 'Back to devices',
+      label: 'Print QR label',
+      print_selected: 'QR labels',
+      chat_url: 'Chat page address',
+      chat_url_help:
+        'The public address of the inspectors’ chat page; each code opens it on its device. Remembered in this browser.',
+      chat_url_configured: 'Set in the console’s configuration (config.json).',
+      none: 'No device chosen. Narrow the devices list with the search or group filter, then QR labels.',
+      qr_label: 'QR code for %{code}',
+      scan_hint: 'Scan with the phone’s camera to start this check.',
     },
     plans: {
       due_state: 'Due state',
@@ -178,11 +192,24 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
     devices: {
       delete_title: '删除 %{code}？',
       delete_content:
-        '删除 %{name}（%{code}）会同时删除它的 %{items} 个检查项，以及在它上面记录的所有检查记录（连同照片和附件），并把它从覆盖它的计划中移除。此操作无法撤销。',
+        '删除 %{name}（%{code}）会把它和它的 %{items} 个检查项从设备列表、计划和待检检查中移除。它的检查记录、照片和整改措施会保留，仍在记录列表和导出中可见。',
       items_help: '巡检员对此设备需逐项回答的检查，按此顺序排列。',
       add_item: '添加检查项',
       items_count: '%{smart_count} 个检查项',
       all_groups: '全部分组',
+    },
+    labels: {
+      title: '二维码标签',
+      print: '打印',
+      back: '返回设备列表',
+      label: '打印二维码标签',
+      print_selected: '二维码标签',
+      chat_url: '聊天页面地址',
+      chat_url_help: '巡检员聊天页面的公开地址；每个二维码打开对应设备的检查。此浏览器会记住它。',
+      chat_url_configured: '已在控制台配置（config.json）中设置。',
+      none: '未选择设备。请用搜索或分组筛选设备列表，然后点击“二维码标签”。',
+      qr_label: '%{code} 的二维码',
+      scan_hint: '用手机相机扫描即可开始此项检查。',
     },
     plans: {
       due_state: '到期情况',

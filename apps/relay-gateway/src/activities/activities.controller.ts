@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
-import { type Response } from 'express';
+import { FastPath } from '@fieldops/platform';
+import { type ServerResponse } from 'node:http';
 import { type ActivitySet } from '@fieldops/contracts';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { type Credential } from '../direct-line/credentials';
@@ -9,7 +10,6 @@ import { ActivitiesService } from './activities.service';
 import { validateClientActivity } from './activity-validation';
 import { writeSendAnswer } from './send-answer';
 
-/** The send is usually answered before routing, by ActivitySendRoute (the same steps); this handler takes the rest. */
 @Controller(V3_PREFIXES.map((prefix) => `${prefix}/conversations/:conversationId/activities`))
 @UseGuards(DirectLineAuthGuard)
 export class ActivitiesController {
@@ -18,12 +18,14 @@ export class ActivitiesController {
     private readonly environment: RelayGatewayEnvironment,
   ) {}
 
+  /** The send of every message: also answered before Express by the platform's front (`@FastPath`). */
   @Post()
+  @FastPath()
   async send(
     @DirectLineCredential() credential: Credential,
     @Param('conversationId') conversationId: string,
     @Body() body: unknown,
-    @Res() response: Response,
+    @Res() response: ServerResponse,
   ): Promise<void> {
     const activity = validateClientActivity(body, this.environment.RELAY_MAX_ACTIVITY_BYTES);
     writeSendAnswer(response, await this.activities.send(credential, conversationId, activity));

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { type ServerResponse } from 'node:http';
 import {
   type CanActivate,
   createParamDecorator,
@@ -8,10 +9,9 @@ import {
   SetMetadata,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { type Request, type Response } from 'express';
 import { type BotConfig, findBot } from '@fieldops/platform-config';
 import { badArgument, tooManyRequests } from '@fieldops/contracts';
-import { LOGGER, type Logger } from '@fieldops/platform';
+import { LOGGER, type Logger, type RouteRequest } from '@fieldops/platform';
 import { type RateLimit, RateLimitStore } from '@fieldops/rate-limits';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { type Credential } from './credentials';
@@ -29,7 +29,7 @@ export const ExemptFromEnhancedAuth = (): MethodDecorator & ClassDecorator =>
 /** Direct Line 1.1: also accept the `Connector` and `BotConnector` scheme words. */
 export const AcceptLegacySchemes = (): MethodDecorator & ClassDecorator => SetMetadata(LEGACY_SCHEMES, true);
 
-export type AuthenticatedRequest = Request & { directLineCredential?: Credential };
+export type AuthenticatedRequest = RouteRequest & { directLineCredential?: Credential };
 
 /** The credential the guard established for this request. */
 export const DirectLineCredential = createParamDecorator(
@@ -100,7 +100,7 @@ export class DirectLineAuthGuard implements CanActivate {
     if (originRefused(origin, trusted)) {
       // CORS answers only the trusted origins: without Access-Control-Allow-Origin the browser of a page on another
       // origin cannot read this answer (the preflight, which carries no credential, was answered permissively).
-      context.switchToHttp().getResponse<Response>().removeHeader('Access-Control-Allow-Origin');
+      context.switchToHttp().getResponse<ServerResponse>().removeHeader('Access-Control-Allow-Origin');
       throw badArgument(`Origin ${origin ?? ''} is not a trusted origin`, 403);
     }
 

@@ -20,16 +20,17 @@ const filter = new ErrorEnvelopeExceptionFilter(
 /** Runs the filter on one exception; answers what it wrote. */
 function render(exception: unknown) {
   const written: { status?: number; body?: unknown; headers: Record<string, string> } = { headers: {} };
+  // Node's response API, which the filter writes with on every path.
   const response = {
     headersSent: false,
-    setHeader: (name: string, value: string) => (written.headers[name] = value),
-    status: (status: number) => {
-      written.status = status;
-      return response;
+    statusCode: 200,
+    setHeader: (name: string, value: string | number) => (written.headers[name] = String(value)),
+    end: (text?: string) => {
+      written.status = response.statusCode;
+      if (text !== undefined) written.body = JSON.parse(text);
     },
-    json: (body: unknown) => (written.body = body),
   };
-  const request = { method: 'GET', originalUrl: '/x', path: '/x', headers: {}, complete: true };
+  const request = { method: 'GET', url: '/x', headers: {}, complete: true };
   const host = {
     getType: () => 'http',
     switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }),
@@ -50,7 +51,7 @@ describe('ErrorEnvelopeExceptionFilter', () => {
     ).toEqual({
       status: 502,
       body: { error: { code: 'Upstream', message: 'it failed' }, httpStatusCode: 500 },
-      headers: { A: 'b' },
+      headers: { A: 'b', 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': '72' },
     }));
 
   it('gives unnamed errors the codes it was configured with', () => {

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type ArgumentsHost, type ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
-import { type Request, type Response } from 'express';
+import { type ServerResponse } from 'node:http';
 import { type Logger } from 'pino';
 import { announcesBody } from '../input/body-parsing.interceptor';
 import { redactUrl } from '../logging/request-logging.middleware';
+import { requestPath, type RouteRequest } from '../http/route-request';
+import { writeJsonAnswer } from '../http/http-front';
 import {
   DEPENDENCY_RETRY_AFTER_SECONDS,
   DependencyUnavailableException,
@@ -15,7 +17,10 @@ export interface WireError {
   exception: unknown;
   /** Set on 5xx only: the id under which the error was logged, so an operator can find it. */
   errorId?: string;
-  request: Request;
+  /** The request as both paths give it (the framework's and the front's fast routes). */
+  request: RouteRequest;
+  /** The request's path, without the query. */
+  path: string;
 }
 
 /**
@@ -42,11 +47,11 @@ export abstract class WireExceptionFilter implements ExceptionFilter {
         ? new DependencyUnavailableException(thrown)
         : thrown;
     const http = host.switchToHttp();
-    const request = http.getRequest<Request>();
-    const response = http.getResponse<Response>();
+    const request = http.getRequest<RouteRequest>();
+    const response = http.getResponse<ServerResponse>();
     const status =
       exception instanceof HttpException ? exception.getStatus() : HttpStatus.INTERNAL_SERVER_ERROR;
-    const error: WireError = { status, exception, request };
+    const error: WireError = { status, exception, request, path: requestPath(request) };
     if (status >= 500) {
       error.errorId = randomUUID();
       this.logger.error(
@@ -54,7 +59,7 @@ export abstract class WireExceptionFilter implements ExceptionFilter {
           err: thrown,
           errorId: error.errorId,
           method: request.method,
-          url: redactUrl(request.originalUrl),
+          url: redactUrl(request.originalUrl ?? request.url ?? ''),
         },
         'request failed',
       );
@@ -74,12 +79,11 @@ export abstract class WireExceptionFilter implements ExceptionFilter {
     this.send(response, status, body);
   }
 
-  /** Writes the rendered body (Express's JSON by default; an app may need its wire format's exact bytes). */
-  protected send(response: Response, status: number, body: unknown): void {
+  /** Writes the rendered body: JSON in one write, with Node's own API (the same bytes on every path). */
+  protected send(response: ServerResponse, status: number, body: unknown): void {
     if (body === undefined) {
-      response.status(status).end();
-    } else {
-      response.status(status).json(body);
-    }
+      response.statusCode = status;
+      response.end();
+    } else writeJsonAnswer(response, status, body);
   }
 }

@@ -1,9 +1,7 @@
-import { type IncomingMessage, type ServerResponse } from 'node:http';
-import { type CanActivate, type ExceptionFilter, ForbiddenException, type Type } from '@nestjs/common';
-import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
-import { type Application, type RequestHandler } from 'express';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import { type INestApplication } from '@nestjs/common';
+import { type Application } from 'express';
 import { type Logger } from 'pino';
-import { bodyParserHttpException } from '../input/body-parsing.interceptor';
 import {
   accessLogger,
   logAccess,
@@ -11,16 +9,8 @@ import {
   requestIdOf,
 } from '../logging/request-logging.middleware';
 import { type HttpMetrics } from '../metrics/http-metrics';
-
-/** A request a hot route serves: what the framework's router would have matched. */
-export interface HotRouteMatch {
-  /** The route's parameters, still URI-encoded (decoded as Express decodes them; one that does not decode is left to the router). */
-  params: Record<string, string>;
-  /** The route pattern, as the metrics label it (Express's `req.route.path`). */
-  route: string;
-  /** The controller method the router would call: the guards read its (and its class's) metadata. */
-  handler: (...args: never[]) => unknown;
-}
+import { checkExpressStack, compileFastRoutes, type FastRoute } from './fast-path';
+import { type RouteRequest } from './route-request';
 
 /** The answer of a hot route: a status and a JSON body (none for 204 and 304), with any headers of its own. */
 export interface HotAnswer {
@@ -31,26 +21,7 @@ export interface HotAnswer {
 }
 
 /** The request as a hot route sees it: Node's, with what the guards and the parser put on it. */
-export type HotRequest = IncomingMessage & {
-  id?: string;
-  params?: Record<string, string>;
-  body?: unknown;
-};
-
-export interface HotJsonPost {
-  /** The controller whose route this answers (the guards read its metadata). */
-  controller: Type<unknown>;
-  /** The request's route, or undefined to leave the request to the framework. Only called for POSTs with JSON bodies. */
-  match(path: string): HotRouteMatch | undefined;
-  /** The guards the framework runs for the route, in its order (global ones first). */
-  guards: readonly CanActivate[];
-  /** The JSON body parser the framework's route gets (its limit and input rules): run after the guards. */
-  parseJson: RequestHandler;
-  /** The app's exception filter: renders every refusal and failure, as for the framework's route. */
-  filter: ExceptionFilter;
-  /** Serves the request once guarded and parsed (`request.body`), with its decoded parameters. */
-  serve(request: HotRequest, params: Record<string, string>): Promise<HotAnswer>;
-}
+export type HotRequest = RouteRequest;
 
 /**
  * A hot GET route. `claim` decides synchronously, from the request line and headers alone, whether the front answers:
@@ -92,35 +63,25 @@ function decodeParams(params: Record<string, string>): Record<string, string> | 
 
 function noop(): void {}
 
-function parseBody(parseJson: RequestHandler, request: HotRequest, response: ServerResponse): Promise<void> {
-  return new Promise((resolve, reject) => {
-    void parseJson(
-      request as Parameters<RequestHandler>[0],
-      response as Parameters<RequestHandler>[1],
-      (error?: unknown) => (error ? reject(bodyParserHttpException(error)) : resolve()),
-    );
-  });
-}
-
 /**
- * The front of a service's HTTP server: its `request` listener answers the hot routes (the POSTs of every message)
- * itself, before Express, and hands every other request to the Express app unchanged. A hot request gets what the
- * app-wide middleware gives every request — the security headers (helmet's, computed once), the request id, the
- * access-log line and the request metrics, the app's header middleware (CORS, operation id) — and what the framework
- * runs for its route: the guards, then the JSON parser (the body is not read before authentication), then the
- * route's service; without Express's request and response prototypes, its middleware chain and router, or Nest's
- * execution pipeline: the answer is one `writeHead` with a header list and one `end`. A refusal or failure is handed
- * to the app's exception filter with the request and response made Express's (as the framework's route would have
- * them), so the filter stays the one owner of the error wire format (and of `Connection: close` on a refusal before
- * the body was read).
+ * The front of a service's HTTP server: its `request` listener answers the fast routes (the controller methods marked
+ * `@FastPath()`, the POSTs of every message) itself, before Express, and hands every other request to the Express
+ * app unchanged. A fast request gets what the app-wide middleware gives every request — the security headers
+ * (helmet's, computed once), the request id, the access-log line and the request metrics, the app's header
+ * middleware (CORS, operation id) — and what the framework runs for its route, compiled at boot from Nest's own
+ * metadata (fast-path.ts): the guards, then the JSON parser (the body is not read before authentication), then the
+ * handler with its parameters, and the app's exception filters for every refusal; without Express's request and
+ * response prototypes, its middleware chain and router, or Nest's execution pipeline. Anything else the app
+ * registers for such a route (middleware, an interceptor, a pipe) fails the boot.
  */
 export class HttpFront {
-  private readonly routes: HotJsonPost[] = [];
+  private routes: FastRoute[] = [];
   private readonly getRoutes: HotGet[] = [];
   private readonly middleware: HeaderMiddleware[] = [];
+  /** Express middleware whose effect the front reproduces (the platform's, and the header middleware). */
+  private readonly modelled = new Set<unknown>();
   /** Flat `[name, value, …]`: the security headers every answer carries. */
   private headers: readonly string[] = [];
-  private app: Application | undefined;
   private readonly accessLog: Logger;
 
   constructor(
@@ -135,14 +96,15 @@ export class HttpFront {
     this.headers = [...headers];
   }
 
-  /** App-wide header middleware the hot routes run too, in the order the app installs it for the framework. */
-  use(middleware: HeaderMiddleware): void {
-    this.middleware.push(middleware);
+  /** Express middleware the front reproduces itself for fast routes (security headers, access log, metrics). */
+  model(middleware: unknown): void {
+    this.modelled.add(middleware);
   }
 
-  /** A hot JSON POST route, tried in the order added. */
-  post(route: HotJsonPost): void {
-    this.routes.push(route);
+  /** App-wide header middleware the fast routes run too, in the order the app installs it for the framework. */
+  use(middleware: HeaderMiddleware): void {
+    this.middleware.push(middleware);
+    this.modelled.add(middleware);
   }
 
   /** A hot GET route, tried in the order added. */
@@ -150,15 +112,30 @@ export class HttpFront {
     this.getRoutes.push(route);
   }
 
+  /**
+   * Compiles the fast routes of an initialised app from its metadata and checks that Express runs nothing before
+   * them that the front does not model; throws (the boot fails) otherwise.
+   */
+  compile(app: INestApplication): void {
+    const routes = compileFastRoutes(app);
+    const adapter = app.getHttpAdapter();
+    checkExpressStack(adapter, adapter.getInstance(), routes, this.modelled);
+    this.routes = routes;
+  }
+
+  /** The fast routes, as compiled (tests, diagnostics). */
+  get fastRoutes(): readonly FastRoute[] {
+    return this.routes;
+  }
+
   /** The server's request listener: the hot routes, then the Express app for everything else. */
   listener(app: Application): (request: IncomingMessage, response: ServerResponse) => void {
-    this.app = app;
     return (request, response) => {
       if (!this.handle(request, response)) app(request, response);
     };
   }
 
-  /** Serves the request if it is a hot route's; false leaves it untouched for the framework. */
+  /** Serves the request if it is a fast route's; false leaves it untouched for the framework. */
   handle(request: IncomingMessage, response: ServerResponse): boolean {
     if (request.method === 'GET') return this.handleGet(request, response);
     if (request.method !== 'POST' || this.routes.length === 0) return false;
@@ -173,11 +150,12 @@ export class HttpFront {
     const query = url.indexOf('?');
     const path = query < 0 ? url : url.slice(0, query);
     for (const route of this.routes) {
-      const match = route.match(path);
-      if (!match) continue;
-      const params = decodeParams(match.params);
+      if (!route.pattern.matches(path)) continue;
+      // A path another route matches as well is the router's to decide.
+      for (const conflict of route.conflicts) if (conflict.matches(path)) return false;
+      const params = decodeParams(route.pattern.params(path)!);
       if (!params) return false;
-      void this.serve(route, match, params, request, response, url);
+      void this.serve(route, params, request, response, url);
       return true;
     }
     return false;
@@ -211,8 +189,7 @@ export class HttpFront {
   }
 
   private async serve(
-    route: HotJsonPost,
-    match: HotRouteMatch,
+    route: FastRoute,
     params: Record<string, string>,
     request: HotRequest,
     response: ServerResponse,
@@ -223,31 +200,26 @@ export class HttpFront {
     const id = requestIdOf(request);
     request.id = id;
     request.params = params;
-    let metricsRoute: string | undefined = match.route;
+    let metricsRoute: string | undefined = route.route;
     response.once('close', () => {
       logAccess(this.accessLog, request, response, id, url, started);
-      this.metrics.observe('POST', metricsRoute, response.statusCode, startedNs);
+      this.metrics.observe(route.method, metricsRoute, response.statusCode, startedNs);
     });
     // The headers in the framework's order: security headers, request id, the app's header middleware, the route's.
     this.setCommonHeaders(response, id);
     for (const middleware of this.middleware) middleware(request, response, noop);
-    const context = new ExecutionContextHost([request, response, noop], route.controller, match.handler);
     let stage: 'guards' | 'body' | 'serve' = 'guards';
     try {
-      for (const guard of route.guards) {
-        const allowed = guard.canActivate(context);
-        if (!(allowed === true || (allowed instanceof Promise && (await allowed) === true)))
-          throw new ForbiddenException('Forbidden resource');
-      }
+      await route.guard(request, response);
       stage = 'body';
-      await parseBody(route.parseJson, request, response);
+      await route.parseBody(request, response);
       stage = 'serve';
-      const answer = await route.serve(request, params);
-      this.answer(response, answer);
+      const body = await route.handle(request, response);
+      if (!route.writesOwnAnswer) this.answer(response, { status: route.status, body });
     } catch (error) {
       // A body the parser refuses is refused as before routing (the metrics' `<unmatched>`).
       if (stage === 'body') metricsRoute = undefined;
-      this.refuse(route, request, response, id, error, context);
+      this.refuse(route, request, response, error);
     }
   }
 
@@ -273,39 +245,22 @@ export class HttpFront {
     response.end(text);
   }
 
-  /** The app's exception filter renders the error, with the request and response Express's as on its route. */
-  private refuse(
-    route: HotJsonPost,
-    request: HotRequest,
-    response: ServerResponse,
-    id: string,
-    error: unknown,
-    context: ExecutionContextHost,
-  ): void {
-    if (!response.headersSent) {
-      for (let index = 0; index < this.headers.length; index += 2) {
-        const name = this.headers[index];
-        if (!response.hasHeader(name)) response.setHeader(name, this.headers[index + 1]);
-      }
-      response.setHeader(REQUEST_ID_HEADER, id);
-    }
-    const app = this.app;
-    if (app) {
-      const express = request as HotRequest & { res?: ServerResponse; originalUrl?: string };
-      express.res = response;
-      express.originalUrl ??= request.url;
-      (response as ServerResponse & { req?: IncomingMessage; locals?: object }).req = request;
-      (response as ServerResponse & { locals?: object }).locals ??= Object.create(null) as object;
-      const prototypes = app as Application & { request: object; response: object };
-      Object.setPrototypeOf(request, prototypes.request);
-      Object.setPrototypeOf(response, prototypes.response);
-    }
+  /** The app's exception filters render the error, as on the framework's route. */
+  private refuse(route: FastRoute, request: HotRequest, response: ServerResponse, error: unknown): void {
     try {
-      route.filter.catch(error, context);
+      route.refuse(error, request, response);
     } catch (failure) {
-      this.logger.error({ err: failure }, 'the exception filter failed');
-      if (!response.headersSent) response.writeHead(500);
-      response.end();
+      this.logger.error({ err: failure }, 'no exception filter rendered a fast route’s error');
+      if (!response.headersSent) {
+        const text = STATUS_CODES[500]!;
+        response.writeHead(500, [
+          'Content-Type',
+          'text/plain; charset=utf-8',
+          'Content-Length',
+          String(text.length),
+        ]);
+        response.end(text);
+      } else response.end();
     }
   }
 }

@@ -1,4 +1,4 @@
-import { type IncomingMessage, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import {
   BadRequestException,
   type CallHandler,
@@ -34,7 +34,7 @@ export interface BodyParsingOptions {
   urlencoded?: { limit: number };
 }
 
-const OWN_BODY = 'fieldops:platform:own-body';
+export const OWN_BODY = 'fieldops:platform:own-body';
 
 /** The route reads its body itself, after its own checks (BodyParsingInterceptor leaves it unread). */
 export const OwnBody = (): MethodDecorator => SetMetadata(OWN_BODY, true);
@@ -57,14 +57,15 @@ export function bodyParserHttpException(error: unknown): Error {
 }
 
 /** Whether the request announces a body (chunked, or a non-zero Content-Length). */
-export function announcesBody(request: Request): boolean {
+export function announcesBody(request: IncomingMessage): boolean {
   const length = request.headers['content-length'];
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-function run(parser: RequestHandler, request: Request, response: Response): Promise<void> {
+function run(parser: RequestHandler, request: IncomingMessage, response: ServerResponse): Promise<void> {
   return new Promise((resolve, reject) => {
-    void parser(request, response, (error?: unknown) =>
+    // body-parser reads only Node's request (headers, stream) and sets `body`: the fast path's raw request will do.
+    void parser(request as Request, response as Response, (error?: unknown) =>
       error ? reject(bodyParserHttpException(error)) : resolve(),
     );
   });
@@ -99,9 +100,12 @@ export class BodyParsingInterceptor implements NestInterceptor {
     if (!announcesBody(request) || Reflect.getMetadata(OWN_BODY, context.getHandler()) === true)
       return next.handle();
     const response = http.getResponse<Response>();
-    const parse = async (): Promise<void> => {
-      for (const parser of this.parsers) await run(parser, request, response);
-    };
-    return from(parse()).pipe(switchMap(() => next.handle()));
+    return from(this.parse(request, response)).pipe(switchMap(() => next.handle()));
+  }
+
+  /** Reads the body, if the request announces one (the framework's routes here, the front's fast routes directly). */
+  async parse(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (!announcesBody(request)) return;
+    for (const parser of this.parsers) await run(parser, request, response);
   }
 }

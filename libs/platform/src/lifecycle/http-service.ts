@@ -125,15 +125,29 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Run
   if (options.bodies) app.useGlobalInterceptors(new BodyParsingInterceptor(options.bodies));
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxySetting(options.trustProxy));
-  app.use(securityHeadersMiddleware(options.securityHeaders));
-  app.use(requestLoggingMiddleware(logger));
-  app.use(app.get(HttpMetrics).middleware);
-  // The hot routes (registered by configure) get the same security headers, before Express.
   const front = app.get(HttpFront);
+  // The front gives its fast routes what these give every request: the same security headers, request id, access
+  // line and metrics.
+  for (const middleware of [
+    securityHeadersMiddleware(options.securityHeaders),
+    requestLoggingMiddleware(logger),
+    app.get(HttpMetrics).middleware,
+  ]) {
+    app.use(middleware);
+    front.model(middleware);
+  }
   front.setHeaders(securityHeaderList(options.securityHeaders));
   const metrics = options.metrics ?? {};
   app.get(MetricsExposure).configure(metrics);
   await options.configure?.(app);
+  // The routes exist once the app is initialised: the front compiles its fast routes from their metadata (or fails).
+  await app.init();
+  try {
+    front.compile(app);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
 
   let closing = false;
   const server: Server = app.getHttpServer();
