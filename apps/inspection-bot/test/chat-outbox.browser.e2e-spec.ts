@@ -325,5 +325,67 @@ function exifSegment(): Buffer {
         await context.close();
       }
     }, 240_000);
+
+    it('desktop en: the socket killed and the relay unreachable mid-check loses nothing: the answers wait, then go once each', async () => {
+      const { context, page } = await open('desktop', 'en-US');
+      // The relay as the page sees it: while down, its WebSocket is closed and its HTTP refused (the relay stopped).
+      let down = false;
+      const sockets: Array<{ close(options?: { code?: number; reason?: string }): Promise<void> }> = [];
+      await page.routeWebSocket(/\/stream/, (socket) => {
+        if (down) {
+          void socket.close({ code: 1011, reason: 'relay stopped' });
+          return;
+        }
+        socket.connectToServer();
+        sockets.push(socket);
+      });
+      await page.route(new RegExp(`^${platform.relay.url}/`), (route) =>
+        down ? route.abort('connectionrefused') : route.continue(),
+      );
+      try {
+        await page.goto(`${platform.bot.url}/?locale=en-US`);
+        await signIn(page);
+        await page.getByText(`Hello ${INSPECTOR.username}!`).first().waitFor({ timeout: 30_000 });
+        await sendText(page, 'check FE-010');
+        await itemCard(page, 'Seal intact').waitFor({ timeout: 30_000 });
+        const extinguisher = await platform.client.findDeviceByCode('FE-010');
+        const before = await platform.client.lastRecords(extinguisher?.id ?? 0, 20);
+
+        down = true;
+        for (const socket of sockets.splice(0)) await socket.close({ code: 1006, reason: 'killed' });
+        await itemCard(page, 'Pressure gauge').getByRole('button', { name: 'ok', exact: true }).click();
+        await pendingSays(page, '1 to send');
+        // The page says so, in words, as soon as a send finds the chat service unreachable.
+        await page.getByText('Connection lost. Reconnecting…').waitFor({ timeout: 30_000 });
+        await itemCard(page, 'Seal intact').getByRole('button', { name: 'fail', exact: true }).click();
+        await pendingSays(page, '2 to send');
+        await shoot(page, 'desktop-en-relay-down');
+
+        down = false;
+        await page.locator('#pending').waitFor({ state: 'hidden', timeout: 90_000 });
+        await page.getByText('Connection lost. Reconnecting…').waitFor({ state: 'hidden', timeout: 30_000 });
+        let after = before;
+        await until(async () => {
+          after = await platform.client.lastRecords(extinguisher?.id ?? 0, 20);
+          return after.length >= before.length + 2;
+        }, 'the two answers recorded');
+        const made = after.filter((record) => !before.some((old) => old.id === record.id));
+        expect(made.map((record) => record.status).sort()).toEqual(['fail', 'ok']);
+        expect(new Set(made.map((record) => record.item)).size).toBe(2);
+        await page
+          .locator('.ac-adaptiveCard')
+          .filter({ hasText: 'Seal intact' })
+          .filter({ hasText: new RegExp(`fail · \\d\\d:\\d\\d · ${INSPECTOR.username}`) })
+          .first()
+          .waitFor({ timeout: 30_000 });
+        await shoot(page, 'desktop-en-relay-back');
+        expect(await axeViolations(page, 'relay-back')).toEqual([]);
+        expect(
+          browserErrors.filter((error) => !/net::ERR|WebSocket|Failed to load resource/.test(error)),
+        ).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }, 240_000);
   },
 );

@@ -141,6 +141,8 @@ export class PageDirectLine {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private ended = false;
   private innerOnline = false;
+  /** A send found the chat service unreachable (the socket may not have noticed yet): shown as reconnecting. */
+  private unreachable = false;
   private readonly objectUrls: string[] = [];
   private seq = Date.now() * 1000;
   private readonly onOnline = (): void => this.goOnline();
@@ -281,7 +283,7 @@ export class PageDirectLine {
   private link(): void {
     if (this.ended) return;
     if (!navigator.onLine) this.options.onLink('offline');
-    else if (this.innerOnline) this.options.onLink('online');
+    else if (this.innerOnline && !this.unreachable) this.options.onLink('online');
     else this.options.onLink(this.inner ? 'reconnecting' : 'connecting');
   }
 
@@ -432,11 +434,17 @@ export class PageDirectLine {
         const entry = this.entries.find((each) => each.state === 'pending');
         if (!entry || this.ended) return;
         const outcome = await this.send(entry);
+        if (outcome !== 'later' && this.unreachable) {
+          this.unreachable = false;
+          this.link();
+        }
         if (outcome === 'sent') {
           await this.options.store.delete(entry.clientActivityID);
           this.entries = this.entries.filter((each) => each.clientActivityID !== entry.clientActivityID);
           this.options.onOutbox(this.entries);
         } else if (outcome === 'later') {
+          this.unreachable = true;
+          this.link();
           this.scheduleRetry(() => void this.flush());
           return;
         } else if (outcome === 'token') {
