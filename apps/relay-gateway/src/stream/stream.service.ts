@@ -1,4 +1,4 @@
-import { type IncomingMessage, type Server } from 'node:http';
+import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import { type Duplex } from 'node:stream';
 import { type BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { ACTIVITY_BUS, type ActivityBus } from '@fieldops/bus';
@@ -161,12 +161,12 @@ export class StreamService implements BeforeApplicationShutdown {
   }
 }
 
-/** Refuses an upgrade with the error's status and `{error:{code,message}}` body, then closes the socket. */
+/** Refuses an upgrade with the error's status (Node's reason phrase) and `{error:{code,message}}` body, then closes the socket. */
 function reject(socket: Duplex, error: ErrorEnvelopeException): void {
   const status = error.getStatus();
   const body = JSON.stringify({ error: { code: error.code, message: error.message } });
   socket.end(
-    `HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : status === 403 ? 'Forbidden' : 'Error'}\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Unknown'}\r\n` +
       'Content-Type: application/json\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       'Connection: close\r\n\r\n' +
