@@ -119,7 +119,7 @@ describe('inspection-api under attack and failure', () => {
       const laptop = await api.tokens('sven', 'sven password');
       const someoneElse = await api.tokens('other', 'other password');
       const out = await api.post('/api/users/me/sign_out_everywhere/', {}, { token: laptop.access });
-      expect([out.status, out.text]).toEqual([204, ""]);
+      expect([out.status, out.text]).toEqual([204, '']);
       for (const pair of [phone, laptop]) {
         expect((await api.post('/api/token/refresh/', { refresh: pair.refresh })).status).toBe(401);
         expect((await api.get('/api/users/me/', { token: pair.access })).status).toBe(401);

@@ -48,10 +48,9 @@ export class TokenBlacklist {
   }
 
   async has(jti: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      `SELECT 1 FROM "token_blacklist" WHERE "jti" = $1`,
-      [jti],
-    );
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM "token_blacklist" WHERE "jti" = $1`, [
+      jti,
+    ]);
     return rows.length > 0;
   }
 }

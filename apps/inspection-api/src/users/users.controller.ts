@@ -114,7 +114,7 @@ export class UsersController {
   @InspectorsMay('read-and-create')
   @ApiOperation({
     summary:
-      "Sign out everywhere (any role): every access and refresh token of the signed-in user issued until now is refused (401 token_not_valid)",
+      'Sign out everywhere (any role): every access and refresh token of the signed-in user issued until now is refused (401 token_not_valid)',
   })
   @HttpCode(204)
   @ApiNoContentResponse()

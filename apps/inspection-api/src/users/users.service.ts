@@ -207,9 +207,7 @@ export class UsersService {
    */
   private forgetPrincipal(id: number): void {
     this.principals.delete(id);
-    forgetVerifiedBearers(
-      (principal) => (principal as { userId?: unknown } | undefined)?.userId === id,
-    );
+    forgetVerifiedBearers((principal) => (principal as { userId?: unknown } | undefined)?.userId === id);
   }
 
   /** 'active', 'inactive' or 'missing'; cached for a few seconds per user id. */

@@ -16,7 +16,9 @@ export class AddTokenRevocation1732921000000 implements MigrationInterface {
       "expires_at" timestamptz NOT NULL,
       "blacklisted_at" timestamptz NOT NULL DEFAULT now()
     )`);
-    await queryRunner.query(`CREATE INDEX "token_blacklist_expires_at_idx" ON "token_blacklist" ("expires_at")`);
+    await queryRunner.query(
+      `CREATE INDEX "token_blacklist_expires_at_idx" ON "token_blacklist" ("expires_at")`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
