@@ -27,6 +27,10 @@ import { StatisticsController } from './statistics/statistics.controller';
 import { StatisticsService } from './statistics/statistics.service';
 import { DrfExceptionFilter } from './errors/drf-exception.filter';
 import { EventOutbox } from './events/event-outbox';
+import { EVENTS_DATABASE_URL, EventRunner } from './events/event-runner';
+import { WebhookDeliveriesService } from './webhooks/webhook-deliveries.service';
+import { WebhooksController } from './webhooks/webhooks.controller';
+import { WebhooksService } from './webhooks/webhooks.service';
 import { IdempotencyService } from './idempotency/idempotency.service';
 import { ItemsController } from './items/items.controller';
 import { ItemsService } from './items/items.service';
@@ -95,9 +99,14 @@ export class InspectionApiModule {
         UsersController,
         DueController,
         StatisticsController,
+        WebhooksController,
       ],
       providers: [
         EventOutbox,
+        { provide: EVENTS_DATABASE_URL, useValue: databaseUrl },
+        WebhookDeliveriesService,
+        WebhooksService,
+        EventRunner,
         DevicesService,
         ItemsService,
         PlansService,

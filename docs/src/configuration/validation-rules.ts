@@ -36,6 +36,7 @@ const SHOWN: Record<string, ((constraints: unknown[]) => string) | null> = {
   isUrl: () => 'URL',
   isRedisUrl: () => 'Redis URL',
   isTimeZone: () => 'IANA time zone',
+  areNetworks: () => 'CIDR networks',
   isSigningKeyList: () => 'JSON array',
   isReadableFile: () => 'readable file',
   arrayNotEmpty: () => 'not empty',

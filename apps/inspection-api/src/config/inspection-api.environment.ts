@@ -17,6 +17,7 @@ import {
 } from 'class-validator';
 import { CommonEnvironment, ToBoolean, ToInteger } from '@fieldops/platform';
 import { IsRedisUrl } from '@fieldops/redis-connection';
+import { AreNetworks } from '../webhooks/webhook-address';
 
 /** The monorepo's root (the package.json that declares workspaces); falls back to the working directory. */
 function repositoryRoot(start: string): string {
@@ -222,4 +223,41 @@ export class InspectionApiEnvironment extends CommonEnvironment {
     message: 'INSPECTION_PUBLIC_URL must have no trailing slash, query or fragment',
   })
   INSPECTION_PUBLIC_URL?: string;
+
+  /** How often each replica looks for events not yet handed to the job runner (pg-boss), in milliseconds. */
+  @Expose() @ToInteger() @IsInt() @Min(50) @Max(3_600_000) INSPECTION_EVENTS_POLL_MS: number = 1000;
+
+  /**
+   * First delay before a failed webhook delivery is tried again, in seconds; each retry waits about twice as long
+   * as the one before (pg-boss's exponential backoff, with jitter).
+   */
+  @Expose() @ToInteger() @IsInt() @Min(1) @Max(86_400) INSPECTION_WEBHOOK_RETRY_DELAY_SECONDS: number = 60;
+
+  /** How long a failing webhook delivery keeps being retried, in seconds (24 hours): the retries fill at least this. */
+  @Expose() @ToInteger() @IsInt() @Min(1) @Max(2_592_000) INSPECTION_WEBHOOK_RETRY_WINDOW_SECONDS: number =
+    86_400;
+
+  /** A webhook endpoint whose deliveries have failed for this long (seconds) without a success is disabled. */
+  @Expose() @ToInteger() @IsInt() @Min(1) @Max(2_592_000) INSPECTION_WEBHOOK_DISABLE_AFTER_SECONDS: number =
+    86_400;
+
+  /** The deadline of one webhook delivery attempt (connect, send, answer), in milliseconds. */
+  @Expose() @ToInteger() @IsInt() @Min(100) @Max(60_000) INSPECTION_WEBHOOK_TIMEOUT_MS: number = 10_000;
+
+  /**
+   * Networks webhooks may reach besides public addresses (comma-separated CIDRs, `10.0.0.0/8,127.0.0.1/32`).
+   * Loopback, private, link-local and other non-public addresses are refused otherwise, checked on the address
+   * each connection resolves to. Empty: public addresses only.
+   */
+  @Expose()
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((cidr) => cidr.trim())
+          .filter((cidr) => cidr !== '')
+      : value,
+  )
+  @AreNetworks()
+  INSPECTION_WEBHOOK_ALLOWED_NETWORKS: string[] = [];
 }

@@ -1,0 +1,143 @@
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { LOGGER, type Logger } from '@fieldops/platform';
+import PgBoss from 'pg-boss';
+import { DataSource } from 'typeorm';
+import { InspectionApiEnvironment } from '../config/inspection-api.environment';
+import { WebhookDeliveriesService } from '../webhooks/webhook-deliveries.service';
+import { retryLimitFor } from '../webhooks/webhook-retries';
+
+/** The PostgreSQL the job runner connects to (the API's own database; pg-boss keeps its tables in `pgboss`). */
+export const EVENTS_DATABASE_URL = Symbol('EVENTS_DATABASE_URL');
+export const JOB_SCHEMA = 'pgboss';
+export const WEBHOOK_QUEUE = 'webhook-delivery';
+/** Events taken from the outbox per transaction. */
+const DISPATCH_BATCH = 200;
+/** Deliveries one replica attempts at once. */
+const DELIVERY_WORKERS = 4;
+
+/**
+ * The event runner, on PostgreSQL (docs/decisions/events-on-postgresql.md). Each replica polls the outbox: in one
+ * transaction it locks undispatched events (`FOR UPDATE SKIP LOCKED`, so replicas share them and never take the
+ * same), writes a delivery per interested webhook endpoint, enqueues a pg-boss job per delivery (with the same
+ * transaction's connection) and marks the events dispatched. A crash before the commit leaves the events to the
+ * next poll; after it, the jobs are in PostgreSQL. pg-boss's workers then attempt the deliveries, each job held by
+ * one worker at a time, retried with exponential backoff.
+ */
+@Injectable()
+export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private boss: PgBoss | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  private stopping = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly environment: InspectionApiEnvironment,
+    private readonly deliveries: WebhookDeliveriesService,
+    @Inject(EVENTS_DATABASE_URL) private readonly databaseUrl: string,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const environment = this.environment;
+    const boss = new PgBoss({
+      connectionString: this.databaseUrl,
+      schema: JOB_SCHEMA,
+      max: DELIVERY_WORKERS + 1,
+      application_name: 'inspection-api-events',
+      schedule: false,
+    });
+    boss.on('error', (error) => this.logger.error({ err: error }, 'event runner: job runner error'));
+    await boss.start();
+    const queue = {
+      name: WEBHOOK_QUEUE,
+      retryLimit: retryLimitFor(
+        environment.INSPECTION_WEBHOOK_RETRY_DELAY_SECONDS,
+        environment.INSPECTION_WEBHOOK_RETRY_WINDOW_SECONDS,
+      ),
+      retryDelay: environment.INSPECTION_WEBHOOK_RETRY_DELAY_SECONDS,
+      retryBackoff: true,
+      // An attempt still "active" after this (its replica died mid-attempt) is failed and retried.
+      expireInSeconds: Math.ceil(environment.INSPECTION_WEBHOOK_TIMEOUT_MS / 1000) + 60,
+    };
+    await boss.createQueue(WEBHOOK_QUEUE, queue);
+    await boss.updateQueue(WEBHOOK_QUEUE, queue);
+    for (let worker = 0; worker < DELIVERY_WORKERS; worker += 1)
+      await boss.work<{ delivery: string }>(
+        WEBHOOK_QUEUE,
+        { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 0.5 },
+        async ([job]) => {
+          if (job) await this.deliveries.attempt(job.data.delivery, job.retryCount >= job.retryLimit);
+        },
+      );
+    this.boss = boss;
+    this.logger.info(
+      { retryLimit: queue.retryLimit, pollMs: environment.INSPECTION_EVENTS_POLL_MS },
+      'event runner started',
+    );
+    this.schedule(0);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.timer);
+    await this.ticking;
+    await this.boss?.stop({ graceful: true, wait: true, timeout: 10_000 });
+    this.boss = undefined;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopping) return;
+    this.timer = setTimeout(() => {
+      this.ticking = this.tick();
+    }, delayMs);
+  }
+
+  private async tick(): Promise<void> {
+    let taken = 0;
+    try {
+      taken = await this.dispatch();
+    } catch (error) {
+      this.logger.error({ err: error }, 'event runner: dispatch failed (retried at the next poll)');
+    }
+    this.ticking = undefined;
+    this.schedule(taken === DISPATCH_BATCH ? 0 : this.environment.INSPECTION_EVENTS_POLL_MS);
+  }
+
+  /** One transaction: take undispatched events, fan them out to deliveries and jobs, mark them dispatched. */
+  async dispatch(): Promise<number> {
+    const boss = this.boss;
+    if (!boss) return 0;
+    return this.dataSource.transaction(async (manager) => {
+      const events: Array<{ id: string }> = await manager.query(
+        `SELECT "id" FROM "events" WHERE "dispatched_at" IS NULL ORDER BY "id" LIMIT ${DISPATCH_BATCH} FOR UPDATE SKIP LOCKED`,
+      );
+      if (!events.length) return 0;
+      const ids = events.map((event) => event.id);
+      const deliveries = await this.deliveries.fanOut(manager, ids);
+      if (deliveries.length) {
+        const runner = manager.queryRunner;
+        if (!runner) throw new Error('a transaction has a query runner');
+        await boss.insert(
+          deliveries.map((id) => ({ id, name: WEBHOOK_QUEUE, data: { delivery: id } })),
+          {
+            db: {
+              executeSql: async (text: string, values: unknown[]) => ({
+                rows: (await runner.query(text, values, true)).records as unknown[],
+              }),
+            },
+          },
+        );
+      }
+      await manager.query(`UPDATE "events" SET "dispatched_at" = now() WHERE "id" = ANY($1::bigint[])`, [
+        ids,
+      ]);
+      return events.length;
+    });
+  }
+}
