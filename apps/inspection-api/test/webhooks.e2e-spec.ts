@@ -131,8 +131,8 @@ describe('webhooks (/api/webhooks/)', () => {
     });
     const [received] = receiver.received.filter((item) => item.id === delivery?.event);
     expect(received).toBeDefined();
-    expect(verify(endpoint.secret, received!, received!.body)).toBe(true);
-    expect(JSON.parse(received!.body)).toMatchObject({
+    expect(verify(endpoint.secret, received, received.body)).toBe(true);
+    expect(JSON.parse(received.body)).toMatchObject({
       id: delivery?.event,
       type: 'record.failed',
       data: { id: record, status: 'fail', device },
@@ -160,7 +160,7 @@ describe('webhooks (/api/webhooks/)', () => {
       expect(flaky.received.map((item) => item.answered)).toEqual([503, 503, 503, 200]);
       expect(new Set(flaky.received.map((item) => item.id))).toEqual(new Set([delivery?.event]));
       expect(flaky.accepted()).toHaveLength(1);
-      const last = flaky.received[3]!;
+      const last = flaky.received[3];
       expect(verify(endpoint.secret, last, last.body)).toBe(true);
       await api.delete(`/api/webhooks/${endpoint.id}/`);
     } finally {
@@ -260,7 +260,7 @@ describe('webhook addresses (SSRF)', () => {
         `INSERT INTO "webhook_endpoints" ("url", "events", "secret") VALUES ($1, '{record.failed}', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw') RETURNING "id"`,
         [url],
       );
-      const endpoint = rows[0]!.id;
+      const endpoint = rows[0].id;
       const device = (await api.createDevice()).id;
       await failRecord(api, device);
       const [delivery] = await eventually(async () => {

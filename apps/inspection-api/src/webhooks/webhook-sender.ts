@@ -1,4 +1,4 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
@@ -21,8 +21,8 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  */
 export function guardedLookup(allowed: readonly AllowedNetwork[]): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, options as LookupOptions, (error, address, family) => {
-      if (error) return callback(error, address as string, family);
+    dnsLookup(hostname, options, (error, address, family) => {
+      if (error) return callback(error, address, family);
       const addresses: LookupAddress[] = Array.isArray(address)
         ? address
         : [{ address: address, family: family ?? 4 }];

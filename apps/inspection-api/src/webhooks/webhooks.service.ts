@@ -156,11 +156,15 @@ export class WebhooksService implements ResourceService {
     } else if (!events.length) {
       errors.events = ['This selection may not be empty.'];
     } else {
-      const wrong = events.find((event) => !isEventType(event));
-      if (wrong !== undefined) errors.events = [`"${String(wrong)}" is not a valid choice.`];
+      const items: unknown[] = events;
+      const wrong = items.find((event) => !isEventType(event));
+      if (wrong !== undefined)
+        errors.events = [
+          `"${typeof wrong === 'string' ? wrong : JSON.stringify(wrong)}" is not a valid choice.`,
+        ];
       else
-        values.events = [...new Set(events as string[])].sort(
-          (a, b) => EVENT_TYPES.indexOf(a as never) - EVENT_TYPES.indexOf(b as never),
+        values.events = [...new Set(items.filter(isEventType))].sort(
+          (a, b) => EVENT_TYPES.indexOf(a) - EVENT_TYPES.indexOf(b),
         );
     }
     const secret = field(input, 'secret');
@@ -170,12 +174,13 @@ export class WebhooksService implements ResourceService {
     }
     const active = field(input, 'active');
     if (active !== undefined) {
+      const text = typeof active === 'string' || typeof active === 'number' ? String(active) : undefined;
       const truth =
         typeof active === 'boolean'
           ? active
-          : ['true', 'True', '1', 'on'].includes(String(active))
+          : text !== undefined && ['true', 'True', '1', 'on'].includes(text)
             ? true
-            : ['false', 'False', '0', 'off', ''].includes(String(active))
+            : text !== undefined && ['false', 'False', '0', 'off', ''].includes(text)
               ? false
               : undefined;
       if (truth === undefined) errors.active = ['Must be a valid boolean.'];

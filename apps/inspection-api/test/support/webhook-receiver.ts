@@ -22,11 +22,12 @@ export class WebhookReceiver {
   ) {}
 
   static async start(host = '127.0.0.1'): Promise<WebhookReceiver> {
-    let receiver: WebhookReceiver | undefined;
+    const self: { receiver?: WebhookReceiver } = {};
     const server = createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
+        const receiver = self.receiver;
         const status = receiver?.answer(receiver.received.length + 1) ?? 200;
         receiver?.received.push({
           id: String(request.headers['webhook-id']),
@@ -41,8 +42,8 @@ export class WebhookReceiver {
     });
     await new Promise<void>((resolve) => server.listen(0, host, resolve));
     const { port } = server.address() as AddressInfo;
-    receiver = new WebhookReceiver(server, `http://${host}:${port}/hook`);
-    return receiver;
+    self.receiver = new WebhookReceiver(server, `http://${host}:${port}/hook`);
+    return self.receiver;
   }
 
   /** The bodies received with a 2xx answer, parsed. */
