@@ -36,7 +36,7 @@ function call(port: number, method: string, path: string, host = '127.0.0.1'): P
           }
           resolve({
             status: response.statusCode ?? 0,
-            retryAfter: response.headers['retry-after'] as string | undefined,
+            retryAfter: response.headers['retry-after'],
             contentType: response.headers['content-type'],
             body,
           });

@@ -123,10 +123,7 @@ export class ActivitiesService {
         throw botError(502, 'Failed to send activity: bot unreachable');
       case 'unavailable':
         // The platform's delivery path is away, not the bot: 503 with Retry-After (the activity is in the log).
-        this.logger.warn(
-          { conversationId, bot: bot.id, reason: outcome.reason },
-          'bot delivery unavailable',
-        );
+        this.logger.warn({ conversationId, bot: bot.id, reason: outcome.reason }, 'bot delivery unavailable');
         throw new DependencyUnavailableException(outcome.reason);
     }
   }
