@@ -1,5 +1,6 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import { type INestApplication } from '@nestjs/common';
+import { type ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { type Application } from 'express';
 import { type Logger } from 'pino';
 import {
@@ -208,18 +209,20 @@ export class HttpFront {
     // The headers in the framework's order: security headers, request id, the app's header middleware, the route's.
     this.setCommonHeaders(response, id);
     for (const middleware of this.middleware) middleware(request, response, noop);
+    const context = route.context(request, response);
     let stage: 'guards' | 'body' | 'serve' = 'guards';
     try {
-      await route.guard(request, response);
+      const guarded = route.guard(context);
+      if (guarded) await guarded;
       stage = 'body';
       await route.parseBody(request, response);
       stage = 'serve';
-      const body = await route.handle(request, response);
+      const body = await route.handle(request, response, context);
       if (!route.writesOwnAnswer) this.answer(response, { status: route.status, body });
     } catch (error) {
       // A body the parser refuses is refused as before routing (the metrics' `<unmatched>`).
       if (stage === 'body') metricsRoute = undefined;
-      this.refuse(route, request, response, error);
+      this.refuse(route, response, context, error);
     }
   }
 
@@ -246,9 +249,14 @@ export class HttpFront {
   }
 
   /** The app's exception filters render the error, as on the framework's route. */
-  private refuse(route: FastRoute, request: HotRequest, response: ServerResponse, error: unknown): void {
+  private refuse(
+    route: FastRoute,
+    response: ServerResponse,
+    context: ExecutionContextHost,
+    error: unknown,
+  ): void {
     try {
-      route.refuse(error, request, response);
+      route.refuse(error, response, context);
     } catch (failure) {
       this.logger.error({ err: failure }, 'no exception filter rendered a fast route’s error');
       if (!response.headersSent) {
