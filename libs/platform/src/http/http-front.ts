@@ -1,4 +1,5 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import { type Duplex } from 'node:stream';
 import { type INestApplication } from '@nestjs/common';
 import { type ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { type Application } from 'express';
@@ -12,6 +13,7 @@ import {
 import { type HttpMetrics } from '../metrics/http-metrics';
 import { checkExpressStack, compileFastRoutes, type FastRoute } from './fast-path';
 import { type RouteRequest } from './route-request';
+import { UpgradeExchange } from './upgrade-exchange';
 
 /** The answer of a hot route: a status and a JSON body (none for 204 and 304), with any headers of its own. */
 export interface HotAnswer {
@@ -127,6 +129,20 @@ export class HttpFront {
   /** The fast routes, as compiled (tests, diagnostics). */
   get fastRoutes(): readonly FastRoute[] {
     return this.routes;
+  }
+
+  /**
+   * An upgrade request (the server's `upgrade` event) with the request id, access line, metrics (under `route`, the
+   * pattern, when known) and refusal rendering every HTTP request gets.
+   */
+  upgrade(request: IncomingMessage, socket: Duplex, route?: string): UpgradeExchange {
+    const pipeline = {
+      accessLog: this.accessLog,
+      logger: this.logger,
+      metrics: this.metrics,
+      headers: this.headers,
+    };
+    return new UpgradeExchange(pipeline, request, socket, route);
   }
 
   /** The server's request listener: the hot routes, then the Express app for everything else. */
