@@ -22,6 +22,7 @@ const ROUTES: Array<[RegExp, readonly string[]]> = [
   [/^\/api\/(devices|items|plans|records|users)\/[^/.]+\/?$/, DETAIL_METHODS],
   [/^\/api\/token(\/refresh)?\/?$/, TOKEN_METHODS],
   [/^\/api\/(due|due\/summary|statistics\/records)\/?$/, ROOT_METHODS],
+  [/^\/api\/audit(\/[^/.]+)?\/?$/, ROOT_METHODS],
   [/^\/api\/records\/export\.csv$/, ROOT_METHODS],
 ];
 
