@@ -72,7 +72,7 @@ describe('audit trail (/api/audit/)', () => {
     expect(deviceTrail.map((entry) => entry.event)).toEqual(['created', 'updated', 'archived', 'restored']);
     expect(deviceTrail[0]).toEqual(
       byAdmin({
-        id: expect.any(Number) as unknown as number,
+        id: expect.any(Number),
         resource: 'device',
         resource_id: device.id,
         event: 'created',
@@ -84,7 +84,7 @@ describe('audit trail (/api/audit/)', () => {
           code: 'B-1',
           location: '',
           archived_at: null,
-        }) as unknown as Record<string, unknown>,
+        }),
       }),
     );
     expect(deviceTrail[1]).toMatchObject({
@@ -265,7 +265,7 @@ describe('audit trail (/api/audit/)', () => {
       'before',
       'after',
     ]);
-    const one = body.results[0] as AuditEntry;
+    const one = body.results[0];
     expect((await api.get(`/api/audit/${one.id}/`)).body).toEqual(one);
     expect((await api.get('/api/audit/999999/')).status).toBe(404);
     const byIvy = (await api.get(`/api/audit/?actor=${ivy.id}`)).body as AuditPage;
@@ -284,7 +284,7 @@ describe('audit trail (/api/audit/)', () => {
   });
 
   it('cannot be changed or removed through any route (405), nor in the database', async () => {
-    const entry = ((await api.get('/api/audit/?page_size=1')).body as AuditPage).results[0] as AuditEntry;
+    const entry = ((await api.get('/api/audit/?page_size=1')).body as AuditPage).results[0];
     const count = ((await api.get('/api/audit/')).body as AuditPage).count;
     for (const [method, path] of [
       ['POST', '/api/audit/'],
