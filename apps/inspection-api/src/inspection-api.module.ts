@@ -18,6 +18,7 @@ import { LoginThrottle, loginThrottleStore } from './auth/login-throttle.service
 import { RoleAccessModule } from './auth/role-access';
 import { TokensController } from './auth/tokens.controller';
 import { TokensService } from './auth/tokens.service';
+import { TokenBlacklist } from './auth/token-revocation';
 import { InspectionApiEnvironment } from './config/inspection-api.environment';
 import { inspectionDataSourceOptions } from './database/inspection-data-source';
 import { DevicesController } from './devices/devices.controller';
@@ -27,6 +28,7 @@ import { DueService } from './due/due.service';
 import { StatisticsController } from './statistics/statistics.controller';
 import { StatisticsService } from './statistics/statistics.service';
 import { DrfExceptionFilter } from './errors/drf-exception.filter';
+import { EventOutbox } from './events/event-outbox';
 import { IdempotencyService } from './idempotency/idempotency.service';
 import { ItemsController } from './items/items.controller';
 import { ItemsService } from './items/items.service';
@@ -57,6 +59,7 @@ export class InspectionApiModule {
       { provide: MediaStorage, useClass: LocalDirectoryMediaStorage },
       UsersService,
       TokensService,
+      TokenBlacklist,
     ];
     const shared = SharedServices.forRoot(services);
     return {
@@ -97,6 +100,7 @@ export class InspectionApiModule {
         AuditController,
       ],
       providers: [
+        EventOutbox,
         DevicesService,
         ItemsService,
         PlansService,

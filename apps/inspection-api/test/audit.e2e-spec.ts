@@ -229,15 +229,27 @@ describe('audit trail (/api/audit/)', () => {
     expect(
       (await api.post(`/api/users/${otto}/set_password/`, { password: 'another password' })).status,
     ).toBe(204);
-    // Signing in (last_login) is not a change of the user.
-    await api.tokens('otto', 'another password');
+    // Signing in (last_login) is not a change of the user; signing out everywhere is, by the user.
+    const ottoToken = (await api.tokens('otto', 'another password')).access;
+    expect((await api.post('/api/users/me/sign_out_everywhere/', {}, { token: ottoToken })).status).toBe(204);
     expect((await api.delete(`/api/users/${otto}/`)).status).toBe(204);
     const entries = await trail('user', otto);
-    expect(entries.map((entry) => entry.event)).toEqual(['created', 'updated', 'updated', 'deleted']);
+    expect(entries.map((entry) => entry.event)).toEqual([
+      'created',
+      'updated',
+      'updated',
+      'updated',
+      'deleted',
+    ]);
     expect(entries[1]).toMatchObject(byAdmin({ changed: ['role'], after: { role: 'supervisor' } }));
     expect(entries[2]).toMatchObject(
-      byAdmin({ changed: ['password_changed'], after: { password_changed: true } }),
+      byAdmin({ changed: ['password_changed', 'tokens_valid_after'], after: { password_changed: true } }),
     );
+    expect(entries[3]).toMatchObject({
+      actor: otto,
+      actor_username: 'otto',
+      changed: ['tokens_valid_after'],
+    });
     for (const entry of entries) {
       expect(entry.before ?? {}).not.toHaveProperty('password');
       expect(entry.after ?? {}).not.toHaveProperty('password');
