@@ -108,8 +108,8 @@ export class DevicesController extends ResourceRoutes({
   @ApiForbiddenResponse({
     description: 'Inspectors: {"detail":"You do not have permission to perform this action."}',
   })
-  restore(@Param('id') id: string): Promise<RawJson> {
-    return this.devices.restore(parseId(id));
+  restore(@Param('id') id: string, @Req() request: Request): Promise<RawJson> {
+    return this.devices.restore(parseId(id), (request as Request & { user?: Principal }).user);
   }
 
   @All(':id/restore')
