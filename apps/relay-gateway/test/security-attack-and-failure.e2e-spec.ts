@@ -8,6 +8,56 @@ interface Started {
 
 /** Probes of "trust under attack and failure" (issue 22), replayed against relay-gateway so none can come back. */
 describe('relay-gateway under attack and failure', () => {
+  describe('item 9: a token tied to a session (refreshableUntil) is not refreshed past its end', () => {
+    let fixture: Fixture;
+    beforeAll(async () => {
+      fixture = await startFixture();
+    });
+    afterAll(() => fixture?.close());
+
+    const generate = (body: unknown): Promise<Response> =>
+      fetch(`${fixture.base}/tokens/generate`, {
+        method: 'POST',
+        headers: auth(SECRET),
+        body: JSON.stringify(body),
+      });
+    const refresh = (token: string): Promise<Response> =>
+      fetch(`${fixture.base}/tokens/refresh`, { method: 'POST', headers: auth(token) });
+    type Issued = { token: string; expires_in: number };
+
+    it('the token and every refresh of it expire by the ceiling; past it, refresh is refused', async () => {
+      const until = Date.now() + 3_000;
+      const generated = await generate({
+        user: { id: 'dl_9' },
+        refreshableUntil: new Date(until).toISOString(),
+      });
+      expect(generated.status).toBe(200);
+      const first = (await generated.json()) as Issued;
+      expect(first.expires_in).toBeLessThanOrEqual(3);
+      const renewed = await refresh(first.token);
+      expect(renewed.status).toBe(200);
+      const second = (await renewed.json()) as Issued;
+      expect(second.expires_in).toBeLessThanOrEqual(3);
+      // Once the ceiling has passed (waited for, not timed), no token of the chain refreshes any more.
+      await new Promise((resolve) => setTimeout(resolve, until + 1_500 - Date.now()));
+      const late = await refresh(second.token);
+      expect(late.status).toBe(403);
+      expect(await late.json()).toMatchObject({ error: { code: 'TokenExpired' } });
+      // Without a ceiling a token refreshes as Direct Line's do.
+      const plain = (await (await generate({ user: { id: 'dl_9' } })).json()) as Issued;
+      expect(plain.expires_in).toBeGreaterThan(3);
+      expect((await refresh(plain.token)).status).toBe(200);
+    });
+
+    it('a refreshableUntil that is not a future ISO 8601 instant is a 400 BadArgument', async () => {
+      for (const refreshableUntil of ['tomorrow', 1_900_000_000, new Date(Date.now() - 1000).toISOString()]) {
+        const response = await generate({ refreshableUntil });
+        expect(response.status).toBe(400);
+        expect(await response.json()).toMatchObject({ error: { code: 'BadArgument' } });
+      }
+    });
+  });
+
   describe('item 10: UTF-8 file names', () => {
     let fixture: Fixture;
     let started: Started;
