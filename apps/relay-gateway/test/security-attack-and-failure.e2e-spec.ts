@@ -1,3 +1,5 @@
+import { type IncomingMessage } from 'node:http';
+import { WebSocket } from 'ws';
 import { type Activity } from '@fieldops/contracts';
 import { auth, type Fixture, SECRET, startFixture, waitFor } from './support/relay-harness';
 
@@ -8,6 +10,59 @@ interface Started {
 
 /** Probes of "trust under attack and failure" (issue 22), replayed against relay-gateway so none can come back. */
 describe('relay-gateway under attack and failure', () => {
+  describe('item 10: streams per conversation are capped (RELAY_MAX_STREAMS_PER_CONVERSATION)', () => {
+    let fixture: Fixture;
+    beforeAll(async () => {
+      fixture = await startFixture({ RELAY_MAX_STREAMS_PER_CONVERSATION: '2' });
+    });
+    afterAll(() => fixture?.close());
+
+    /** Opens a stream: the open socket, or the status and body of a refused upgrade. */
+    const open = (url: string): Promise<WebSocket | { status: number; body: string }> =>
+      new Promise((resolve, reject) => {
+        const socket = new WebSocket(url);
+        socket.once('open', () => resolve(socket));
+        socket.once('unexpected-response', (_request, response: IncomingMessage) => {
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (body += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        });
+        socket.once('error', reject);
+      });
+
+    it('one stream over the cap is refused with 429 TooManyRequests; a closed one frees its place', async () => {
+      const { streamUrl } = (await (
+        await fetch(`${fixture.base}/conversations`, { method: 'POST', headers: auth(SECRET) })
+      ).json()) as { streamUrl: string };
+      const first = await open(streamUrl);
+      const second = await open(streamUrl);
+      expect(first).toBeInstanceOf(WebSocket);
+      expect(second).toBeInstanceOf(WebSocket);
+      const third = await open(streamUrl);
+      expect(third).not.toBeInstanceOf(WebSocket);
+      const refused = third as { status: number; body: string };
+      expect(refused.status).toBe(429);
+      expect(JSON.parse(refused.body)).toMatchObject({ error: { code: 'TooManyRequests' } });
+      // Another conversation is not affected.
+      const other = (await (
+        await fetch(`${fixture.base}/conversations`, { method: 'POST', headers: auth(SECRET) })
+      ).json()) as { streamUrl: string };
+      const elsewhere = await open(other.streamUrl);
+      expect(elsewhere).toBeInstanceOf(WebSocket);
+      (elsewhere as WebSocket).close();
+      const closed = new Promise((resolve) => (first as WebSocket).once('close', resolve));
+      (first as WebSocket).close();
+      await closed;
+      await waitFor(async () => {
+        const again = await open(streamUrl);
+        if (again instanceof WebSocket) return again;
+        return undefined;
+      }, 'a stream in the freed place').then((socket) => socket.close());
+      (second as WebSocket).close();
+    });
+  });
+
   describe('item 9: a token tied to a session (refreshableUntil) is not refreshed past its end', () => {
     let fixture: Fixture;
     beforeAll(async () => {

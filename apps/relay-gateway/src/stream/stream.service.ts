@@ -37,6 +37,8 @@ export class StreamService implements BeforeApplicationShutdown {
     clientTracking: false,
   });
   private readonly connections = new Map<WebSocket, StreamConnection>();
+  /** Streams per conversation on this instance, admitted ones included (RELAY_MAX_STREAMS_PER_CONVERSATION). */
+  private readonly streamsPerConversation = new Map<string, number>();
   private keepAlive: NodeJS.Timeout | undefined;
   private draining = false;
   readonly openStreamsGauge: Gauge;
@@ -114,8 +116,14 @@ export class StreamService implements BeforeApplicationShutdown {
       if (error instanceof ErrorEnvelopeException) return reject(socket, error);
       throw error;
     }
+    // The slot admit() took is given back when the socket closes, or now if the upgrade never completes.
+    let opened = false;
+    socket.once('close', () => {
+      if (!opened) this.releaseStream(conversationId);
+    });
 
     this.server.handleUpgrade(request, socket, head, (webSocket) => {
+      opened = true;
       const connection = new StreamConnection(
         webSocket,
         conversationId,
@@ -129,6 +137,7 @@ export class StreamService implements BeforeApplicationShutdown {
       webSocket.on('error', () => webSocket.terminate());
       webSocket.on('close', () => {
         this.connections.delete(webSocket);
+        this.releaseStream(conversationId);
         void connection.close();
       });
       // Client frames (DirectLineJS sends "" as a keep-alive) are ignored.
@@ -157,7 +166,22 @@ export class StreamService implements BeforeApplicationShutdown {
     const origin = request.headers.origin;
     if (bot && originRefused(origin, trustedOriginsFor(bot, claims.origins ?? [])))
       throw badArgument(`Origin ${origin ?? ''} is not a trusted origin`, 403);
+    const open = this.streamsPerConversation.get(conversationId) ?? 0;
+    if (open >= this.environment.RELAY_MAX_STREAMS_PER_CONVERSATION) {
+      throw new BotFrameworkError(
+        429,
+        'TooManyRequests',
+        `This conversation already has ${open} open streams; close one first`,
+      );
+    }
+    this.streamsPerConversation.set(conversationId, open + 1);
     return { conversationId, watermark };
+  }
+
+  private releaseStream(conversationId: string): void {
+    const open = (this.streamsPerConversation.get(conversationId) ?? 1) - 1;
+    if (open > 0) this.streamsPerConversation.set(conversationId, open);
+    else this.streamsPerConversation.delete(conversationId);
   }
 }
 
