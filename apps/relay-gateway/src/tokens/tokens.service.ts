@@ -40,7 +40,12 @@ export class TokensService {
     const issued = this.issuer.issueConversationToken(
       credential.bot,
       conversationId,
-      { userId: parameters.userId, userName: parameters.userName, origins: [...origins], until: parameters.until },
+      {
+        userId: parameters.userId,
+        userName: parameters.userName,
+        origins: [...origins],
+        until: parameters.until,
+      },
       lifetimeSeconds,
     );
     return { conversationId, token: issued.token, expires_in: issued.expiresIn };
