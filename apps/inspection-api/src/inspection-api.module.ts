@@ -16,6 +16,7 @@ import { LoginThrottle, loginThrottleStore } from './auth/login-throttle.service
 import { RoleAccessModule } from './auth/role-access';
 import { TokensController } from './auth/tokens.controller';
 import { TokensService } from './auth/tokens.service';
+import { TokenBlacklist } from './auth/token-revocation';
 import { InspectionApiEnvironment } from './config/inspection-api.environment';
 import { inspectionDataSourceOptions } from './database/inspection-data-source';
 import { DevicesController } from './devices/devices.controller';
@@ -55,6 +56,7 @@ export class InspectionApiModule {
       { provide: MediaStorage, useClass: LocalDirectoryMediaStorage },
       UsersService,
       TokensService,
+      TokenBlacklist,
     ];
     const shared = SharedServices.forRoot(services);
     return {

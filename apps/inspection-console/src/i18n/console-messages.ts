@@ -79,6 +79,11 @@ export const consoleEnglish = {
       open_photo: 'Open the photo of record %{id} full size',
       photo_of: 'Photo of record %{id}',
       no_photo: 'no photo',
+      photos: 'Photos',
+      photo: 'Photo',
+      photo_counter: '{index} of {total}',
+      previous_photo: 'Previous photo',
+      next_photo: 'Next photo',
     },
     users: {
       reset_password: 'Reset password',
@@ -225,6 +230,11 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
       open_photo: '查看记录 %{id} 的原图',
       photo_of: '记录 %{id} 的照片',
       no_photo: '无照片',
+      photos: '照片',
+      photo: '照片',
+      photo_counter: '第 {index} 张，共 {total} 张',
+      previous_photo: '上一张照片',
+      next_photo: '下一张照片',
     },
     users: {
       reset_password: '重置密码',

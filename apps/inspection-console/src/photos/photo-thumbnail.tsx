@@ -1,47 +1,35 @@
 import { ButtonBase } from '@mui/material';
-import { useState } from 'react';
 import { useTranslate } from 'react-admin';
-import Lightbox from 'yet-another-react-lightbox';
-import 'yet-another-react-lightbox/styles.css';
+import { type CheckRecord } from '../api/resources';
+import { useOpenPhoto } from './record-photo-gallery';
 
-/** A record's photo as a small thumbnail; activating it opens the full-size photo in a lightbox. */
-export function PhotoThumbnail({
-  recordId,
-  url,
-  size = 48,
-}: {
-  recordId: number;
-  url: string | null;
-  size?: number;
-}) {
+/**
+ * A record's photo as a small thumbnail; activating it opens the full-size photo in a lightbox with its caption
+ * (inside a `RecordPhotoGallery`, with previous / next across the gallery's records).
+ */
+export function PhotoThumbnail({ record, size = 48 }: { record: CheckRecord; size?: number }) {
   const translate = useTranslate();
-  const [open, setOpen] = useState(false);
-  if (!url) return null;
+  const photo = useOpenPhoto(record);
+  if (!record.photo) return null;
   return (
     <>
       <ButtonBase
         onClick={(event) => {
           event.stopPropagation();
-          setOpen(true);
+          photo.open();
         }}
-        aria-label={translate('console.records.open_photo', { id: recordId })}
-        sx={{ borderRadius: 1, overflow: 'hidden', border: 1, borderColor: 'divider' }}
+        aria-label={translate('console.records.open_photo', { id: record.id })}
+        sx={{ borderRadius: 1, overflow: 'hidden', border: 1, borderColor: 'divider', flexShrink: 0 }}
       >
         <img
-          src={url}
-          alt={translate('console.records.photo_of', { id: recordId })}
+          src={record.photo}
+          alt={translate('console.records.photo_of', { id: record.id })}
           width={size}
           height={size}
           style={{ objectFit: 'cover', display: 'block' }}
         />
       </ButtonBase>
-      <Lightbox
-        open={open}
-        close={() => setOpen(false)}
-        slides={[{ src: url, alt: translate('console.records.photo_of', { id: recordId }) }]}
-        carousel={{ finite: true }}
-        render={{ buttonPrev: () => null, buttonNext: () => null }}
-      />
+      {photo.lightbox}
     </>
   );
 }

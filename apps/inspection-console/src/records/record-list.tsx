@@ -1,3 +1,4 @@
+import { type ReactNode } from 'react';
 import { type Theme, useMediaQuery } from '@mui/material';
 import {
   AutocompleteInput,
@@ -10,16 +11,47 @@ import {
   ReferenceInput,
   SelectInput,
   TextField,
-  TextInput,
   TopToolbar,
   FilterButton,
+  useGetList,
+  useListContext,
   useTranslate,
 } from 'react-admin';
-import { type CheckRecord } from '../api/resources';
+import { type CheckRecord, type ConsoleUser } from '../api/resources';
 import { EmptyList } from '../layout/empty-list';
 import { StatusChip } from '../layout/status-chip';
 import { PhotoThumbnail } from '../photos/photo-thumbnail';
+import { RecordPhotoGallery } from '../photos/record-photo-gallery';
 import { ExportRecordsButton } from './export-records-button';
+
+/**
+ * The Inspector filter: the people's usernames (`/api/users/`, service accounts are not among them), so a supervisor
+ * picks instead of typing the exact name the API filters on.
+ */
+function InspectorInput({ source }: { source: string }) {
+  const { data = [], isPending } = useGetList<ConsoleUser>('users', {
+    pagination: { page: 1, perPage: 100 },
+    sort: { field: 'id', order: 'ASC' },
+  });
+  const choices = data
+    .map((user) => ({ id: user.username, name: user.username }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return (
+    <AutocompleteInput
+      source={source}
+      label="resources.records.fields.checked_by"
+      choices={choices}
+      isPending={isPending}
+      sx={{ minWidth: 180 }}
+    />
+  );
+}
+
+/** The page's records with photos, stepped through by the lightbox (previous / next). */
+function PageGallery({ children }: { children: ReactNode }) {
+  const { data = [] } = useListContext<CheckRecord>();
+  return <RecordPhotoGallery records={data}>{children}</RecordPhotoGallery>;
+}
 
 function useRecordFilters() {
   const translate = useTranslate();
@@ -49,11 +81,11 @@ function useRecordFilters() {
     <ReferenceInput key="item" source="item" reference="items" perPage={500}>
       <SelectInput label="resources.records.fields.item" optionText="name" />
     </ReferenceInput>,
-    <TextInput key="checked_by" source="checked_by" />,
+    <InspectorInput key="checked_by" source="checked_by" />,
   ];
 }
 
-/** Check records, newest last as the API orders them, filterable by every field the API filters on. */
+/** Check records, newest first, sortable by the columns the API orders by, filterable by every field it filters on. */
 export function RecordList() {
   // The plan column only where there is room for it (it stays a filter, and is in the CSV export).
   const wide = useMediaQuery<Theme>((theme) => theme.breakpoints.up('lg'));
@@ -61,7 +93,7 @@ export function RecordList() {
     <List
       filters={useRecordFilters()}
       perPage={25}
-      sort={{ field: 'id', order: 'ASC' }}
+      sort={{ field: 'checked_at', order: 'DESC' }}
       empty={<EmptyList canCreate={false} />}
       actions={
         <TopToolbar>
@@ -70,39 +102,31 @@ export function RecordList() {
         </TopToolbar>
       }
     >
-      <Datagrid bulkActionButtons={false} rowClick={false}>
-        <DateField
-          source="checked_at"
-          showTime
-          sortable={false}
-          options={{ dateStyle: 'short', timeStyle: 'short' }}
-          sx={{ whiteSpace: 'nowrap' }}
-        />
-        <ReferenceField
-          source="device"
-          reference="devices"
-          sortable={false}
-          link="edit"
-          sx={{ whiteSpace: 'nowrap' }}
-        />
-        <ReferenceField source="item" reference="items" sortable={false} link={false} emptyText="—" />
-        <FunctionField<CheckRecord>
-          source="status"
-          sortable={false}
-          render={(record) => <StatusChip status={record.status} />}
-        />
-        <FunctionField<CheckRecord>
-          source="photo"
-          sortable={false}
-          render={(record) => <PhotoThumbnail recordId={record.id} url={record.photo} />}
-        />
-        <TextField source="value" sortable={false} />
-        <TextField source="note" sortable={false} />
-        <TextField source="checked_by" sortable={false} />
-        {wide && (
-          <ReferenceField source="plan" reference="plans" sortable={false} link="edit" emptyText="—" />
-        )}
-      </Datagrid>
+      <PageGallery>
+        <Datagrid bulkActionButtons={false} rowClick={false}>
+          <DateField
+            source="checked_at"
+            showTime
+            options={{ dateStyle: 'short', timeStyle: 'short' }}
+            sx={{ whiteSpace: 'nowrap' }}
+          />
+          <ReferenceField source="device" reference="devices" link="edit" sx={{ whiteSpace: 'nowrap' }} />
+          <ReferenceField source="item" reference="items" link={false} emptyText="—" />
+          <FunctionField<CheckRecord>
+            source="status"
+            render={(record) => <StatusChip status={record.status} />}
+          />
+          <FunctionField<CheckRecord>
+            source="photo"
+            sortable={false}
+            render={(record) => <PhotoThumbnail record={record} />}
+          />
+          <TextField source="value" sortable={false} />
+          <TextField source="note" sortable={false} />
+          <TextField source="checked_by" />
+          {wide && <ReferenceField source="plan" reference="plans" link="edit" emptyText="—" />}
+        </Datagrid>
+      </PageGallery>
     </List>
   );
 }

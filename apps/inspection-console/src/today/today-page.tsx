@@ -23,6 +23,7 @@ import { statusColours } from '../layout/console-theme';
 import { SectionState } from '../layout/section-state';
 import { StatusChip } from '../layout/status-chip';
 import { PhotoThumbnail } from '../photos/photo-thumbnail';
+import { RecordPhotoGallery } from '../photos/record-photo-gallery';
 import { useLatestFindings, useOpenChecks, useTodaySummary, useTrend } from './today-queries';
 import { TrendChart } from './trend-chart';
 
@@ -196,30 +197,32 @@ export function TodayPage() {
             empty={findings.data?.length === 0}
             emptyText={translate('console.today.no_findings')}
           >
-            <MuiList dense disablePadding data-testid="latest-findings">
-              {findings.data?.map((record) => (
-                <ListItem key={record.id} disableGutters sx={{ gap: 1.5 }}>
-                  <StatusChip status={record.status} />
-                  <ListItemText
-                    primary={
-                      <RecordContextProvider value={record}>
-                        <ReferenceField source="device" reference="devices" link="edit" />
-                        {record.item !== null && ' · '}
-                        <ReferenceField source="item" reference="items" link={false} emptyText="" />
-                      </RecordContextProvider>
-                    }
-                    secondary={
-                      <>
-                        <span>{[record.value, record.note].filter(Boolean).join(' · ')}</span>
-                        <br />
-                        {`${dateTime.format(new Date(record.checked_at))} · ${record.checked_by || '—'}`}
-                      </>
-                    }
-                  />
-                  <PhotoThumbnail recordId={record.id} url={record.photo} />
-                </ListItem>
-              ))}
-            </MuiList>
+            <RecordPhotoGallery records={findings.data ?? []}>
+              <MuiList dense disablePadding data-testid="latest-findings">
+                {findings.data?.map((record) => (
+                  <ListItem key={record.id} disableGutters sx={{ gap: 1.5 }}>
+                    <StatusChip status={record.status} />
+                    <ListItemText
+                      primary={
+                        <RecordContextProvider value={record}>
+                          <ReferenceField source="device" reference="devices" link="edit" />
+                          {record.item !== null && ' · '}
+                          <ReferenceField source="item" reference="items" link={false} emptyText="" />
+                        </RecordContextProvider>
+                      }
+                      secondary={
+                        <>
+                          <span>{[record.value, record.note].filter(Boolean).join(' · ')}</span>
+                          <br />
+                          {`${dateTime.format(new Date(record.checked_at))} · ${record.checked_by || '—'}`}
+                        </>
+                      }
+                    />
+                    <PhotoThumbnail record={record} />
+                  </ListItem>
+                ))}
+              </MuiList>
+            </RecordPhotoGallery>
           </SectionState>
         </Section>
       </Box>

@@ -24,8 +24,9 @@ export const SCREENSHOTS = join(REPORTS, 'screenshots');
 export const SUPERVISOR = { username: 'supervisor', password: 'supervisor-password-for-console-tests' };
 
 export const SIZES = {
-  desktop: { width: 1280, height: 800 },
+  desktop: { width: 1280, height: 900 },
   tablet: { width: 768, height: 1024 },
+  phone: { width: 390, height: 844 },
 } as const;
 export type SizeName = keyof typeof SIZES;
 
