@@ -8,7 +8,7 @@ import type { AgentApplication, TurnContext, TurnState } from '@microsoft/agents
 import { ConfidentialClientApplication } from '@azure/msal-node';
 import { CloudAdapter, ConfigurationBotFrameworkAuthentication } from 'botbuilder';
 import { MsalServiceClientCredentialsFactory } from 'botframework-connector';
-import { type Activity as DirectLineActivity, DirectLine } from 'botframework-directlinejs';
+import { DirectLine } from 'botframework-directlinejs';
 import express from 'express';
 import jwt from 'jsonwebtoken';
 import { BotTokenMinter } from '../src';
@@ -248,9 +248,7 @@ describe('a stock Agents SDK agent and a stock botbuilder bot on one platform, a
   ): Promise<{ fromBot: Received[]; client: DirectLine; conversationId: string; close: () => void }> {
     const client = new DirectLine({ secret: bot.secret, domain: `${platform.relay.url}/v3/directline` });
     const received: Received[] = [];
-    const subscription = client.activity$.subscribe((activity) =>
-      received.push(activity as unknown as Received),
-    );
+    const subscription = client.activity$.subscribe((activity) => received.push(activity));
     const close = () => {
       subscription.unsubscribe();
       client.end();
@@ -258,7 +256,7 @@ describe('a stock Agents SDK agent and a stock botbuilder bot on one platform, a
     try {
       await new Promise<string>((resolve, reject) =>
         client
-          .postActivity({ type: 'message', from: { id: 'user-1' }, ...outgoing } as DirectLineActivity)
+          .postActivity({ type: 'message', from: { id: 'user-1' }, ...outgoing })
           .subscribe(resolve, reject),
       );
       const fromBot = () => received.filter((activity) => activity.from.role === 'bot');
@@ -324,9 +322,7 @@ describe('a stock Agents SDK agent and a stock botbuilder bot on one platform, a
       if (!reference) throw new Error('no conversation reference');
       await application.sendProactiveActivity(agent.appId, reference, 'proactive hello');
       const received: Received[] = [];
-      const subscription = turn.client.activity$.subscribe((activity) =>
-        received.push(activity as unknown as Received),
-      );
+      const subscription = turn.client.activity$.subscribe((activity) => received.push(activity));
       await waitFor(
         () => (received.some((activity) => activity.text === 'proactive hello') ? true : undefined),
         'the proactive message',

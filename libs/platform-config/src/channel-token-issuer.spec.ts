@@ -14,6 +14,8 @@ describe('channelTokenIssuerOf', () => {
 
   it('lets an explicit issuer win over the SDK', () => {
     expect(channelTokenIssuerOf({ sdk: 'agents', channelTokenIssuer: 'urn:mine' })).toBe('urn:mine');
-    expect(channelTokenIssuerOf({ channelTokenIssuer: 'urn:mine' }, { botbuilder: 'urn:x' })).toBe('urn:mine');
+    expect(channelTokenIssuerOf({ channelTokenIssuer: 'urn:mine' }, { botbuilder: 'urn:x' })).toBe(
+      'urn:mine',
+    );
   });
 });

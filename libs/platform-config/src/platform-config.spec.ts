@@ -309,7 +309,7 @@ describe('platform configuration', () => {
     expect(text).toContain('bots.0.certificates.0.pem');
   });
 
-  it('reads a bot\'s SDK, channel-token issuer and own identity header; refuses bad, short and shared ones', () => {
+  it("reads a bot's SDK, channel-token issuer and own identity header; refuses bad, short and shared ones", () => {
     const config = parsePlatformConfig(
       [
         'bots:',
@@ -359,7 +359,9 @@ describe('platform configuration', () => {
       expect.stringMatching(/^bots\.0\.sdk: /),
       expect.stringMatching(/^bots\.0\.channelTokenIssuer: /),
       expect.stringMatching(/^bots\.1\.identityHeader: must be at least 16 characters/),
-      expect.stringMatching(/^bots\.3\.identityHeader: the same secret is already used by bots\.2\.identityHeader/),
+      expect.stringMatching(
+        /^bots\.3\.identityHeader: the same secret is already used by bots\.2\.identityHeader/,
+      ),
     ]);
   });
 

@@ -193,7 +193,10 @@ function resolveValidated(
       ...(bot.sdk !== undefined && { sdk: bot.sdk }),
       ...(bot.channelTokenIssuer !== undefined && { channelTokenIssuer: bot.channelTokenIssuer }),
       ...(bot.identityHeader !== undefined && {
-        identityHeader: identityHeaderOf(`${key}.identityHeader`, secret(`${key}.identityHeader`, bot.identityHeader)),
+        identityHeader: identityHeaderOf(
+          `${key}.identityHeader`,
+          secret(`${key}.identityHeader`, bot.identityHeader),
+        ),
       }),
     };
     return {
