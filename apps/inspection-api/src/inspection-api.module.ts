@@ -26,6 +26,7 @@ import { DueService } from './due/due.service';
 import { StatisticsController } from './statistics/statistics.controller';
 import { StatisticsService } from './statistics/statistics.service';
 import { DrfExceptionFilter } from './errors/drf-exception.filter';
+import { EventOutbox } from './events/event-outbox';
 import { IdempotencyService } from './idempotency/idempotency.service';
 import { ItemsController } from './items/items.controller';
 import { ItemsService } from './items/items.service';
@@ -96,6 +97,7 @@ export class InspectionApiModule {
         StatisticsController,
       ],
       providers: [
+        EventOutbox,
         DevicesService,
         ItemsService,
         PlansService,
