@@ -16,7 +16,10 @@ const SECRET = 'bench-directline-secret-01';
 
 function usage() {
   return `node bench/relay/compare.js [--redis] [--rounds 3] [--seconds 10] [--warmup 5] [--connections 64]
-                               [--conversations 64] [--pollers 16] [--only ours|odl]
+                               [--conversations 64] [--pollers 16] [--only ours|odl] [--base dir]
+  --base dir   also run ours from another checkout (built with npm run build), e.g. a worktree of an older commit,
+               taking turns with this one: each round prints the CPU per request of each process as a ratio
+               this/base (and --only ours leaves offline-directline out)
   --redis      relay and connector-gateway as separate processes on REDIS_URL (default: the one-process default,
                all-in-one --apps relay,connector with the in-process store, bus and delivery)
   BENCH_ODL_DIR=dir         an existing install of offline-directline (dir/node_modules/offline-directline);
@@ -35,6 +38,7 @@ function parseArguments(argv) {
     conversations: 64,
     pollers: 16,
     only: undefined,
+    base: undefined,
   };
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index];
@@ -45,11 +49,19 @@ function parseArguments(argv) {
     } else if (argument.startsWith('--') && argument.slice(2) in options) {
       const name = argument.slice(2);
       const value = argv[++index];
-      options[name] = name === 'only' ? value : Number(value);
-      if (name !== 'only' && !(options[name] >= 0)) throw new Error(`${argument}: expected a number`);
+      const text = name === 'only' || name === 'base';
+      options[name] = text ? value : Number(value);
+      if (!text && !(options[name] >= 0)) throw new Error(`${argument}: expected a number`);
     } else throw new Error(`unknown argument ${argument}\n${usage()}`);
   }
   if (options.redis && !process.env.REDIS_URL) throw new Error('--redis needs REDIS_URL');
+  if (options.base !== undefined) {
+    options.base = resolve(options.base);
+    if (!existsSync(join(options.base, 'apps/relay-gateway/dist/main.js')))
+      throw new Error(
+        `--base ${options.base}: no built apps/relay-gateway/dist/main.js there (npm run build)`,
+      );
+  }
   return options;
 }
 
@@ -190,8 +202,11 @@ function platformConfig(directory, botPort) {
   return path;
 }
 
-/** Our servers: the one-process default, or (--redis) a relay and a connector-gateway on REDIS_URL. */
-async function startOurs(options, botPort, directory) {
+/**
+ * Our servers: the one-process default, or (--redis) a relay and a connector-gateway on REDIS_URL; from this checkout,
+ * or from `root` (--base) under the name `name`.
+ */
+async function startOurs(options, botPort, directory, root = ROOT, name = 'ours') {
   const relayPort = await freePort();
   const connectorPort = await freePort();
   const profile = process.env.BENCH_CPU_PROF
@@ -210,25 +225,25 @@ async function startOurs(options, botPort, directory) {
     ...(process.env.BENCH_LOG_LEVEL && { LOG_LEVEL: process.env.BENCH_LOG_LEVEL }),
   };
   const processes = [];
-  const launch = (name, script, args, env) => {
-    const logFile = join(directory, `${name}.log`);
+  const launch = (processName, script, args, env) => {
+    const logFile = join(directory, `${name === 'ours' ? '' : `${name}-`}${processName}.log`);
     const out = openSync(logFile, 'a');
     const child = track(
-      spawn(process.execPath, [...profile, join(ROOT, script), ...args], {
+      spawn(process.execPath, [...profile, join(root, script), ...args], {
         env,
         stdio: ['ignore', out, out],
       }),
-      name,
+      `${name} ${processName}`,
     );
     child.logFile = logFile;
-    processes.push({ name, pid: child.pid });
+    processes.push({ name: processName, pid: child.pid });
   };
   if (options.redis) {
     const key = 'bench-internal-key-0123456789abcdefghijklmnop';
     const shared = {
       ...environment,
       REDIS_URL: process.env.REDIS_URL,
-      STORE_KEY_PREFIX: `bench-compare-${process.pid}:`,
+      STORE_KEY_PREFIX: `bench-compare-${process.pid}-${name}:`,
     };
     launch('connector-gateway', 'apps/connector-gateway/dist/main.js', [], {
       ...shared,
@@ -246,7 +261,7 @@ async function startOurs(options, botPort, directory) {
   await waitFor(`http://127.0.0.1:${connectorPort}/readyz`);
   const url = `http://127.0.0.1:${relayPort}`;
   return {
-    name: 'ours',
+    name,
     processes,
     sendPath: (id) => `/v3/directline/conversations/${encodeURIComponent(id)}/activities`,
     async startConversation() {
@@ -406,6 +421,19 @@ function line(name, figures) {
   );
 }
 
+/** CPU per request of process `at` (same name in both), this checkout over the base. */
+function cpuRatio(ours, base, at) {
+  return ours.cpu[at].msPerRequest / base.cpu[at].msPerRequest;
+}
+
+function baseRatios(ours, base) {
+  const processes = ours.cpu.map((entry, at) => `${entry.name} ${cpuRatio(ours, base, at).toFixed(3)}`);
+  return (
+    `CPU per request ${processes.join(', ')}, bot ${(ours.botMsPerRequest / base.botMsPerRequest).toFixed(3)}; ` +
+    `throughput ${(ours.rps / base.rps).toFixed(2)}×`
+  );
+}
+
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main() {
@@ -419,12 +447,14 @@ async function main() {
   );
   const targets = [];
   if (options.only !== 'odl') targets.push(await startOurs(options, message.port, directory));
+  if (options.base !== undefined)
+    targets.push(await startOurs(options, message.port, directory, options.base, 'base'));
   if (options.only !== 'ours') targets.push(await startOdl(message.port));
   const mode = options.redis
     ? 'relay-gateway and connector-gateway as separate processes on REDIS_URL'
     : 'the one-process default (all-in-one --apps relay,connector)';
   process.stdout.write(
-    `${targets.map((target) => (target.name === 'ours' ? `ours: ${mode}` : `offline-directline ${ODL_VERSION}`)).join('; ')}; external echo bot over HTTP; ${options.connections} connections, ` +
+    `${targets.map((target) => (target.name === 'ours' ? `ours: ${mode}` : target.name === 'base' ? `base: the same from ${options.base}` : `offline-directline ${ODL_VERSION}`)).join('; ')}; external echo bot over HTTP; ${options.connections} connections, ` +
       `${options.conversations} conversations, ${options.warmup} s warm-up + ${options.seconds} s per run, ` +
       `${options.rounds} rounds; logs in ${directory}\n`,
   );
@@ -448,20 +478,33 @@ async function main() {
       results.get(target).push(figures);
       process.stdout.write(`${line(target.name, figures)}\n`);
     }
-    if (targets.length === 2) {
-      const [ours, odl] = targets.map((target) => results.get(target).at(-1));
+    const last = (name) => results.get(targets.find((target) => target.name === name))?.at(-1);
+    const [ours, odl, base] = ['ours', 'offline-directline', 'base'].map(last);
+    if (ours && odl)
       process.stdout.write(
         `  ratio ours/odl: throughput ${(ours.rps / odl.rps).toFixed(2)}×, p99 ${ours.p99} vs ${odl.p99} ms\n`,
       );
-    }
+    if (ours && base) process.stdout.write(`  ratio ours/base: ${baseRatios(ours, base)}\n`);
   }
-  if (targets.length === 2) {
-    const [ours, odl] = targets.map((target) => results.get(target));
+  const all = (name) => results.get(targets.find((target) => target.name === name));
+  const [ours, odl, base] = ['ours', 'offline-directline', 'base'].map(all);
+  if (ours && odl) {
     const ratios = ours.map((figures, index) => figures.rps / odl[index].rps);
     process.stdout.write(
       `median: ours ${median(ours.map((f) => f.rps)).toFixed(0)} req/s p99 ${median(ours.map((f) => f.p99))} ms; ` +
         `offline-directline ${median(odl.map((f) => f.rps)).toFixed(0)} req/s p99 ${median(odl.map((f) => f.p99))} ms; ` +
         `throughput ratio ${median(ratios).toFixed(2)}× (rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')})\n`,
+    );
+  }
+  if (ours && base) {
+    const names = ours[0].cpu.map((entry) => entry.name);
+    const medians = names.map((name, at) => {
+      const ratios = ours.map((figures, index) => cpuRatio(figures, base[index], at));
+      return `${name} ${median(ratios).toFixed(3)} (rounds: ${ratios.map((r) => r.toFixed(3)).join(', ')})`;
+    });
+    const bot = ours.map((figures, index) => figures.botMsPerRequest / base[index].botMsPerRequest);
+    process.stdout.write(
+      `median CPU per request ours/base: ${medians.join('; ')}; bot ${median(bot).toFixed(3)} (the control)\n`,
     );
   }
   if (options.pollers > 0) {

@@ -16,6 +16,7 @@ import { LoginThrottle, loginThrottleStore } from './auth/login-throttle.service
 import { RoleAccessModule } from './auth/role-access';
 import { TokensController } from './auth/tokens.controller';
 import { TokensService } from './auth/tokens.service';
+import { TokenBlacklist } from './auth/token-revocation';
 import { InspectionApiEnvironment } from './config/inspection-api.environment';
 import { inspectionDataSourceOptions } from './database/inspection-data-source';
 import { DevicesController } from './devices/devices.controller';
@@ -25,6 +26,7 @@ import { DueService } from './due/due.service';
 import { StatisticsController } from './statistics/statistics.controller';
 import { StatisticsService } from './statistics/statistics.service';
 import { DrfExceptionFilter } from './errors/drf-exception.filter';
+import { EventOutbox } from './events/event-outbox';
 import { IdempotencyService } from './idempotency/idempotency.service';
 import { ItemsController } from './items/items.controller';
 import { ItemsService } from './items/items.service';
@@ -55,6 +57,7 @@ export class InspectionApiModule {
       { provide: MediaStorage, useClass: LocalDirectoryMediaStorage },
       UsersService,
       TokensService,
+      TokenBlacklist,
     ];
     const shared = SharedServices.forRoot(services);
     return {
@@ -94,6 +97,7 @@ export class InspectionApiModule {
         StatisticsController,
       ],
       providers: [
+        EventOutbox,
         DevicesService,
         ItemsService,
         PlansService,

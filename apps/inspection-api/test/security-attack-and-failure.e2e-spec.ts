@@ -77,6 +77,73 @@ describe('inspection-api under attack and failure', () => {
     });
   });
 
+  describe('item 9: tokens end with the acts meant to end them', () => {
+    const refused = { detail: 'Token is invalid or expired', code: 'token_not_valid' };
+
+    async function inspector(username: string): Promise<number> {
+      const created = await api.post('/api/users/', { username, password: `${username} password` });
+      expect(created.status).toBe(201);
+      return (created.body as { id: number }).id;
+    }
+
+    it('a password reset refuses the refresh and access tokens issued before it; new ones work', async () => {
+      const id = await inspector('rita');
+      const before = await api.tokens('rita', 'rita password');
+      expect((await api.get('/api/users/me/', { token: before.access })).status).toBe(200);
+      const reset = await api.post(`/api/users/${id}/set_password/`, { password: 'rita new password' });
+      expect(reset.status).toBe(204);
+      const refresh = await api.post('/api/token/refresh/', { refresh: before.refresh });
+      expect([refresh.status, refresh.body]).toEqual([401, refused]);
+      const me = await api.get('/api/users/me/', { token: before.access });
+      expect(me.status).toBe(401);
+      expect(me.body).toMatchObject({ code: 'token_not_valid' });
+      // A sign-in right after (within the same second) gets tokens that work.
+      const after = await api.tokens('rita', 'rita new password');
+      expect((await api.get('/api/users/me/', { token: after.access })).status).toBe(200);
+      expect((await api.post('/api/token/refresh/', { refresh: after.refresh })).status).toBe(201);
+    });
+
+    it('a deactivation revokes tokens for good: reactivating the account does not bring them back', async () => {
+      const id = await inspector('dora');
+      const before = await api.tokens('dora', 'dora password');
+      expect((await api.patch(`/api/users/${id}/`, { is_active: false })).status).toBe(200);
+      expect((await api.patch(`/api/users/${id}/`, { is_active: true })).status).toBe(200);
+      expect((await api.post('/api/token/refresh/', { refresh: before.refresh })).status).toBe(401);
+      expect((await api.get('/api/users/me/', { token: before.access })).status).toBe(401);
+    });
+
+    it('sign out everywhere (any role) ends every session of the user, and only theirs', async () => {
+      await inspector('sven');
+      await inspector('other');
+      const phone = await api.tokens('sven', 'sven password');
+      const laptop = await api.tokens('sven', 'sven password');
+      const someoneElse = await api.tokens('other', 'other password');
+      const out = await api.post('/api/users/me/sign_out_everywhere/', {}, { token: laptop.access });
+      expect([out.status, out.text]).toEqual([204, '']);
+      for (const pair of [phone, laptop]) {
+        expect((await api.post('/api/token/refresh/', { refresh: pair.refresh })).status).toBe(401);
+        expect((await api.get('/api/users/me/', { token: pair.access })).status).toBe(401);
+      }
+      expect((await api.get('/api/users/me/', { token: someoneElse.access })).status).toBe(200);
+    });
+
+    it('a blacklisted refresh token (one session signed out) is refused; the others stay', async () => {
+      await inspector('bert');
+      const one = await api.tokens('bert', 'bert password');
+      const two = await api.tokens('bert', 'bert password');
+      const out = await api.post('/api/token/blacklist/', { refresh: one.refresh });
+      expect([out.status, out.body]).toEqual([200, {}]);
+      const again = await api.post('/api/token/refresh/', { refresh: one.refresh });
+      expect([again.status, again.body]).toEqual([
+        401,
+        { detail: 'Token is blacklisted', code: 'token_not_valid' },
+      ]);
+      expect((await api.post('/api/token/refresh/', { refresh: two.refresh })).status).toBe(201);
+      // An access token is not a refresh token.
+      expect((await api.post('/api/token/blacklist/', { refresh: two.access })).status).toBe(401);
+    });
+  });
+
   describe('item 7: CSV injection through a leading "-"', () => {
     it('a "-" cell is exported as is only when the whole cell is a number', async () => {
       const device = await api.createDevice({ code: 'CSV-1' });

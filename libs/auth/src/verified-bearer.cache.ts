@@ -4,6 +4,21 @@ import { decode } from 'jsonwebtoken';
 export const VERIFIED_BEARER_TTL_MS = 5_000;
 const MAX_ENTRIES = 10_000;
 
+/** Every cache of this process (weakly held), for {@link forgetVerifiedBearers}. */
+const liveCaches = new Set<WeakRef<VerifiedBearerCache>>();
+
+/**
+ * Forgets, in every cache of this process, the headers whose principal matches (an account's tokens were revoked,
+ * its role or state changed): their next request is verified again.
+ */
+export function forgetVerifiedBearers(matches: (principal: unknown) => boolean): void {
+  for (const reference of liveCaches) {
+    const cache = reference.deref();
+    if (cache) cache.forget(matches);
+    else liveCaches.delete(reference);
+  }
+}
+
 /**
  * Authorization headers whose token passed verification, with the principal they gave, for a few seconds (never past
  * the token's own `exp`): a client sending many requests with one token pays the signature check and the principal
@@ -16,7 +31,14 @@ export class VerifiedBearerCache {
   constructor(
     private readonly ttlMs = VERIFIED_BEARER_TTL_MS,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    liveCaches.add(new WeakRef(this));
+  }
+
+  /** Forgets the headers whose principal matches. */
+  forget(matches: (principal: unknown) => boolean): void {
+    for (const [header, entry] of this.entries) if (matches(entry.principal)) this.entries.delete(header);
+  }
 
   /** The principal of a header verified recently, if any. */
   principalOf(header: string): unknown {

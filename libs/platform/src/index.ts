@@ -14,6 +14,7 @@ export * from './http/json-poster';
 export * from './http/path-pattern';
 export * from './http/public-base-url';
 export * from './http/route-request';
+export * from './http/upgrade-exchange';
 export * from './input/body-limit';
 export * from './input/body-parsing.interceptor';
 export * from './input/json-input';

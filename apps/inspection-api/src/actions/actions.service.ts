@@ -4,6 +4,8 @@ import { type Principal } from '../auth/tokens.service';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { existingIdsIn, isoTimestamp, SqlParameters } from '../database/sql';
 import { localDate } from '../due/due-rules';
+import { actionEvents } from '../events/event-rules';
+import { EventOutbox } from '../events/event-outbox';
 import {
   DrfException,
   type FieldErrors,
@@ -161,6 +163,7 @@ export class ActionsService implements ResourceService {
     private readonly dataSource: DataSource,
     private readonly media: MediaStorage,
     private readonly environment: InspectionApiEnvironment,
+    private readonly events: EventOutbox,
   ) {}
 
   /** Today in INSPECTION_TIME_ZONE (the due checks' calendar): actions due before it are overdue. */
@@ -251,6 +254,11 @@ export class ActionsService implements ResourceService {
     await db.query(
       `INSERT INTO "action_transitions" ("action_id", "from_status", "to_status", "by_user") VALUES ($1, NULL, 'open', $2)`,
       [id, action.by],
+    );
+    await this.events.emit(
+      db,
+      actionEvents({ status: null, assigneeId: null }, { status: 'open', assigneeId: action.assignee }),
+      id,
     );
     return id;
   }
@@ -371,6 +379,14 @@ export class ActionsService implements ResourceService {
             `INSERT INTO "action_transitions" ("action_id", "from_status", "to_status", "by_user") VALUES ($1, $2, $3, $4)`,
             [id, row.status, to, request.user?.username ?? ''],
           );
+        await this.events.emit(
+          manager,
+          actionEvents(row, {
+            status: to ?? row.status,
+            assigneeId: 'assignee' in values ? (values.assignee as number | null) : row.assigneeId,
+          }),
+          id,
+        );
       });
     } catch (error) {
       if (stored) await this.media.removeAll([stored]);

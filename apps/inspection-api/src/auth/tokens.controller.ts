@@ -1,9 +1,10 @@
-import { All, Controller, Post, Req } from '@nestjs/common';
+import { All, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBody,
   ApiCreatedResponse,
   ApiExcludeEndpoint,
+  ApiOkResponse,
   ApiOperation,
   ApiTags,
   ApiTooManyRequestsResponse,
@@ -101,6 +102,26 @@ export class TokensController {
     return this.tokens.refresh(values.refresh as string);
   }
 
+  @Post('blacklist')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Sign one session out: its refresh token is refused from now on (simplejwt TokenBlacklistView)',
+  })
+  @ApiBody({ type: TokenRefreshDto })
+  @ApiOkResponse({ description: '{}' })
+  @ApiUnauthorizedResponse({
+    description: '{"detail":"Token is invalid or expired","code":"token_not_valid"}',
+  })
+  async blacklist(@Body() body: RequestInput): Promise<object> {
+    const { values, errors } = await validateInput(body.read(), TOKEN_REFRESH_FIELDS, {
+      partial: false,
+      existingIds: noRelations,
+    });
+    if (isFieldErrors(errors)) throw validationError(errors);
+    await this.tokens.blacklistRefresh(values.refresh as string);
+    return {};
+  }
+
   @All()
   @ApiExcludeEndpoint()
   obtainOther(@Req() request: Request): Promise<object> {
@@ -111,5 +132,11 @@ export class TokensController {
   @ApiExcludeEndpoint()
   refreshOther(@Req() request: Request): Promise<object> {
     return otherMethod(request, TOKEN_METHODS, 'Token Refresh', postActions(TOKEN_REFRESH_INFO));
+  }
+
+  @All('blacklist')
+  @ApiExcludeEndpoint()
+  blacklistOther(@Req() request: Request): Promise<object> {
+    return otherMethod(request, TOKEN_METHODS, 'Token Blacklist', postActions(TOKEN_REFRESH_INFO));
   }
 }

@@ -15,6 +15,9 @@ import { CreateIdempotencyKeys1732800000000 } from './migrations/1732800000000-c
 import { AddRecordSource1732810000000 } from './migrations/1732810000000-add-record-source';
 import { ArchiveInventory1732900000000 } from './migrations/1732900000000-archive-inventory';
 import { CreateActions1732910000000 } from './migrations/1732910000000-create-actions';
+import { AddTokenRevocation1732921000000 } from './migrations/1732921000000-add-token-revocation';
+import { CreateEvents1732923000000 } from './migrations/1732923000000-create-events';
+import { CreateWebhooks1732923100000 } from './migrations/1732923100000-create-webhooks';
 
 /** Every migration, in order. New ones are appended here (and never edited once released). */
 export const INSPECTION_MIGRATIONS = [
@@ -28,6 +31,9 @@ export const INSPECTION_MIGRATIONS = [
   AddRecordSource1732810000000,
   ArchiveInventory1732900000000,
   CreateActions1732910000000,
+  AddTokenRevocation1732921000000,
+  CreateEvents1732923000000,
+  CreateWebhooks1732923100000,
 ];
 
 /** Every entity of the service. */

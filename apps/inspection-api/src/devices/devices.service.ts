@@ -14,6 +14,7 @@ import {
 } from '../database/sql';
 import { DEVICE_FIELDS } from './dto/device.dto';
 import { DeviceEntity } from './device.entity';
+import { EventOutbox } from '../events/event-outbox';
 
 /** The CheckItem representation of alias `i`. */
 export const CHECK_ITEM_JSON = `json_build_object('id', i."id", 'name', i."name", 'description', i."description", 'expected_value', i."expected_value", 'device', i."device_id")`;
@@ -66,7 +67,10 @@ export function devicePageSql(filters: DeviceFilters, limit: number, offset: num
 
 @Injectable()
 export class DevicesService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly events: EventOutbox,
+  ) {}
 
   /** One statement per page (two for `page=last`). */
   page(filters: DeviceFilters, request: PageRequest): Promise<PageRows<string> & { page: number }> {
@@ -168,13 +172,16 @@ export class DevicesService {
    * missing). Its records, their files and its plan memberships stay; lists, details and due checks leave it out.
    */
   async remove(id: number): Promise<void> {
-    const archived: unknown[] = await this.dataSource.query(
-      `WITH "archived" AS (UPDATE "devices" SET "archived_at" = now() WHERE "id" = $1 AND "archived_at" IS NULL RETURNING "id", "archived_at"),
+    await this.dataSource.transaction(async (manager) => {
+      const archived: unknown[] = await manager.query(
+        `WITH "archived" AS (UPDATE "devices" SET "archived_at" = now() WHERE "id" = $1 AND "archived_at" IS NULL RETURNING "id", "archived_at"),
         "items" AS (UPDATE "check_items" i SET "archived_at" = a."archived_at" FROM "archived" a WHERE i."device_id" = a."id" AND i."archived_at" IS NULL)
         SELECT "id" FROM "archived"`,
-      [id],
-    );
-    if (!archived.length) throw notFound();
+        [id],
+      );
+      if (!archived.length) throw notFound();
+      await this.events.emit(manager, ['device.archived'], id);
+    });
   }
 
   /**

@@ -120,6 +120,8 @@ export function bodyParsingMiddleware(limits: BodyLimits): RequestHandler[] {
       },
     }).any(),
     maxMultipartBytes,
+    undefined,
+    { cutOff: true },
   );
 
   const toDrfError = (error: ParserError, request: Request, kind: 'json' | 'form' | 'multipart') => {

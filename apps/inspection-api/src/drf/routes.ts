@@ -20,7 +20,8 @@ const ROUTES: Array<[RegExp, readonly string[]]> = [
   [/^\/api\/actions\/[^/.]+\/?$/, ['GET', 'PUT', 'PATCH', 'HEAD', 'OPTIONS']],
   [/^\/api\/(devices|items|plans|records|users)\/?$/, LIST_METHODS],
   [/^\/api\/(devices|items|plans|records|users)\/[^/.]+\/?$/, DETAIL_METHODS],
-  [/^\/api\/token(\/refresh)?\/?$/, TOKEN_METHODS],
+  [/^\/api\/token(\/refresh|\/blacklist)?\/?$/, TOKEN_METHODS],
+  [/^\/api\/users\/me\/sign_out_everywhere\/?$/, TOKEN_METHODS],
   [/^\/api\/(due|due\/summary|statistics\/records)\/?$/, ROOT_METHODS],
   [/^\/api\/records\/export\.csv$/, ROOT_METHODS],
 ];

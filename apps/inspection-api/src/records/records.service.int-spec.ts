@@ -14,6 +14,7 @@ import { type UploadedPart } from '../drf/request-input';
 import { type ResourceRequest } from '../drf/resource-routes';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import { LocalDirectoryMediaStorage, type MediaKind } from '../media/media-storage';
+import { EventOutbox } from '../events/event-outbox';
 import { recordPageSql, RecordsService } from './records.service';
 
 /**
@@ -132,7 +133,8 @@ beforeAll(async () => {
     storage,
     environment,
     new IdempotencyService(dataSource, environment, logger),
-    new ActionsService(dataSource, storage, environment),
+    new ActionsService(dataSource, storage, environment, new EventOutbox()),
+    new EventOutbox(),
   );
 });
 

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ActionsService } from '../actions/actions.service';
+import { recordEvents } from '../events/event-rules';
+import { EventOutbox } from '../events/event-outbox';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import {
   type FieldErrors,
@@ -131,6 +133,7 @@ export class RecordsService implements ResourceService {
     private readonly environment: InspectionApiEnvironment,
     private readonly idempotency: IdempotencyService,
     private readonly actions: ActionsService,
+    private readonly events: EventOutbox,
   ) {}
 
   page(
@@ -286,10 +289,15 @@ export class RecordsService implements ResourceService {
           .insert()
           .into(CheckRecordEntity)
           .values({ ...entity, ...keys })
-          .returning(['id'])
+          .returning(['id', 'status'])
           .execute();
         const recordId = (result.identifiers[0] as { id: number }).id;
         await this.actions.openForRecord(manager, recordId, request.user?.username ?? '');
+        await this.events.emit(
+          manager,
+          recordEvents((result.raw as Array<{ status: string }>)[0]?.status),
+          recordId,
+        );
         return recordId;
       });
     } catch (error) {
@@ -320,10 +328,11 @@ export class RecordsService implements ResourceService {
     if (Object.keys(values).length) {
       try {
         previous = await db.transaction(async (manager) => {
-          const rows: Array<{ photo: string | null; attachment: string | null }> = await manager.query(
-            'SELECT "photo", "attachment" FROM "check_records" WHERE "id" = $1 FOR UPDATE',
-            [id],
-          );
+          const rows: Array<{ photo: string | null; attachment: string | null; status: string }> =
+            await manager.query(
+              'SELECT "photo", "attachment", "status" FROM "check_records" WHERE "id" = $1 FOR UPDATE',
+              [id],
+            );
           const row = rows[0];
           if (!row) throw notFound();
           await manager
@@ -332,6 +341,7 @@ export class RecordsService implements ResourceService {
             .set(values)
             .where('id = :id', { id })
             .execute();
+          await this.events.emit(manager, recordEvents(values.status ?? row.status, row.status), id);
           return (['photo', 'attachment'] as const)
             .filter((field) => field in keys)
             .map((field) => row[field]);

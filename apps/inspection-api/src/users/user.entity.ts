@@ -13,4 +13,6 @@ export class UserEntity {
   @Column({ name: 'date_joined', type: 'timestamptz' }) dateJoined: Date;
   @Column({ type: 'varchar', length: 10, default: 'inspector' }) role: Role;
   @Column({ name: 'last_login', type: 'timestamptz', nullable: true }) lastLogin: Date | null;
+  /** Tokens issued before this instant are refused (password change or reset, deactivation, sign out everywhere). */
+  @Column({ name: 'tokens_valid_after', type: 'timestamptz', nullable: true }) tokensValidAfter: Date | null;
 }

@@ -110,6 +110,25 @@ export class UsersController {
     return await this.users.me(principal.userId);
   }
 
+  @Post('me/sign_out_everywhere')
+  @InspectorsMay('read-and-create')
+  @ApiOperation({
+    summary:
+      'Sign out everywhere (any role): every access and refresh token of the signed-in user issued until now is refused (401 token_not_valid)',
+  })
+  @HttpCode(204)
+  @ApiNoContentResponse()
+  async signOutEverywhere(@CurrentPrincipal() principal: Principal): Promise<void> {
+    await this.users.revokeTokens(principal.userId);
+  }
+
+  @All('me/sign_out_everywhere')
+  @InspectorsMay('read-and-create')
+  @ApiExcludeEndpoint()
+  async signOutEverywhereOther(@Req() request: Request): Promise<object> {
+    return otherMethod(request, TOKEN_METHODS, 'Sign Out Everywhere');
+  }
+
   @All('me')
   @InspectorsMay('read')
   @ApiExcludeEndpoint()

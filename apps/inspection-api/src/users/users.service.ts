@@ -1,5 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
 import { Inject, Injectable } from '@nestjs/common';
+import { forgetVerifiedBearers } from '@fieldops/auth';
 import { LOGGER, type Logger } from '@fieldops/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
@@ -7,6 +8,7 @@ import { DrfException, type FieldErrors, isFieldErrors, notFound, validationErro
 import { type Input, validateInput } from '../drf/serializer';
 import { type PageRequest, paginate, type PageRows } from '../drf/pagination';
 import { containsPattern, isoTimestamp, SqlParameters, sqlState } from '../database/sql';
+import { REVOKED_FROM_NOW_SQL, untilValid, validFromSecond } from '../auth/token-revocation';
 import { type Role } from './role';
 import { PASSWORD_FIELDS, USER_CREATE_FIELDS, USER_UPDATE_FIELDS } from './dto/user.dto';
 import { UserEntity } from './user.entity';
@@ -27,6 +29,8 @@ export interface UserPrincipal {
   active: boolean;
   username: string;
   role: Role;
+  /** The epoch second from which its tokens are valid (token-revocation.ts); undefined: never revoked. */
+  validFrom?: number;
 }
 
 export interface UserFilters {
@@ -155,7 +159,10 @@ export class UsersService {
     this.logger.info({ username, role }, 'created a user');
   }
 
-  /** The active user with these credentials, or undefined (same work either way); records the login time. */
+  /**
+   * The active user with these credentials, or undefined (same work either way); records the login time. Answers
+   * once tokens signed now are valid (a login within the second of a revocation waits for the next one).
+   */
   async authenticate(username: string, password: string): Promise<number | undefined> {
     const user = await this.dataSource.getRepository(UserEntity).findOneBy({ username });
     if (!user) {
@@ -166,6 +173,7 @@ export class UsersService {
     const ok = await verify(user.password, password).catch(() => false);
     if (!ok || !user.isActive) return undefined;
     await this.dataSource.query('UPDATE "users" SET "last_login" = now() WHERE "id" = $1', [user.id]);
+    await untilValid(validFromSecond(user.tokensValidAfter));
     return user.id;
   }
 
@@ -175,15 +183,31 @@ export class UsersService {
     const cached = this.principals.get(id);
     if (cached && cached.until > now) return cached.user;
     if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return undefined;
-    const rows: Array<{ is_active: boolean; username: string; role: Role }> = await this.dataSource.query(
-      'SELECT "is_active", "username", "role" FROM "users" WHERE "id" = $1',
-      [id],
-    );
+    const rows: Array<{ is_active: boolean; username: string; role: Role; tokens_valid_after: Date | null }> =
+      await this.dataSource.query(
+        'SELECT "is_active", "username", "role", "tokens_valid_after" FROM "users" WHERE "id" = $1',
+        [id],
+      );
     const row = rows[0];
-    const user = row && { active: row.is_active, username: row.username, role: row.role };
+    const user = row && {
+      active: row.is_active,
+      username: row.username,
+      role: row.role,
+      validFrom: validFromSecond(row.tokens_valid_after),
+    };
     if (this.principals.size > 10_000) this.principals.clear();
     if (user) this.principals.set(id, { user, until: now + PRINCIPAL_CACHE_MS });
     return user;
+  }
+
+  /**
+   * Forgets what this process cached about a user: its principal and the bearer headers verified for it (the
+   * guard's VerifiedBearerCache), so a change to the account applies to its next request. Other processes see it
+   * when their caches expire (10 s at most).
+   */
+  private forgetPrincipal(id: number): void {
+    this.principals.delete(id);
+    forgetVerifiedBearers((principal) => (principal as { userId?: unknown } | undefined)?.userId === id);
   }
 
   /** 'active', 'inactive' or 'missing'; cached for a few seconds per user id. */
@@ -281,8 +305,10 @@ export class UsersService {
     if (Object.keys(changes).length) {
       await this.keepingASupervisor(async (manager) => {
         await manager.getRepository(UserEntity).update({ id }, changes);
+        // A deactivation revokes the account's tokens, so reactivating it does not bring them back.
+        if (changes.isActive === false) await this.revokeTokens(id, manager);
       });
-      this.principals.delete(id);
+      this.forgetPrincipal(id);
     }
     return this.findOne(id);
   }
@@ -311,7 +337,7 @@ export class UsersService {
       );
       if (!deleted.length) throw notFound();
     });
-    this.principals.delete(id);
+    this.forgetPrincipal(id);
   }
 
   async setPassword(id: number, readInput: () => Input): Promise<void> {
@@ -321,10 +347,18 @@ export class UsersService {
       existingIds: () => Promise.resolve(new Set()),
     });
     if (isFieldErrors(errors)) throw validationError(errors);
-    await this.dataSource.query('UPDATE "users" SET "password" = $2 WHERE "id" = $1', [
-      id,
-      await hashPassword(values.password as string),
-    ]);
+    // A new password revokes every token issued before it (the old password's sessions end).
+    await this.dataSource.query(
+      `UPDATE "users" SET "password" = $2, "tokens_valid_after" = ${REVOKED_FROM_NOW_SQL} WHERE "id" = $1`,
+      [id, await hashPassword(values.password as string)],
+    );
+    this.forgetPrincipal(id);
+  }
+
+  /** Sign out everywhere: every access and refresh token of the user issued until now is refused. */
+  async revokeTokens(id: number, db: EntityManager = this.dataSource.manager): Promise<void> {
+    await db.query(`UPDATE "users" SET "tokens_valid_after" = ${REVOKED_FROM_NOW_SQL} WHERE "id" = $1`, [id]);
+    this.forgetPrincipal(id);
   }
 
   /**

@@ -17,7 +17,8 @@ import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { type Credential } from './credentials';
 import { PLATFORM_CONFIG, type PlatformConfig } from './relay-settings';
 import { TokenIssuer } from './token-issuer';
-import { assertEnhancedAuthentication, originRefused, trustedOriginsFor } from './enhanced-authentication';
+import { assertEnhancedAuthentication, originRefusal } from './enhanced-authentication';
+import { assertTokenForConversation } from './token-conversation';
 
 const ENHANCED_AUTH_EXEMPT = 'fieldops:relay:enhanced-auth-exempt';
 const LEGACY_SCHEMES = 'fieldops:relay:legacy-schemes';
@@ -89,19 +90,19 @@ export class DirectLineAuthGuard implements CanActivate {
     }
 
     const routeConversation = request.params?.conversationId;
-    if (credential.kind === 'token' && typeof routeConversation === 'string') {
-      if (routeConversation !== credential.conversationId) {
-        throw badArgument('Security token not valid for this conversation', 403);
-      }
-    }
+    if (credential.kind === 'token' && typeof routeConversation === 'string')
+      assertTokenForConversation(credential.conversationId, routeConversation);
 
-    const origin = request.headers.origin;
-    const trusted = trustedOriginsFor(credential.bot, credential.kind === 'token' ? credential.origins : []);
-    if (originRefused(origin, trusted)) {
+    const refusal = originRefusal(
+      request.headers.origin,
+      credential.bot,
+      credential.kind === 'token' ? credential.origins : [],
+    );
+    if (refusal) {
       // CORS answers only the trusted origins: without Access-Control-Allow-Origin the browser of a page on another
       // origin cannot read this answer (the preflight, which carries no credential, was answered permissively).
       context.switchToHttp().getResponse<ServerResponse>().removeHeader('Access-Control-Allow-Origin');
-      throw badArgument(`Origin ${origin ?? ''} is not a trusted origin`, 403);
+      throw refusal;
     }
 
     const exempt = this.reflector.getAllAndOverride<boolean>(ENHANCED_AUTH_EXEMPT, targets) ?? false;

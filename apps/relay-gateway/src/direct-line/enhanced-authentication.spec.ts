@@ -2,6 +2,7 @@ import { type BotConfig } from '@fieldops/platform-config';
 import {
   assertEnhancedAuthentication,
   ENHANCED_AUTHENTICATION_REFUSAL,
+  originRefusal,
   originRefused,
   trustedOriginsFor,
 } from './enhanced-authentication';
@@ -50,5 +51,22 @@ describe('enhanced authentication', () => {
     expect(originRefused('https://chat.example.com', ['https://chat.example.com'])).toBe(false);
     expect(originRefused(undefined, ['https://chat.example.com'])).toBe(false);
     expect(originRefused('https://evil.example.com', [])).toBe(false);
+  });
+});
+
+describe('originRefusal (the guard and the stream upgrade)', () => {
+  it('is a 403 BadArgument naming the origin when it is not trusted, and nothing otherwise', () => {
+    expect(originRefusal('https://evil.example', enhanced, [])).toMatchObject({
+      status: 403,
+      code: 'BadArgument',
+      message: 'Origin https://evil.example is not a trusted origin',
+    });
+    expect(originRefusal('https://chat.example.com', enhanced, ['https://evil.example'])).toBeUndefined();
+    expect(originRefusal(undefined, enhanced, [])).toBeUndefined();
+    expect(originRefusal('https://evil.example', plain, [])).toBeUndefined();
+    expect(originRefusal('https://evil.example', plain, ['https://app.example'])).toMatchObject({
+      status: 403,
+    });
+    expect(originRefusal('https://app.example', plain, ['https://app.example'])).toBeUndefined();
   });
 });

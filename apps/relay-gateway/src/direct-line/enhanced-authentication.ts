@@ -1,5 +1,5 @@
 import { type BotConfig } from '@fieldops/platform-config';
-import { missingProperty } from '@fieldops/contracts';
+import { badArgument, type BotFrameworkError, missingProperty } from '@fieldops/contracts';
 
 /**
  * A Direct Line channel's enhanced authentication (`directLine.enhancedAuthentication` in the platform configuration,
@@ -38,4 +38,18 @@ export function trustedOriginsFor(bot: BotConfig, tokenOrigins: readonly string[
 /** Whether a request with this `Origin` header is refused (no header: not a browser's cross-origin request). */
 export function originRefused(origin: string | undefined, trusted: readonly string[]): boolean {
   return origin !== undefined && trusted.length > 0 && !trusted.includes(origin);
+}
+
+/**
+ * The refusal (403) of a request from `origin` with a credential of `bot` (a token's `tokenOrigins`; a secret has
+ * none), or undefined when its origin is trusted: the rule of every Direct Line request (DirectLineAuthGuard) and of
+ * the WebSocket stream's upgrade.
+ */
+export function originRefusal(
+  origin: string | undefined,
+  bot: BotConfig,
+  tokenOrigins: readonly string[],
+): BotFrameworkError | undefined {
+  if (!originRefused(origin, trustedOriginsFor(bot, tokenOrigins))) return undefined;
+  return badArgument(`Origin ${origin ?? ''} is not a trusted origin`, 403);
 }

@@ -1,4 +1,4 @@
-import { attachmentPath, streamConversationOf, streamPath, v3PrefixOf } from './v3-paths';
+import { attachmentPath, streamConversationOf, streamPath, streamRouteOf, v3PrefixOf } from './v3-paths';
 
 describe('v3 paths', () => {
   it('keeps a request on the prefix it came in on', () => {
@@ -25,4 +25,14 @@ describe('v3 paths', () => {
     expect(attachmentPath('c 1', 'att', 'photo 1.png')).toBe(
       'v3/directline/attachments/c%201/att/photo%201.png',
     ));
+
+  it('labels a stream path with its route pattern, on the prefix it came in on', () => {
+    expect(streamRouteOf('/v3/directline/conversations/abc/stream')).toBe(
+      '/v3/directline/conversations/:conversationId/stream',
+    );
+    expect(streamRouteOf('/v3/relay/conversations/abc/stream')).toBe(
+      '/v3/relay/conversations/:conversationId/stream',
+    );
+    expect(streamRouteOf('/v3/directline/conversations/abc')).toBeUndefined();
+  });
 });

@@ -24,6 +24,12 @@ export function streamConversationOf(pathname: string): string | undefined {
   return encoded === undefined ? undefined : decodeURIComponent(encoded);
 }
 
+/** The route pattern of a stream path, as the metrics label it (undefined for any other path). */
+export function streamRouteOf(pathname: string): string | undefined {
+  if (streamConversationOf(pathname) === undefined) return undefined;
+  return `/${v3PrefixOf(pathname)}/conversations/:conversationId/stream`;
+}
+
 /** `v3/directline/attachments/{conversationId}/{attachmentId}/{name}`: the download of an uploaded file. */
 export function attachmentPath(conversationId: string, attachmentId: string, name: string): string {
   return `${V3_PREFIXES[0]}/attachments/${encodeURIComponent(conversationId)}/${attachmentId}/${encodeURIComponent(name)}`;

@@ -1,21 +1,26 @@
-import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type Server } from 'node:http';
 import { type Duplex } from 'node:stream';
 import { type BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { ACTIVITY_BUS, type ActivityBus } from '@fieldops/bus';
 import { CONVERSATION_STORE, type ConversationStore } from '@fieldops/conversation-store';
-import { ErrorEnvelopeException, LOGGER, type Logger } from '@fieldops/platform';
+import { HttpFront, LOGGER, type Logger, type UpgradeExchange } from '@fieldops/platform';
 import { findBot } from '@fieldops/platform-config';
 import { Gauge, Registry } from 'prom-client';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { badArgument, BotFrameworkError, notFound, serviceError } from '@fieldops/contracts';
+import { BotFrameworkError, notFound, serviceError } from '@fieldops/contracts';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { conversationNotFound } from '../conversations/conversations.service';
 import { PLATFORM_CONFIG, type PlatformConfig } from '../direct-line/relay-settings';
 import { TokenIssuer } from '../direct-line/token-issuer';
-import { originRefused, trustedOriginsFor } from '../direct-line/enhanced-authentication';
-import { streamConversationOf } from '../direct-line/v3-paths';
+import { originRefusal } from '../direct-line/enhanced-authentication';
+import { assertTokenForConversation } from '../direct-line/token-conversation';
+import { streamConversationOf, streamRouteOf } from '../direct-line/v3-paths';
+import { RelayExceptionFilter } from '../relay-exception.filter';
 import { parseWatermark } from '../direct-line/watermark';
 import { StreamConnection } from './stream-connection';
+
+/** The upgrade of each handshake under way (`ws` names only the request in its `headers` event). */
+const exchanges = new WeakMap<IncomingMessage, UpgradeExchange>();
 
 /**
  * The close code of a draining instance's sockets: 1012 "Service Restart" (IANA WebSocket close code registry),
@@ -49,8 +54,14 @@ export class StreamService implements BeforeApplicationShutdown {
     private readonly environment: RelayGatewayEnvironment,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(Registry) registry: Registry,
+    private readonly front: HttpFront,
+    private readonly filter: RelayExceptionFilter,
   ) {
     const connections = this.connections;
+    // The 101 carries the request id, as every answer does.
+    this.server.on('headers', (headers: string[], request: IncomingMessage) =>
+      exchanges.get(request)?.addHandshakeHeaders(headers),
+    );
     // The HorizontalPodAutoscaler's custom metric (through the Prometheus adapter): streams held by this instance.
     this.openStreamsGauge = new Gauge({
       name: 'relay_open_streams',
@@ -69,9 +80,11 @@ export class StreamService implements BeforeApplicationShutdown {
 
   attach(httpServer: Server): void {
     httpServer.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-      this.upgrade(request, socket, head).catch((error: unknown) => {
-        this.logger.warn({ err: error }, 'stream upgrade failed');
-        reject(socket, serviceError('Stream could not be opened'));
+      // The request id, access line, metrics and refusals of every HTTP request (platform's HttpFront).
+      const exchange = this.front.upgrade(request, socket);
+      this.upgrade(exchange, socket, head).catch((error: unknown) => {
+        this.logger.warn({ err: error, reqId: exchange.id }, 'stream upgrade failed');
+        exchange.refuse(serviceError('Stream could not be opened'), this.filter);
       });
     });
     this.keepAlive = setInterval(() => {
@@ -105,17 +118,22 @@ export class StreamService implements BeforeApplicationShutdown {
     this.connections.clear();
   }
 
-  private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+  private async upgrade(exchange: UpgradeExchange, socket: Duplex, head: Buffer): Promise<void> {
+    const request = exchange.request;
+    exchange.setRoute(streamRouteOf(new URL(request.url ?? '/', 'http://relay.invalid').pathname));
     let conversationId: string;
     let watermark: number | undefined;
     try {
       ({ conversationId, watermark } = await this.admit(request));
     } catch (error) {
-      if (error instanceof ErrorEnvelopeException) return reject(socket, error);
-      throw error;
+      // Every refusal as the HTTP routes render it (the relay's exception filter: a 5xx is logged with its id).
+      return exchange.refuse(error, this.filter);
     }
 
+    exchanges.set(request, exchange);
     this.server.handleUpgrade(request, socket, head, (webSocket) => {
+      exchanges.delete(request);
+      exchange.accepted();
       const connection = new StreamConnection(
         webSocket,
         conversationId,
@@ -148,28 +166,14 @@ export class StreamService implements BeforeApplicationShutdown {
     if (conversationId === undefined) throw notFound('No WebSocket endpoint here');
     const watermark = parseWatermark(url.searchParams.get('watermark') ?? undefined);
     const { claims } = this.issuer.verify(url.searchParams.get('t') ?? '');
-    if (claims.scope !== 'stream' || claims.conv !== conversationId)
-      throw badArgument('Security token not valid for this conversation', 403);
+    assertTokenForConversation(claims.scope === 'stream' ? claims.conv : undefined, conversationId);
     const record = await this.store.get(conversationId);
     if (!record || record.botId !== claims.bot) throw conversationNotFound();
-    // WebSockets know no CORS: the bot's (or token's) trusted origins are checked against the upgrade's Origin.
+    // WebSockets know no CORS: the bot's (or token's) trusted origins are checked against the upgrade's Origin, by
+    // the rule DirectLineAuthGuard applies to every request.
     const bot = findBot(this.config, claims.bot);
-    const origin = request.headers.origin;
-    if (bot && originRefused(origin, trustedOriginsFor(bot, claims.origins ?? [])))
-      throw badArgument(`Origin ${origin ?? ''} is not a trusted origin`, 403);
+    const refusal = bot && originRefusal(request.headers.origin, bot, claims.origins ?? []);
+    if (refusal) throw refusal;
     return { conversationId, watermark };
   }
-}
-
-/** Refuses an upgrade with the error's status (Node's reason phrase) and `{error:{code,message}}` body, then closes the socket. */
-function reject(socket: Duplex, error: ErrorEnvelopeException): void {
-  const status = error.getStatus();
-  const body = JSON.stringify({ error: { code: error.code, message: error.message } });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Unknown'}\r\n` +
-      'Content-Type: application/json\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      'Connection: close\r\n\r\n' +
-      body,
-  );
 }

@@ -44,18 +44,23 @@ export interface FastRoute {
   conflicts: readonly PathPattern[];
   /** The route pattern, as the metrics label it (Express's `req.route.path`). */
   route: string;
-  /** Runs the route's guards (Nest's GuardsConsumer); throws their refusal. */
-  guard(request: RouteRequest, response: ServerResponse): Promise<void>;
+  /** The request's execution context (`http`), as the guards, parameter decorators and filters get it. */
+  context(request: RouteRequest, response: ServerResponse): ExecutionContextHost;
+  /**
+   * Runs the route's guards as Nest's GuardsConsumer does; throws their refusal. Synchronous (undefined) while they
+   * answer booleans; a promise once one answers a promise or an observable.
+   */
+  guard(context: ExecutionContextHost): Promise<void> | undefined;
   /** Reads the body as the app's BodyParsingInterceptor does. */
   parseBody(request: RouteRequest, response: ServerResponse): Promise<void>;
   /** Binds the parameters and calls the handler. */
-  handle(request: RouteRequest, response: ServerResponse): Promise<unknown>;
+  handle(request: RouteRequest, response: ServerResponse, context: ExecutionContextHost): Promise<unknown>;
   /** The status of a returned answer (`@HttpCode`, else Nest's default for the method). */
   status: number;
   /** The handler writes its answer itself (`@Res()`). */
   writesOwnAnswer: boolean;
   /** Renders an error through the app's exception filters (as Nest selects them); throws if none did. */
-  refuse(error: unknown, request: RouteRequest, response: ServerResponse): void;
+  refuse(error: unknown, response: ServerResponse, context: ExecutionContextHost): void;
 }
 
 /** The context creators Nest's ExternalContextCreator holds: the same guards, pipes, interceptors and filters. */
@@ -74,11 +79,7 @@ interface RouteArgument {
   factory?: (data: unknown, context: ExecutionContextHost) => unknown;
 }
 
-type Extractor = (
-  request: RouteRequest,
-  response: ServerResponse,
-  context: () => ExecutionContextHost,
-) => unknown;
+type Extractor = (request: RouteRequest, response: ServerResponse, context: ExecutionContextHost) => unknown;
 
 const METHOD_NAMES: Partial<Record<RequestMethod, string>> = {
   [RequestMethod.GET]: 'GET',
@@ -112,7 +113,7 @@ function extractor(route: string, key: string, argument: RouteArgument): Extract
   if (key.includes(CUSTOM_ROUTE_ARGS_METADATA)) {
     const factory = argument.factory!;
     const data = argument.data;
-    return (_request, _response, context) => factory(data, context());
+    return (_request, _response, context) => factory(data, context);
   }
   const type = Number(key.split(':')[0]) as RouteParamtypes;
   const name = typeof argument.data === 'string' ? argument.data : undefined;
@@ -263,33 +264,47 @@ function compileRoute(
     (Reflect.getMetadata(HTTP_CODE_METADATA, callback) as number | undefined) ??
     (method === 'POST' ? 201 : 200);
 
-  const guard = async (request: RouteRequest, response: ServerResponse): Promise<void> => {
-    if (guards.length === 0) return;
-    if (
-      !(await creators.guardsConsumer.tryActivate(
-        guards,
-        [request, response, noop],
-        instance,
-        callback,
-        'http',
-      ))
-    )
-      throw new ForbiddenException('Forbidden resource');
+  // One context per request, as Nest's GuardsConsumer.createContext makes it, for the guards, the parameter
+  // decorators and the filters alike.
+  const context = (request: RouteRequest, response: ServerResponse): ExecutionContextHost => {
+    const host = new ExecutionContextHost([request, response, noop], metatype, callback);
+    host.setType('http');
+    return host;
+  };
+  // Nest's GuardsConsumer.tryActivate: each guard in turn; a boolean is taken as it is, a promise or an observable
+  // through the consumer's own pickResult; the first false refuses (403).
+  const guardFrom = async (host: ExecutionContextHost, at: number, pending: unknown): Promise<void> => {
+    for (let index = at; index < guards.length; index += 1) {
+      const result = index === at ? pending : guards[index].canActivate(host);
+      const allowed =
+        typeof result === 'boolean'
+          ? result
+          : await creators.guardsConsumer.pickResult(result as Promise<boolean>);
+      if (!allowed) throw new ForbiddenException('Forbidden resource');
+    }
+  };
+  const guard = (host: ExecutionContextHost): Promise<void> | undefined => {
+    for (let index = 0; index < guards.length; index += 1) {
+      const result = guards[index].canActivate(host);
+      if (result === true) continue;
+      if (result === false) throw new ForbiddenException('Forbidden resource');
+      return guardFrom(host, index, result);
+    }
+    return undefined;
   };
   const parseBody = (request: RouteRequest, response: ServerResponse): Promise<void> =>
     bodyParsing.parse(request, response);
-  const handle = (request: RouteRequest, response: ServerResponse): Promise<unknown> => {
-    let context: ExecutionContextHost | undefined;
-    const contextOf = (): ExecutionContextHost =>
-      (context ??= new ExecutionContextHost([request, response, noop], metatype, callback));
+  const handle = (
+    request: RouteRequest,
+    response: ServerResponse,
+    host: ExecutionContextHost,
+  ): Promise<unknown> => {
     const args = new Array<unknown>(argumentsLength);
     for (let index = 0; index < argumentsLength; index += 1)
-      args[index] = extractors[index]?.(request, response, contextOf);
+      args[index] = extractors[index]?.(request, response, host);
     return Promise.resolve(callback.apply(instance, args));
   };
-  const refuse = (error: unknown, request: RouteRequest, response: ServerResponse): void => {
-    const host = new ExecutionContextHost([request, response, noop], metatype, callback);
-    host.setType('http');
+  const refuse = (error: unknown, response: ServerResponse, host: ExecutionContextHost): void => {
     // The filter Nest selects for the exception (not `next`, which logs and rethrows once a filter returned nothing).
     void filters.invokeCustomFilters(error, host);
     if (!response.headersSent) throw new Error('no exception filter answered', { cause: error });
@@ -299,6 +314,7 @@ function compileRoute(
     pattern,
     conflicts: conflicts[index],
     route: pattern.pattern,
+    context,
     guard,
     parseBody,
     handle,

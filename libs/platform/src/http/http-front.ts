@@ -1,5 +1,7 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import { type Duplex } from 'node:stream';
 import { type INestApplication } from '@nestjs/common';
+import { type ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { type Application } from 'express';
 import { type Logger } from 'pino';
 import {
@@ -11,6 +13,7 @@ import {
 import { type HttpMetrics } from '../metrics/http-metrics';
 import { checkExpressStack, compileFastRoutes, type FastRoute } from './fast-path';
 import { type RouteRequest } from './route-request';
+import { UpgradeExchange } from './upgrade-exchange';
 
 /** The answer of a hot route: a status and a JSON body (none for 204 and 304), with any headers of its own. */
 export interface HotAnswer {
@@ -128,6 +131,20 @@ export class HttpFront {
     return this.routes;
   }
 
+  /**
+   * An upgrade request (the server's `upgrade` event) with the request id, access line, metrics (under `route`, the
+   * pattern, when known) and refusal rendering every HTTP request gets.
+   */
+  upgrade(request: IncomingMessage, socket: Duplex, route?: string): UpgradeExchange {
+    const pipeline = {
+      accessLog: this.accessLog,
+      logger: this.logger,
+      metrics: this.metrics,
+      headers: this.headers,
+    };
+    return new UpgradeExchange(pipeline, request, socket, route);
+  }
+
   /** The server's request listener: the hot routes, then the Express app for everything else. */
   listener(app: Application): (request: IncomingMessage, response: ServerResponse) => void {
     return (request, response) => {
@@ -208,18 +225,20 @@ export class HttpFront {
     // The headers in the framework's order: security headers, request id, the app's header middleware, the route's.
     this.setCommonHeaders(response, id);
     for (const middleware of this.middleware) middleware(request, response, noop);
+    const context = route.context(request, response);
     let stage: 'guards' | 'body' | 'serve' = 'guards';
     try {
-      await route.guard(request, response);
+      const guarded = route.guard(context);
+      if (guarded) await guarded;
       stage = 'body';
       await route.parseBody(request, response);
       stage = 'serve';
-      const body = await route.handle(request, response);
+      const body = await route.handle(request, response, context);
       if (!route.writesOwnAnswer) this.answer(response, { status: route.status, body });
     } catch (error) {
       // A body the parser refuses is refused as before routing (the metrics' `<unmatched>`).
       if (stage === 'body') metricsRoute = undefined;
-      this.refuse(route, request, response, error);
+      this.refuse(route, response, context, error);
     }
   }
 
@@ -246,9 +265,14 @@ export class HttpFront {
   }
 
   /** The app's exception filters render the error, as on the framework's route. */
-  private refuse(route: FastRoute, request: HotRequest, response: ServerResponse, error: unknown): void {
+  private refuse(
+    route: FastRoute,
+    response: ServerResponse,
+    context: ExecutionContextHost,
+    error: unknown,
+  ): void {
     try {
-      route.refuse(error, request, response);
+      route.refuse(error, response, context);
     } catch (failure) {
       this.logger.error({ err: failure }, 'no exception filter rendered a fast route’s error');
       if (!response.headersSent) {

@@ -46,18 +46,31 @@ function stopReading(request: IncomingMessage, response: ServerResponse): void {
   stopped.resume = () => request;
 }
 
-/** Whether the request's media type (Content-Type without parameters, any case) is `mediaType`. */
+/** Whether the request's media type (Content-Type without parameters, any case) is `mediaType` (lower case). */
 export function hasMediaType(request: IncomingMessage, mediaType: string): boolean {
   const contentType = request.headers['content-type'];
-  return contentType !== undefined && contentType.split(';')[0].trim().toLowerCase() === mediaType;
+  if (contentType === undefined) return false;
+  // The usual spellings without a copy: exactly the type, or the type then `;` and its parameters.
+  if (contentType.startsWith(mediaType)) {
+    const next = contentType.length === mediaType.length ? -1 : contentType.charCodeAt(mediaType.length);
+    if (next === -1 || next === SEMICOLON) return true;
+  }
+  return contentType.split(';')[0].trim().toLowerCase() === mediaType;
 }
+
+const SEMICOLON = 0x3b;
 
 const cutters = new WeakMap<IncomingMessage, (error: Error) => void>();
 
+export interface LimitBodyOptions {
+  /** The parser may end the body early with `cutOffBody` (multer's per-file size). */
+  cutOff?: boolean;
+}
+
 /**
- * Cuts off the body a `limitBody` parser is reading, with the error its route answers (a parser's own limit that it
- * would otherwise enforce by draining the body first, e.g. multer's per-file size). Does nothing once the parser is
- * done.
+ * Cuts off the body a `limitBody` parser (with `cutOff`) is reading, with the error its route answers (a parser's own
+ * limit that it would otherwise enforce by draining the body first, e.g. multer's per-file size). Does nothing once
+ * the parser is done.
  */
 export function cutOffBody(request: IncomingMessage, error: Error): void {
   cutters.get(request)?.(error);
@@ -66,8 +79,9 @@ export function cutOffBody(request: IncomingMessage, error: Error): void {
 /**
  * The body-size rule of every app (one owner): `parser` reads the body only while it stays within `limit` bytes;
  * `reads` says which requests the parser reads (its media type; others are passed to it untouched, for it to skip).
- * A `Content-Length` over the limit is refused before a byte is read; a body that passes the limit while it is read
- * (chunked, or longer than announced) is cut off at that byte. Either way the parser's callback gets a
+ * A `Content-Length` over the limit is refused before a byte is read; a chunked body that passes the limit while it
+ * is read is cut off at that byte (a body with a `Content-Length` within the limit is not counted: Node's HTTP parser
+ * delivers exactly that many bytes, and the parser checks it got them all). Either way the parser's callback gets a
  * BodyTooLargeError at once — the route answers 413 in its wire format — and the rest is never read (the connection
  * is closed after the answer). body-parser and multer alone read a refused body to its end before answering.
  * Wraps the parsers of platform's BodyParsingInterceptor and `jsonBodyParser` (the framework's routes and the hot
@@ -77,6 +91,7 @@ export function limitBody(
   parser: RequestHandler,
   limit: number,
   reads: (request: IncomingMessage) => boolean = () => true,
+  options: LimitBodyOptions = {},
 ): RequestHandler {
   return (request, response, next) => {
     // A parser that skips the request (another media type) leaves it, whatever its length, to the next one.
@@ -90,14 +105,23 @@ export function limitBody(
       next(new BodyTooLargeError(limit, length));
       return;
     }
+    // Within its announced length, within the limit: nothing to count or cut off (the hot JSON bodies).
+    if (length !== undefined && !options.cutOff) {
+      parser(request, response, next);
+      return;
+    }
     let settled = false;
     let received = 0;
     let counting = false;
+    // Only a body of unannounced length (chunked) can pass the limit while it is read.
+    const bounded = length !== undefined;
     const settle = (error?: unknown): void => {
       if (settled) return;
       settled = true;
-      request.off('newListener', watch);
-      request.off('data', count);
+      if (!bounded) {
+        request.off('newListener', watch);
+        request.off('data', count);
+      }
       cutters.delete(request);
       next(error);
     };
@@ -117,7 +141,7 @@ export function limitBody(
       counting = true;
       request.prependListener('data', count);
     };
-    request.on('newListener', watch);
+    if (!bounded) request.on('newListener', watch);
     cutters.set(request, cut);
     parser(request, response, settle);
   };

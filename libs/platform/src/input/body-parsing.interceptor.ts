@@ -22,8 +22,15 @@ export type JsonBodyOptions = { limit: number } & JsonInputRules;
  */
 export function jsonBodyParser(options: JsonBodyOptions): RequestHandler {
   const { limit, ...rules } = options;
-  const isJson = (request: IncomingMessage): boolean => hasMediaType(request, 'application/json');
   return limitBody(express.json({ limit, type: isJson, verify: jsonInputVerifier(rules) }), limit, isJson);
+}
+
+function isJson(request: IncomingMessage): boolean {
+  return hasMediaType(request, 'application/json');
+}
+
+function isForm(request: IncomingMessage): boolean {
+  return hasMediaType(request, 'application/x-www-form-urlencoded');
 }
 
 /** The bodies a service accepts, parsed only once the request has passed its guards. */
@@ -79,17 +86,17 @@ function run(parser: RequestHandler, request: IncomingMessage, response: ServerR
  * with busboy) find it untouched: body-parser skips other media types.
  */
 export class BodyParsingInterceptor implements NestInterceptor {
-  private readonly parsers: RequestHandler[];
+  /** The parser of each media type read, and which requests are of that type. */
+  private readonly parsers: { reads: (request: IncomingMessage) => boolean; parser: RequestHandler }[];
 
   constructor(options: BodyParsingOptions) {
-    this.parsers = [jsonBodyParser(options.json)];
+    this.parsers = [{ reads: isJson, parser: jsonBodyParser(options.json) }];
     if (options.urlencoded) {
       const { limit } = options.urlencoded;
-      const isForm = (request: IncomingMessage): boolean =>
-        hasMediaType(request, 'application/x-www-form-urlencoded');
-      this.parsers.push(
-        limitBody(express.urlencoded({ limit, type: isForm, extended: true }), limit, isForm),
-      );
+      this.parsers.push({
+        reads: isForm,
+        parser: limitBody(express.urlencoded({ limit, type: isForm, extended: true }), limit, isForm),
+      });
     }
   }
 
@@ -103,9 +110,13 @@ export class BodyParsingInterceptor implements NestInterceptor {
     return from(this.parse(request, response)).pipe(switchMap(() => next.handle()));
   }
 
-  /** Reads the body, if the request announces one (the framework's routes here, the front's fast routes directly). */
-  async parse(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (!announcesBody(request)) return;
-    for (const parser of this.parsers) await run(parser, request, response);
+  /**
+   * Reads the body, if the request announces one, with the parser of its media type (the framework's routes here,
+   * the front's fast routes directly); a body of another type is left unread, for a route that reads it itself.
+   */
+  parse(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (!announcesBody(request)) return Promise.resolve();
+    for (const { reads, parser } of this.parsers) if (reads(request)) return run(parser, request, response);
+    return Promise.resolve();
   }
 }

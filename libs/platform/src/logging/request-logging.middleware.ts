@@ -61,7 +61,7 @@ export function accessLogger(logger: Logger): Logger {
 export function logAccess(
   logger: Logger,
   request: IncomingMessage,
-  response: ServerResponse,
+  response: Pick<ServerResponse, 'writableFinished' | 'statusCode'>,
   id: string,
   url: string,
   started: number,
