@@ -81,16 +81,22 @@ describe('checkHistory', () => {
     ]);
   });
 
-  it('reports 5xx answers other than 503 and those of a killed upstream', () => {
+  it("reports every 5xx answer other than 503, a gateway's 502 and 504 included, naming examples", () => {
     const result = checkHistory(
       [],
       [
         { status: 500, count: 1 },
-        { status: 502, count: 3 },
-        { status: 503, count: 4 },
+        { status: 502, count: 3, examples: ['POST /a → 502', 'POST /b → 502'] },
+        { status: 503, count: 4, examples: ['POST /c → 503'] },
+        { status: 504, count: 1 },
+        { status: 200, count: 9 },
       ],
     );
-    expect(result.violations).toEqual([{ kind: 'server-error', detail: '1 answer(s) with status 500' }]);
-    expect(result.counts.statuses).toEqual({ '500': 1, '502': 3, '503': 4 });
+    expect(result.violations).toEqual([
+      { kind: 'server-error', detail: '1 answer(s) with status 500' },
+      { kind: 'server-error', detail: '3 answer(s) with status 502: POST /a → 502; POST /b → 502' },
+      { kind: 'server-error', detail: '1 answer(s) with status 504' },
+    ]);
+    expect(result.counts.statuses).toEqual({ '200': 9, '500': 1, '502': 3, '503': 4, '504': 1 });
   });
 });

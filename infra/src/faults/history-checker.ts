@@ -10,8 +10,8 @@
  * - `out-of-order`: a client received a seq not above the one before (its watermark went back);
  * - `phantom`: a client received an id the log does not hold (a write a failover took back);
  * - `unknown-twice`: a send with an unknown outcome (no id, or 5xx) stored more than once;
- * - `server-error`: a 5xx answer other than 503 (and other than the 502/504 an entrance gives while the relay it
- *   proxied to was killed or the bot was cut off, which are counted, not violations).
+ * - `server-error`: any 5xx answer other than 503 (with `Retry-After`, the one answer a fault may cause), on any
+ *   entrance, during a fault or not: a dependency that is away is a 503, never a 500, 502 or 504.
  */
 
 /** An activity as a client or the log holds it. */
@@ -43,6 +43,8 @@ export interface ConversationHistory {
 export interface StatusCount {
   status: number;
   count: number;
+  /** A few of these answers (time, method, path, upstream), named in the violation. */
+  examples?: string[];
 }
 
 export interface Violation {
@@ -81,8 +83,8 @@ export function sequenceOfId(id: string): number {
   return Number(match[1]);
 }
 
-/** Statuses an entrance answers while a relay it proxied to dies mid-request, or the bot is cut off (not violations). */
-const FAULT_GATEWAY_STATUSES = new Set([502, 503, 504]);
+/** The one 5xx a fault may cause: 503 Service Unavailable (with Retry-After). */
+const FAULT_STATUS = 503;
 
 export function checkHistory(
   conversations: ConversationHistory[],
@@ -99,10 +101,11 @@ export function checkHistory(
     activitiesReceived: 0,
     statuses: {},
   };
-  for (const { status, count } of statuses) {
+  for (const { status, count, examples = [] } of statuses) {
     counts.statuses[String(status)] = (counts.statuses[String(status)] ?? 0) + count;
-    if (status >= 500 && !FAULT_GATEWAY_STATUSES.has(status)) {
-      violations.push({ kind: 'server-error', detail: `${count} answer(s) with status ${status}` });
+    if (status >= 500 && status !== FAULT_STATUS) {
+      const named = examples.length > 0 ? `: ${examples.slice(0, 5).join('; ')}` : '';
+      violations.push({ kind: 'server-error', detail: `${count} answer(s) with status ${status}${named}` });
     }
   }
   for (const conversation of conversations) {

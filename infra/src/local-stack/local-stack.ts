@@ -18,8 +18,11 @@ export interface LocalStackOptions {
   repositoryRoot: string;
   /** Everything the stack writes (Redis data, nginx prefix, logs, platform configuration) goes under here. */
   workDirectory: string;
-  /** PostgreSQL database inspection-api owns (migrated on its start). */
-  databaseUrl: string;
+  /**
+   * PostgreSQL database inspection-api owns (migrated on its start). Without it inspection-api is not started (the
+   * chat path — relays, connector, bot, Redis — does not use it; nginx then answers /api/ with 503).
+   */
+  databaseUrl?: string;
   /** How many relay-gateway processes run behind nginx. Default 2. */
   relayInstances?: number;
   /** One test-only nginx entrance per relay instance that reaches that instance first (the others as backups). */
@@ -56,6 +59,8 @@ export interface LocalStack {
   pinnedDirectLineDomains: string[];
   /** Per relay instance: the pinned entrance's access log (JSON lines: msec, method, uri, status, upstream). */
   pinnedAccessLogs: string[];
+  /** The public entrance's access log (JSON lines: time, method, uri, status, upstream, …), bots' calls included. */
+  accessLog: string;
   /** The single redis-server (`redisTopology: 'single'`, the default). */
   redis: RedisServerProcess | undefined;
   /** The cluster or the sentinel-managed pair, for the other topologies. */
@@ -66,7 +71,7 @@ export interface LocalStack {
   /** The REDIS_URL the gateways were given. */
   redisUrl: string;
   nginx: NginxProcess;
-  inspectionApi: AppProcess;
+  inspectionApi: AppProcess | undefined;
   connectorGateway: AppProcess;
   relays: AppProcess[];
   bot: EchoBot;
@@ -181,14 +186,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         logFile: join(workDirectory, 'logs', `${name.replace('#', '-')}.log`),
         environment: { ...baseEnvironment(logLevel), ...environment, ...extra[appName] },
       });
-    const inspectionApi = app('inspection-api', 'inspection-api', inspectionPort, {
-      INSPECTION_API_PORT: String(inspectionPort),
-      DATABASE_URL: databaseUrl,
-      INSPECTION_JWT_SIGNING_KEY: randomBytes(32).toString('hex'),
-      INSPECTION_ADMIN_USERNAME: credentials.adminUsername,
-      INSPECTION_ADMIN_PASSWORD: credentials.adminPassword,
-      INSPECTION_MEDIA_ROOT: join(workDirectory, 'media'),
-    });
+    const inspectionApi =
+      databaseUrl === undefined
+        ? undefined
+        : app('inspection-api', 'inspection-api', inspectionPort, {
+            INSPECTION_API_PORT: String(inspectionPort),
+            DATABASE_URL: databaseUrl,
+            INSPECTION_JWT_SIGNING_KEY: randomBytes(32).toString('hex'),
+            INSPECTION_ADMIN_USERNAME: credentials.adminUsername,
+            INSPECTION_ADMIN_PASSWORD: credentials.adminPassword,
+            INSPECTION_MEDIA_ROOT: join(workDirectory, 'media'),
+          });
     const connectorGateway = app('connector-gateway', 'connector-gateway', connectorPort, {
       ...gatewayState,
       CONNECTOR_GATEWAY_PORT: String(connectorPort),
@@ -214,8 +222,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         RELAY_BOT_SERVICE_URL: `${publicUrl}/`,
       }),
     );
-    for (const appProcess of [inspectionApi, connectorGateway, ...relays]) started.push(appProcess);
-    await Promise.all([inspectionApi, connectorGateway, ...relays].map((appProcess) => appProcess.start()));
+    const apps = [...(inspectionApi ? [inspectionApi] : []), connectorGateway, ...relays];
+    for (const appProcess of apps) started.push(appProcess);
+    await Promise.all(apps.map((appProcess) => appProcess.start()));
 
     const prefix = join(workDirectory, 'nginx');
     const pinnedAccessLogs = pinnedPorts.map((_port, index) => join(prefix, `pinned-${index + 1}.log`));
@@ -243,6 +252,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       directLineDomain: `${publicUrl}/v3/directline`,
       pinnedDirectLineDomains: pinnedPorts.map((port) => `http://127.0.0.1:${port}/v3/directline`),
       pinnedAccessLogs,
+      accessLog: join(prefix, 'access.log'),
       redis,
       redisCluster,
       redisSentinel,
@@ -264,7 +274,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           pid: node.pid,
           residentSetBytes: () => node.residentSetBytes(),
         })),
-        ...[inspectionApi, connectorGateway, ...relays].map((appProcess) => ({
+        ...apps.map((appProcess) => ({
           name: appProcess.name,
           pid: appProcess.pid,
           residentSetBytes: () => appProcess.residentSetBytes(),

@@ -45,7 +45,21 @@ function upstreamServers(addresses: string[]): string {
   return addresses.join(' max_fails=3 fail_timeout=5s;\n    server ');
 }
 
-function pinnedEntrance(entrance: PinnedRelayEntrance, index: number): string {
+/**
+ * The template's Bot Framework 503 answer for a relay that is away (its `error_page` and named location), which the
+ * pinned entrances repeat so that they answer as the public entrance does.
+ */
+function botFrameworkUnavailable(template: string): string {
+  const match =
+    /^ *error_page 502 504 = @bot_framework_unavailable;\n *location @bot_framework_unavailable \{(?:[^{}]|\{[^{}]*\})*\}\n/m.exec(
+      template,
+    );
+  if (!match)
+    throw new Error('infra/nginx/fieldops.conf.template has no @bot_framework_unavailable location');
+  return match[0];
+}
+
+function pinnedEntrance(entrance: PinnedRelayEntrance, index: number, unavailable: string): string {
   const upstream = `relay_pinned_${index}`;
   return `
 upstream ${upstream} {
@@ -58,7 +72,7 @@ server {
     access_log ${entrance.accessLog} fieldops_pinned;
     proxy_http_version 1.1;
     proxy_next_upstream error timeout http_502 http_503;
-    location / {
+${unavailable}    location / {
         proxy_pass http://${upstream};
         proxy_set_header Host $http_host;
         proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
@@ -141,7 +155,10 @@ export function renderNginxConfiguration(options: NginxConfigurationOptions): st
         .replace('root /usr/share/nginx/html;', `root ${options.consoleStatic.htmlRoot};`)
     : '';
   writeFileSync(join(prefix, 'inspection-console.conf'), consoleStatic);
-  const pinned = (options.pinnedRelayEntrances ?? []).map(pinnedEntrance).join('\n');
+  const unavailable = botFrameworkUnavailable(template);
+  const pinned = (options.pinnedRelayEntrances ?? [])
+    .map((entrance, index) => pinnedEntrance(entrance, index, unavailable))
+    .join('\n');
   writeFileSync(
     join(prefix, 'pinned.conf'),
     `log_format fieldops_pinned escape=json '{"msec":$msec,"method":"$request_method","uri":"$request_uri",'

@@ -36,11 +36,19 @@ export class RedisNode {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  async start(): Promise<void> {
+  /** Starts the node; `replicaOf` (a port on loopback) starts it as that node's replica, whatever it was before. */
+  async start(replicaOf?: number): Promise<void> {
     mkdirSync(this.directory, { recursive: true });
     const configuration = join(this.directory, this.sentinel ? 'sentinel.conf' : 'redis.conf');
     const lines = ['bind 127.0.0.1', `port ${this.port}`, `dir ${this.directory}`, 'daemonize no'];
-    lines.push('logfile redis.log', ...this.extraArguments);
+    const extra =
+      replicaOf === undefined
+        ? this.extraArguments
+        : [
+            ...this.extraArguments.filter((line) => !line.startsWith('replicaof ')),
+            `replicaof 127.0.0.1 ${replicaOf}`,
+          ];
+    lines.push('logfile redis.log', ...extra);
     writeFileSync(configuration, `${lines.join('\n')}\n`);
     const child = spawn(
       REDIS_SERVER_BINARY ?? 'redis-server',
@@ -177,7 +185,8 @@ export class RedisClusterDeployment implements RedisDeployment {
 export const SENTINEL_PRIMARY_NAME = 'fieldops';
 
 /**
- * A primary, one replica and 3 sentinels (quorum 2) that fail over 1 s after the primary stops answering. `proxied`:
+ * A primary, one replica and 3 sentinels (quorum 2) that fail over 3 s after the primary stops answering (with 1 s,
+ * a loaded 2-core machine made the sentinels fail over a primary they had just promoted). `proxied`:
  * everyone (replica, sentinels, apps) reaches each data node through a {@link TcpProxy} of its own (the node announces
  * the proxy's port), so a fault test can freeze the replication link alone and make the replica lag.
  */
@@ -239,7 +248,7 @@ export class RedisSentinelDeployment implements RedisDeployment {
           join(this.directory, `sentinel-${port}`),
           [
             `sentinel monitor ${SENTINEL_PRIMARY_NAME} 127.0.0.1 ${primaryAddress} 2`,
-            `sentinel down-after-milliseconds ${SENTINEL_PRIMARY_NAME} 1000`,
+            `sentinel down-after-milliseconds ${SENTINEL_PRIMARY_NAME} 3000`,
             `sentinel failover-timeout ${SENTINEL_PRIMARY_NAME} 5000`,
             `sentinel parallel-syncs ${SENTINEL_PRIMARY_NAME} 1`,
           ],
@@ -272,6 +281,33 @@ export class RedisSentinelDeployment implements RedisDeployment {
     const answer = await sentinel.cli('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', SENTINEL_PRIMARY_NAME);
     const port = Number(answer.split('\n')[1]);
     return this.nodes.find((node) => this.addressPort(node) === port)!;
+  }
+
+  /**
+   * Restarts a crashed data node the way a deployment must: once every sentinel names the primary that replaced it,
+   * as that primary's replica (a node without persistence restarted as a primary would serve an empty data set until
+   * the sentinels demote it: conversations gone, sends 404).
+   */
+  async restartAsReplica(node: RedisNode): Promise<void> {
+    let current: RedisNode | undefined;
+    await waitUntil(
+      async () => {
+        const named = await Promise.all(
+          this.sentinels.map((sentinel) =>
+            sentinel
+              .cli('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', SENTINEL_PRIMARY_NAME)
+              .then((answer) => Number(answer.split('\n')[1]))
+              .catch(() => -1),
+          ),
+        );
+        current = this.nodes.find((candidate) => this.addressPort(candidate) === named[0]);
+        return current !== undefined && current !== node && named.every((port) => port === named[0]);
+      },
+      'every sentinel to name the new primary',
+      30_000,
+      200,
+    );
+    await node.start(this.addressPort(current!));
   }
 
   /**

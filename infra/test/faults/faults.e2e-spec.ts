@@ -1,7 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createScratchDatabase } from '@fieldops/database';
 import { type LocalStack, NGINX_BINARY, REDIS_SERVER_BINARY, startLocalStack } from '../../src';
 import { REPOSITORY_ROOT } from '../deployment-files';
 import { type FaultKind, runFaults } from './support/fault-run';
@@ -28,15 +27,13 @@ if ((!NGINX_BINARY || !REDIS_SERVER_BINARY) && process.env.CI === 'true') {
   'fault harness: two relays, a connector, a bot and Redis under Sentinel, with a nemesis',
   () => {
     const workDirectory = mkdtempSync(join(tmpdir(), 'fieldops-faults-'));
-    let database: Awaited<ReturnType<typeof createScratchDatabase>>;
     let stack: LocalStack;
 
     beforeAll(async () => {
-      database = await createScratchDatabase(process.env.DATABASE_URL ?? '', 'faults_e2e');
       stack = await startLocalStack({
         repositoryRoot: REPOSITORY_ROOT,
         workDirectory,
-        databaseUrl: database.url,
+        // No inspection-api: the chat path under test (relays, connector, bot, Redis) does not use PostgreSQL.
         relayInstances: 2,
         pinnedRelayEntrances: true,
         redisTopology: 'sentinel',
@@ -49,8 +46,9 @@ if ((!NGINX_BINARY || !REDIS_SERVER_BINARY) && process.env.CI === 'true') {
 
     afterAll(async () => {
       await stack?.stop();
-      await database?.drop();
-      rmSync(workDirectory, { recursive: true, force: true });
+      // FAULTS_KEEP_WORK_DIRECTORY=1 keeps the apps', nginx's and Redis's logs for a look after the run.
+      if (process.env.FAULTS_KEEP_WORK_DIRECTORY === '1') console.log(`fault harness logs: ${workDirectory}`);
+      else rmSync(workDirectory, { recursive: true, force: true });
     }, 60_000);
 
     it(
@@ -67,10 +65,8 @@ if ((!NGINX_BINARY || !REDIS_SERVER_BINARY) && process.env.CI === 'true') {
         mkdirSync(reports, { recursive: true });
         writeFileSync(join(reports, 'faults.json'), `${JSON.stringify({ ...report, events }, null, 2)}\n`);
         console.log(`fault harness: ${JSON.stringify({ ...report, violations: report.violations.length })}`);
-        // The delivery invariants hold with no exception. 5xx answers other than 503 are tallied in the report: a relay
-        // still answers 500 for some Redis faults (docs/operate/failover.md, "Fault harness"), which the Redis-down →
-        // 503 handling is to remove; the check then joins the others.
-        expect(report.violations.filter((violation) => violation.kind !== 'server-error')).toEqual([]);
+        // The delivery invariants hold with no exception, and no entrance answered a 5xx other than 503.
+        expect(report.violations).toEqual([]);
         expect(report.counts.acknowledged).toBeGreaterThan(report.counts.clients * 3);
         for (const fault of FAULTS) expect(report.faultsInjected[fault]).toBeGreaterThanOrEqual(1);
       },

@@ -8,7 +8,12 @@ import {
   stampClientActivity,
   UnknownConversationError,
 } from '@fieldops/conversation-store';
-import { ErrorEnvelopeException, LOGGER, type Logger } from '@fieldops/platform';
+import {
+  DependencyUnavailableException,
+  ErrorEnvelopeException,
+  LOGGER,
+  type Logger,
+} from '@fieldops/platform';
 import { type RateLimit, RateLimitStore } from '@fieldops/rate-limits';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { ConversationMembershipService } from '../conversations/conversation-membership.service';
@@ -52,8 +57,9 @@ export class ActivitiesService {
 
   /**
    * Stamps the client's activity, appends the echo to the log and publishes it (so it precedes any reply), then
-   * delivers it to the bot and answers with the bot's outcome: the echo's id, 502 BotError or 504 BotError. An
-   * invoke answers with the bot's own status and body instead (the bot's invoke response).
+   * delivers it to the bot and answers with the bot's outcome: the echo's id, 502 BotError or 504 BotError, or 503
+   * ServiceUnavailable when connector-gateway is away. An invoke answers with the bot's own status and body instead
+   * (the bot's invoke response).
    */
   async send(credential: Credential, conversationId: string, activity: Activity): Promise<SendResult> {
     const started = performance.now();
@@ -115,6 +121,10 @@ export class ActivitiesService {
       case 'unreachable':
         this.logger.warn({ conversationId, bot: bot.id, reason: outcome.reason }, 'bot unreachable');
         throw botError(502, 'Failed to send activity: bot unreachable');
+      case 'unavailable':
+        // The platform's delivery path is away, not the bot: 503 with Retry-After (the activity is in the log).
+        this.logger.warn({ conversationId, bot: bot.id, reason: outcome.reason }, 'bot delivery unavailable');
+        throw new DependencyUnavailableException(outcome.reason);
     }
   }
 

@@ -17,7 +17,8 @@ export interface ConnectorBotDeliveryOptions {
 
 /**
  * Delivers through connector-gateway (`POST {connector}/internal/v1/deliveries`), which mints the bot's channel
- * token, POSTs to the messaging endpoint with a deadline and reports `{kind, status?}` back.
+ * token, POSTs to the messaging endpoint with a deadline and reports `{kind, status?}` back. The bot's outcome is
+ * connector-gateway's report; connector-gateway itself away or failing is `unavailable` (503).
  */
 export class ConnectorBotDelivery implements BotDelivery {
   private readonly endpoint: URL;
@@ -40,10 +41,18 @@ export class ConnectorBotDelivery implements BotDelivery {
       JSON.stringify({ botId: bot.id, activity, correlationId }),
       { timeoutMs: this.options.timeoutMs, readBodyUpTo: MAX_REPORT_BYTES },
     );
-    if (outcome.kind === 'timeout') return { kind: 'timeout' };
+    // connector-gateway is part of the platform: when it is away (refused, reset, silent past its own deadline for the
+    // bot, or answering 5xx itself) the send is a 503 with Retry-After, not the bot's 502/504.
+    if (outcome.kind === 'timeout')
+      return { kind: 'unavailable', reason: 'connector-gateway did not answer in time' };
     if (outcome.kind === 'failed')
-      return { kind: 'unreachable', reason: `connector-gateway: ${outcome.reason}` };
+      return { kind: 'unavailable', reason: `connector-gateway: ${outcome.reason}` };
     const text = outcome.body?.toString('utf8') ?? '';
+    if (outcome.status >= 500)
+      return {
+        kind: 'unavailable',
+        reason: `connector-gateway answered ${outcome.status}: ${text.slice(0, 200)}`,
+      };
     if (outcome.status !== 200)
       return {
         kind: 'unreachable',

@@ -148,7 +148,7 @@ export async function runFaults(stack: LocalStack, options: FaultRunOptions): Pr
     })),
   }));
   for (const client of clients) client.end();
-  const result = checkHistory(history, entranceStatuses(stack.pinnedAccessLogs));
+  const result = checkHistory(history, entranceStatuses([...stack.pinnedAccessLogs, stack.accessLog]));
   return { ...result, faultsInjected, durationMs: Date.now() - started };
 }
 
@@ -180,7 +180,7 @@ async function inject(stack: LocalStack, fault: FaultKind, turn: number): Promis
         200,
       );
       proxy.cutFrozen();
-      await primary.start();
+      await sentinel.restartAsReplica(primary);
       await waitUntil(
         async () =>
           /connected_slaves:[1-9]/.test(await (await sentinel.primary()).cli('INFO', 'replication')),
@@ -211,16 +211,32 @@ async function inject(stack: LocalStack, fault: FaultKind, turn: number): Promis
   }
 }
 
-/** HTTP statuses the pinned entrances answered (their JSON access logs). */
+/**
+ * HTTP statuses the entrances answered (their JSON access logs: the pinned ones the clients use, the public one the
+ * bot replies through), with a few examples of each 5xx.
+ */
 function entranceStatuses(accessLogs: string[]): StatusCount[] {
-  const counts = new Map<number, number>();
+  const counts = new Map<number, StatusCount>();
   for (const path of accessLogs) {
     if (!existsSync(path)) continue;
     for (const line of readFileSync(path, 'utf8').split('\n')) {
       if (line.trim() === '') continue;
-      const { status } = JSON.parse(line) as { status: number };
-      counts.set(status, (counts.get(status) ?? 0) + 1);
+      const entry = JSON.parse(line) as {
+        status: number;
+        method: string;
+        uri: string;
+        upstream: string;
+        msec?: number;
+        time?: string;
+      };
+      const count = counts.get(entry.status) ?? { status: entry.status, count: 0, examples: [] };
+      count.count += 1;
+      if (entry.status >= 500 && count.examples!.length < 5) {
+        const at = entry.time ?? new Date((entry.msec ?? 0) * 1000).toISOString();
+        count.examples!.push(`${at} ${entry.method} ${entry.uri} via ${entry.upstream || '-'}`);
+      }
+      counts.set(entry.status, count);
     }
   }
-  return [...counts].map(([status, count]) => ({ status, count }));
+  return [...counts.values()];
 }
