@@ -68,6 +68,8 @@ export const ACTION_ORDERING_COLUMNS: Record<string, string> = {
   status: `(CASE a."status" WHEN 'open' THEN 0 WHEN 'in_progress' THEN 1 WHEN 'done' THEN 2 WHEN 'verified' THEN 3 ELSE 4 END)`,
   created_at: 'a."created_at"',
   updated_at: 'a."updated_at"',
+  // $2 is today's date in the list statement (actionPageSql): `-overdue` puts the overdue actions first.
+  overdue: actionOverdueSql('$2'),
 };
 
 /** The ORDER BY of the actions list: the requested terms, then the id; newest first by default. */
