@@ -11,6 +11,8 @@ import { DataSource } from 'typeorm';
 import { ActionsController } from './actions/actions.controller';
 import { ActionsService } from './actions/actions.service';
 import { ApiRootController } from './api-root.controller';
+import { AuditController } from './audit/audit.controller';
+import { AuditService } from './audit/audit.service';
 import { LoginClientAddress } from './auth/login-client-address';
 import { LoginThrottle, loginThrottleStore } from './auth/login-throttle.service';
 import { RoleAccessModule } from './auth/role-access';
@@ -95,6 +97,7 @@ export class InspectionApiModule {
         UsersController,
         DueController,
         StatisticsController,
+        AuditController,
       ],
       providers: [
         EventOutbox,
@@ -114,6 +117,7 @@ export class InspectionApiModule {
         LoginClientAddress,
         DueService,
         StatisticsService,
+        AuditService,
         DrfExceptionFilter,
         // One instance: the app's filter, also for the pre-routed devices list.
         { provide: APP_FILTER, useExisting: DrfExceptionFilter },

@@ -1,3 +1,4 @@
+import { audited } from '../audit/audit-actor';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type Principal } from '../auth/tokens.service';
@@ -67,6 +68,8 @@ export const ACTION_ORDERING_COLUMNS: Record<string, string> = {
   status: `(CASE a."status" WHEN 'open' THEN 0 WHEN 'in_progress' THEN 1 WHEN 'done' THEN 2 WHEN 'verified' THEN 3 ELSE 4 END)`,
   created_at: 'a."created_at"',
   updated_at: 'a."updated_at"',
+  // $2 is today's date in the list statement (actionPageSql): `-overdue` puts the overdue actions first.
+  overdue: actionOverdueSql('$2'),
 };
 
 /** The ORDER BY of the actions list: the requested terms, then the id; newest first by default. */
@@ -210,7 +213,7 @@ export class ActionsService implements ResourceService {
     refuse(checkActionCreate(actorOf(request.user)));
     const { values, errors } = await this.validate(this.dataSource, readInput(), ACTION_CREATE_FIELDS, false);
     if (isFieldErrors(errors)) throw validationError(errors);
-    const id = await this.dataSource.transaction((manager) =>
+    const id = await audited(this.dataSource, request.user, (manager) =>
       this.insert(manager, {
         title: values.title as string,
         description: (values.description as string | undefined) ?? '',
@@ -345,7 +348,7 @@ export class ActionsService implements ResourceService {
     const stored = photo && (await this.media.save('photos', photo.content, photo.extension));
     let previousPhoto: string | null = null;
     try {
-      await this.dataSource.transaction(async (manager) => {
+      await audited(this.dataSource, request.user, async (manager) => {
         const row = await this.row(manager, id, true);
         const changed = Object.keys(values).filter((field) => !same(values[field], row[COLUMNS[field]]));
         if (photo !== undefined) changed.push('close_out_photo');
@@ -437,10 +440,12 @@ export class ActionsService implements ResourceService {
       false,
     );
     if (isFieldErrors(errors)) throw validationError(errors);
-    const rows: Array<{ body: unknown }> = await this.dataSource.query(
-      `WITH c AS (INSERT INTO "action_comments" ("action_id", "text", "author") VALUES ($1, $2, $3) RETURNING *)
-       SELECT ${COMMENT_JSON} AS "body" FROM c`,
-      [id, values.text, user?.username ?? ''],
+    const rows: Array<{ body: unknown }> = await audited(this.dataSource, user, (manager) =>
+      manager.query(
+        `WITH c AS (INSERT INTO "action_comments" ("action_id", "text", "author") VALUES ($1, $2, $3) RETURNING *)
+         SELECT ${COMMENT_JSON} AS "body" FROM c`,
+        [id, values.text, user?.username ?? ''],
+      ),
     );
     return rows[0]?.body;
   }

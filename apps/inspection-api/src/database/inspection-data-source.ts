@@ -16,6 +16,7 @@ import { AddRecordSource1732810000000 } from './migrations/1732810000000-add-rec
 import { ArchiveInventory1732900000000 } from './migrations/1732900000000-archive-inventory';
 import { CreateActions1732910000000 } from './migrations/1732910000000-create-actions';
 import { AddTokenRevocation1732921000000 } from './migrations/1732921000000-add-token-revocation';
+import { CreateAuditTrail1732922000000 } from './migrations/1732922000000-create-audit-trail';
 import { CreateEvents1732923000000 } from './migrations/1732923000000-create-events';
 import { CreateWebhooks1732923100000 } from './migrations/1732923100000-create-webhooks';
 
@@ -32,6 +33,7 @@ export const INSPECTION_MIGRATIONS = [
   ArchiveInventory1732900000000,
   CreateActions1732910000000,
   AddTokenRevocation1732921000000,
+  CreateAuditTrail1732922000000,
   CreateEvents1732923000000,
   CreateWebhooks1732923100000,
 ];

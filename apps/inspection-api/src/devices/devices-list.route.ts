@@ -4,7 +4,6 @@ import { type CanActivate, type ExceptionFilter } from '@nestjs/common';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { type JwtAuthGuardInstance } from '@fieldops/auth';
 import { type HotGet, type HotGetClaim } from '@fieldops/platform';
-import { type Request } from 'express';
 import { renderJson, writeRenderedJson } from '../drf/json-renderer';
 import { setApiHeaders } from '../drf/routes';
 import { type NamedHost } from '../hosts/allowed-hosts';
@@ -46,7 +45,7 @@ export function devicesListRoute(options: DevicesListRouteOptions): HotGet {
   const answer = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     setApiHeaders(response, LIST_ROUTE);
     try {
-      const body = await options.controller.list(request as unknown as Request);
+      const body = await options.controller.list(request);
       response.statusCode = 200;
       writeRenderedJson(response, renderJson(body));
     } catch (error) {

@@ -11,6 +11,7 @@ import {
 } from '@nestjs/swagger';
 import { type Request } from 'express';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
+import { type DrfRequest } from '../drf/drf-request';
 import { type RawJson } from '../drf/json-renderer';
 import {
   rawPageEnvelope,
@@ -61,14 +62,14 @@ export class DevicesController extends ResourceRoutes({
       'true: the archived (deleted) devices instead, each with its `archived_at` (supervisors only; 403 otherwise).',
   })
   @ApiOkResponse({ type: DevicePageDto })
-  async list(@Req() request: Request): Promise<RawJson> {
+  async list(@Req() request: DrfRequest): Promise<RawJson> {
     const query = parseQuery(request);
     const wanted = pageRequest(query, {
       defaultSize: this.environment.INSPECTION_PAGE_SIZE,
       maxSize: this.environment.INSPECTION_MAX_PAGE_SIZE,
     });
     const archived = booleanFilter(queryValue(query, 'archived')) === true;
-    if (archived && (request as Request & { user?: Principal }).user?.role !== 'supervisor')
+    if (archived && (request as DrfRequest & { user?: Principal }).user?.role !== 'supervisor')
       throw permissionDenied();
     const filters = {
       group: queryValue(query, 'group') || undefined,
@@ -107,8 +108,8 @@ export class DevicesController extends ResourceRoutes({
   @ApiForbiddenResponse({
     description: 'Inspectors: {"detail":"You do not have permission to perform this action."}',
   })
-  restore(@Param('id') id: string): Promise<RawJson> {
-    return this.devices.restore(parseId(id));
+  restore(@Param('id') id: string, @Req() request: Request): Promise<RawJson> {
+    return this.devices.restore(parseId(id), (request as Request & { user?: Principal }).user);
   }
 
   @All(':id/restore')

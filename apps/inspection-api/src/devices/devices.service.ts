@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, IsNull } from 'typeorm';
+import { audited, type AuditActor } from '../audit/audit-actor';
+import { type ResourceRequest } from '../drf/resource-routes';
 import { type FieldErrors, isFieldErrors, notFound, validationError } from '../drf/exceptions';
 import { type Input, validateInput } from '../drf/serializer';
 import { RawJson } from '../drf/json-renderer';
@@ -129,16 +131,12 @@ export class DevicesService {
     return values as Partial<Record<'name' | 'code' | 'location' | 'group', string>>;
   }
 
-  async create(readInput: () => Input): Promise<RawJson> {
+  async create(readInput: () => Input, request?: ResourceRequest): Promise<RawJson> {
     const values = await this.validate(readInput(), false);
     try {
-      const result = await this.dataSource
-        .createQueryBuilder()
-        .insert()
-        .into(DeviceEntity)
-        .values(values)
-        .returning(['id'])
-        .execute();
+      const result = await audited(this.dataSource, request?.user, (manager) =>
+        manager.createQueryBuilder().insert().into(DeviceEntity).values(values).returning(['id']).execute(),
+      );
       return await this.findOne((result.identifiers[0] as { id: number }).id);
     } catch (error) {
       if (sqlState(error) === '23505') throw validationError(DUPLICATE_CODE);
@@ -147,17 +145,24 @@ export class DevicesService {
   }
 
   /** PUT (partial=false: required fields must be present) and PATCH; only sent fields are assigned. */
-  async update(id: number, readInput: () => Input, partial: boolean): Promise<RawJson> {
+  async update(
+    id: number,
+    readInput: () => Input,
+    partial: boolean,
+    request?: ResourceRequest,
+  ): Promise<RawJson> {
     await this.exists(id);
     const values = await this.validate(readInput(), partial, id);
     if (Object.keys(values).length) {
       try {
-        const result = await this.dataSource
-          .createQueryBuilder()
-          .update(DeviceEntity)
-          .set(values)
-          .where('id = :id AND archived_at IS NULL', { id })
-          .execute();
+        const result = await audited(this.dataSource, request?.user, (manager) =>
+          manager
+            .createQueryBuilder()
+            .update(DeviceEntity)
+            .set(values)
+            .where('id = :id AND archived_at IS NULL', { id })
+            .execute(),
+        );
         if (!result.affected) throw notFound();
       } catch (error) {
         if (sqlState(error) === '23505') throw validationError(DUPLICATE_CODE);
@@ -171,8 +176,8 @@ export class DevicesService {
    * DELETE: archives the device and, at the same instant, its items in use (404 for a device already archived or
    * missing). Its records, their files and its plan memberships stay; lists, details and due checks leave it out.
    */
-  async remove(id: number): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+  async remove(id: number, request?: ResourceRequest): Promise<void> {
+    await audited(this.dataSource, request?.user, async (manager) => {
       const archived: unknown[] = await manager.query(
         `WITH "archived" AS (UPDATE "devices" SET "archived_at" = now() WHERE "id" = $1 AND "archived_at" IS NULL RETURNING "id", "archived_at"),
         "items" AS (UPDATE "check_items" i SET "archived_at" = a."archived_at" FROM "archived" a WHERE i."device_id" = a."id" AND i."archived_at" IS NULL)
@@ -188,9 +193,9 @@ export class DevicesService {
    * `POST /api/devices/{id}/restore/`: an archived device is in use again with the items archived with it, and is
    * back in its plans. 404 unless archived; 400 when a device in use took its code meanwhile.
    */
-  async restore(id: number): Promise<RawJson> {
+  async restore(id: number, actor?: AuditActor): Promise<RawJson> {
     try {
-      await this.dataSource.transaction(async (manager) => {
+      await audited(this.dataSource, actor, async (manager) => {
         const restored: unknown[] = await manager.query(
           `WITH "old" AS (SELECT "id", "archived_at" FROM "devices" WHERE "id" = $1 AND "archived_at" IS NOT NULL FOR UPDATE),
             "restored" AS (UPDATE "devices" d SET "archived_at" = NULL FROM "old" WHERE d."id" = "old"."id" RETURNING d."id"),

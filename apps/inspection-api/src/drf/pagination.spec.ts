@@ -1,10 +1,11 @@
-import { type Request } from 'express';
+import { type DrfRequest } from './drf-request';
 import { DrfException } from './exceptions';
 import { pageLinks, paginate, pageRequest, parseQuery } from './pagination';
 import { pythonJsonError } from './python-json-error';
 
-const request = (url: string): Request =>
-  ({ originalUrl: url, protocol: 'http', host: 'example.test:9999' }) as unknown as Request;
+/** What both paths give the helpers: Node's request line and the origin the host check fixed. */
+const request = (url: string): DrfRequest =>
+  ({ url, originalUrl: url, fieldopsOrigin: 'http://example.test:9999' }) as DrfRequest;
 const settings = { defaultSize: 20, maxSize: 100 };
 
 describe('pagination', () => {

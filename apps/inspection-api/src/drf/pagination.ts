@@ -1,13 +1,12 @@
-import { type Request } from 'express';
-import { publicBaseUrl } from '@fieldops/platform';
 import { checkedOrigin } from '../hosts/allowed-hosts';
+import { type DrfRequest } from './drf-request';
 import { invalidPage } from './exceptions';
 import { RawJson } from './json-renderer';
 import { quotePlus } from './python-text';
 
 /** The query string as Python's parse_qs(keep_blank_values=True) sees it: name → values, in order. */
-export function parseQuery(request: Request): Map<string, string[]> {
-  const url = request.originalUrl;
+export function parseQuery(request: DrfRequest): Map<string, string[]> {
+  const url = request.originalUrl ?? request.url ?? '/';
   const at = url.indexOf('?');
   const query = new Map<string, string[]>();
   if (at < 0) return query;
@@ -24,11 +23,14 @@ export function queryValue(query: Map<string, string[]>, name: string): string |
 }
 
 /**
- * scheme://host of absolute URLs: INSPECTION_PUBLIC_URL when configured, otherwise the request's checked host
- * (allowedHostsMiddleware); platform's publicBaseUrl for a request that did not pass through it.
+ * scheme://host of absolute URLs: INSPECTION_PUBLIC_URL when configured, otherwise the request's checked host, as the
+ * host check fixed it before any route (allowedHostsMiddleware, or the pre-routed list's claim).
  */
-export function requestOrigin(request: Request): string {
-  return checkedOrigin(request) ?? publicBaseUrl(request);
+export function requestOrigin(request: DrfRequest): string {
+  const origin = checkedOrigin(request);
+  if (origin === undefined)
+    throw new Error('the host check (allowedHostsMiddleware) did not run for this request');
+  return origin;
 }
 
 export interface PageSettings {
@@ -88,8 +90,8 @@ export async function paginate<Results>(
 }
 
 /** The absolute URL of this request with `page` set (or removed), query re-encoded sorted by name. */
-function linkWithPage(request: Request, query: Map<string, string[]>, page: number | undefined): string {
-  const url = request.originalUrl;
+function linkWithPage(request: DrfRequest, query: Map<string, string[]>, page: number | undefined): string {
+  const url = request.originalUrl ?? request.url ?? '/';
   const at = url.indexOf('?');
   const path = at < 0 ? url : url.slice(0, at);
   const names = [...query.keys()].filter((name) => name !== 'page');
@@ -109,7 +111,7 @@ export interface PageLinks {
 }
 
 export function pageLinks(
-  request: Request,
+  request: DrfRequest,
   query: Map<string, string[]>,
   page: number,
   pages: number,

@@ -85,7 +85,7 @@ export interface ResourceService {
   findOne(id: number, request: ResourceRequest): Promise<unknown>;
   create(readInput: () => Input, request: ResourceRequest): Promise<unknown>;
   update(id: number, readInput: () => Input, partial: boolean, request: ResourceRequest): Promise<unknown>;
-  remove(id: number): Promise<void>;
+  remove(id: number, request: ResourceRequest): Promise<void>;
 }
 
 /**
@@ -127,7 +127,7 @@ export interface ResourceHandlers {
   findOne(id: string, request: Request): Promise<unknown>;
   replace(id: string, request: Request, body: RequestInput): Promise<unknown>;
   modify(id: string, request: Request, body: RequestInput): Promise<unknown>;
-  remove(id: string): Promise<void>;
+  remove(id: string, request: Request): Promise<void>;
   detailOther(id: string, request: Request): Promise<object>;
 }
 
@@ -247,9 +247,9 @@ export function ResourceRoutes(
     @Delete(':id')
     @HttpCode(204)
     @removeDocumentation(options)
-    remove(@Param('id') id: string): Promise<void> {
+    remove(@Param('id') id: string, @Req() request: Request): Promise<void> {
       if (options.removable === false) throw methodNotAllowed('DELETE', detailMethods);
-      return this.resource.remove(parseId(id));
+      return this.resource.remove(parseId(id), context(request));
     }
 
     @All(':id')

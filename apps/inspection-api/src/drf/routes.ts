@@ -22,7 +22,8 @@ const ROUTES: Array<[RegExp, readonly string[]]> = [
   [/^\/api\/(devices|items|plans|records|users)\/[^/.]+\/?$/, DETAIL_METHODS],
   [/^\/api\/token(\/refresh|\/blacklist)?\/?$/, TOKEN_METHODS],
   [/^\/api\/users\/me\/sign_out_everywhere\/?$/, TOKEN_METHODS],
-  [/^\/api\/(due|due\/summary|statistics\/records)\/?$/, ROOT_METHODS],
+  [/^\/api\/(due|due\/summary|statistics\/records|statistics\/actions)\/?$/, ROOT_METHODS],
+  [/^\/api\/audit(\/[^/.]+)?\/?$/, ROOT_METHODS],
   [/^\/api\/records\/export\.csv$/, ROOT_METHODS],
 ];
 

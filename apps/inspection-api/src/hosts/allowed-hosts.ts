@@ -81,6 +81,6 @@ export function allowedHostsMiddleware(
 }
 
 /** scheme://host of the request's absolute URLs, as fixed by {@link allowedHostsMiddleware}. */
-export function checkedOrigin(request: Request): string | undefined {
-  return (request as RequestWithOrigin).fieldopsOrigin;
+export function checkedOrigin(request: RequestWithOrigin): string | undefined {
+  return request.fieldopsOrigin;
 }

@@ -1,3 +1,5 @@
+import { audited } from '../audit/audit-actor';
+import { type ResourceRequest } from '../drf/resource-routes';
 import { Injectable } from '@nestjs/common';
 import { DataSource, IsNull } from 'typeorm';
 import { isFieldErrors, notFound, validationError } from '../drf/exceptions';
@@ -55,34 +57,43 @@ export class ItemsService {
     throw error;
   }
 
-  async create(readInput: () => Input): Promise<unknown> {
+  async create(readInput: () => Input, request?: ResourceRequest): Promise<unknown> {
     const values = await this.validate(readInput(), false);
     try {
-      const result = await this.dataSource
-        .createQueryBuilder()
-        .insert()
-        .into(CheckItemEntity)
-        .values(values)
-        .returning(['id'])
-        .execute();
+      const result = await audited(this.dataSource, request?.user, (manager) =>
+        manager
+          .createQueryBuilder()
+          .insert()
+          .into(CheckItemEntity)
+          .values(values)
+          .returning(['id'])
+          .execute(),
+      );
       return await this.findOne((result.identifiers[0] as { id: number }).id);
     } catch (error) {
       return this.deviceVanished(error, values);
     }
   }
 
-  async update(id: number, readInput: () => Input, partial: boolean): Promise<unknown> {
+  async update(
+    id: number,
+    readInput: () => Input,
+    partial: boolean,
+    request?: ResourceRequest,
+  ): Promise<unknown> {
     if (!(await this.dataSource.getRepository(CheckItemEntity).existsBy({ id, archivedAt: IsNull() })))
       throw notFound();
     const values = await this.validate(readInput(), partial);
     if (Object.keys(values).length) {
       try {
-        await this.dataSource
-          .createQueryBuilder()
-          .update(CheckItemEntity)
-          .set(values)
-          .where('id = :id AND archived_at IS NULL', { id })
-          .execute();
+        await audited(this.dataSource, request?.user, (manager) =>
+          manager
+            .createQueryBuilder()
+            .update(CheckItemEntity)
+            .set(values)
+            .where('id = :id AND archived_at IS NULL', { id })
+            .execute(),
+        );
       } catch (error) {
         this.deviceVanished(error, values);
       }
@@ -91,10 +102,12 @@ export class ItemsService {
   }
 
   /** DELETE archives the item: 404 from then on, out of lists and due checks; its records keep referring to it. */
-  async remove(id: number): Promise<void> {
-    const archived: unknown[] = await this.dataSource.query(
-      'WITH "archived" AS (UPDATE "check_items" SET "archived_at" = now() WHERE "id" = $1 AND "archived_at" IS NULL RETURNING "id") SELECT * FROM "archived"',
-      [id],
+  async remove(id: number, request?: ResourceRequest): Promise<void> {
+    const archived: unknown[] = await audited(this.dataSource, request?.user, (manager) =>
+      manager.query(
+        'WITH "archived" AS (UPDATE "check_items" SET "archived_at" = now() WHERE "id" = $1 AND "archived_at" IS NULL RETURNING "id") SELECT * FROM "archived"',
+        [id],
+      ),
     );
     if (!archived.length) throw notFound();
   }

@@ -1,3 +1,5 @@
+import { audited } from '../audit/audit-actor';
+import { type ResourceRequest } from '../drf/resource-routes';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, IsNull } from 'typeorm';
 import { isFieldErrors, notFound, validationError } from '../drf/exceptions';
@@ -76,22 +78,28 @@ export class PlansService {
     return values;
   }
 
-  /** Replaces the plan's devices in use (archived members stay, to come back if they are restored). */
+  /**
+   * Replaces the plan's devices in use (archived members stay, to come back if they are restored). Only the
+   * memberships that change are deleted or inserted, so the audit trail names exactly the devices added and removed.
+   */
   private async setDevices(manager: EntityManager, planId: number, devices: number[]): Promise<void> {
     await manager.query(
-      'DELETE FROM "check_plan_devices" pd USING "devices" d WHERE pd."plan_id" = $1 AND d."id" = pd."device_id" AND d."archived_at" IS NULL',
-      [planId],
+      'DELETE FROM "check_plan_devices" pd USING "devices" d WHERE pd."plan_id" = $1 AND d."id" = pd."device_id" AND d."archived_at" IS NULL AND pd."device_id" <> ALL($2::int[])',
+      [planId, devices],
     );
     await manager.query(
-      'INSERT INTO "check_plan_devices" ("plan_id", "device_id") SELECT $1, unnest($2::int[])',
+      'INSERT INTO "check_plan_devices" ("plan_id", "device_id") SELECT $1, d FROM unnest($2::int[]) AS d ORDER BY d ON CONFLICT DO NOTHING',
       [planId, devices],
     );
   }
 
   /** A device deleted between validation and the write is reported as the validation would have. */
-  private async writing<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  private async writing<T>(
+    request: ResourceRequest | undefined,
+    work: (manager: EntityManager) => Promise<T>,
+  ): Promise<T> {
     try {
-      return await this.dataSource.transaction(work);
+      return await audited(this.dataSource, request?.user, work);
     } catch (error) {
       if (sqlState(error) === '23503')
         throw validationError({ devices: ['Invalid pk - object does not exist.'] });
@@ -99,9 +107,9 @@ export class PlansService {
     }
   }
 
-  async create(readInput: () => Input): Promise<unknown> {
+  async create(readInput: () => Input, request?: ResourceRequest): Promise<unknown> {
     const { devices = [], ...plan } = await this.validate(readInput(), false);
-    return this.writing(async (manager) => {
+    return this.writing(request, async (manager) => {
       const result = await manager
         .createQueryBuilder()
         .insert()
@@ -116,11 +124,16 @@ export class PlansService {
   }
 
   /** PUT/PATCH: sent fields are assigned; `devices` replaces the whole set. */
-  async update(id: number, readInput: () => Input, partial: boolean): Promise<unknown> {
+  async update(
+    id: number,
+    readInput: () => Input,
+    partial: boolean,
+    request?: ResourceRequest,
+  ): Promise<unknown> {
     if (!(await this.dataSource.getRepository(CheckPlanEntity).existsBy({ id, archivedAt: IsNull() })))
       throw notFound();
     const { devices, ...plan } = await this.validate(readInput(), partial);
-    return this.writing(async (manager) => {
+    return this.writing(request, async (manager) => {
       if (Object.keys(plan).length)
         await manager
           .createQueryBuilder()
@@ -134,10 +147,12 @@ export class PlansService {
   }
 
   /** DELETE archives the plan: 404 from then on, out of lists and due checks; its records keep referring to it. */
-  async remove(id: number): Promise<void> {
-    const archived: unknown[] = await this.dataSource.query(
-      'WITH "archived" AS (UPDATE "check_plans" SET "archived_at" = now() WHERE "id" = $1 AND "archived_at" IS NULL RETURNING "id") SELECT * FROM "archived"',
-      [id],
+  async remove(id: number, request?: ResourceRequest): Promise<void> {
+    const archived: unknown[] = await audited(this.dataSource, request?.user, (manager) =>
+      manager.query(
+        'WITH "archived" AS (UPDATE "check_plans" SET "archived_at" = now() WHERE "id" = $1 AND "archived_at" IS NULL RETURNING "id") SELECT * FROM "archived"',
+        [id],
+      ),
     );
     if (!archived.length) throw notFound();
   }

@@ -1,3 +1,4 @@
+import { auditActor, audited } from '../audit/audit-actor';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ActionsService } from '../actions/actions.service';
@@ -284,6 +285,7 @@ export class RecordsService implements ResourceService {
     try {
       // The record and the corrective action it may open commit together.
       id = await db.transaction(async (manager) => {
+        await auditActor(manager, request.user);
         const result = await manager
           .createQueryBuilder()
           .insert()
@@ -328,6 +330,7 @@ export class RecordsService implements ResourceService {
     if (Object.keys(values).length) {
       try {
         previous = await db.transaction(async (manager) => {
+          await auditActor(manager, request.user);
           const rows: Array<{ photo: string | null; attachment: string | null; status: string }> =
             await manager.query(
               'SELECT "photo", "attachment", "status" FROM "check_records" WHERE "id" = $1 FOR UPDATE',
@@ -358,10 +361,15 @@ export class RecordsService implements ResourceService {
     };
   }
 
-  async remove(id: number): Promise<void> {
-    const rows: Array<{ photo: string | null; attachment: string | null }> = await this.dataSource.query(
-      'WITH gone AS (DELETE FROM "check_records" WHERE "id" = $1 RETURNING "photo", "attachment") SELECT * FROM gone',
-      [id],
+  async remove(id: number, request?: ResourceRequest): Promise<void> {
+    const rows: Array<{ photo: string | null; attachment: string | null }> = await audited(
+      this.dataSource,
+      request?.user,
+      (manager) =>
+        manager.query(
+          'WITH gone AS (DELETE FROM "check_records" WHERE "id" = $1 RETURNING "photo", "attachment") SELECT * FROM gone',
+          [id],
+        ),
     );
     const row = rows[0];
     if (!row) throw notFound();

@@ -12,6 +12,7 @@ import { type FieldErrors } from '../drf/exceptions';
 import { choiceFilter, dateFilter, filterError, integerFilter } from '../drf/filters';
 import { parseQuery, queryValue } from '../drf/pagination';
 import { otherMethod, ROOT_METHODS } from '../drf/routes';
+import { ActionStatisticsDto } from './dto/action-statistics.dto';
 import { RecordStatisticsDto } from './dto/record-statistics.dto';
 import { INTERVALS, type StatisticsInterval, StatisticsService } from './statistics.service';
 
@@ -57,5 +58,30 @@ export class StatisticsController {
   @ApiExcludeEndpoint()
   recordsOther(@Req() request: Request): Promise<object> {
     return otherMethod(request, ROOT_METHODS, 'Record Statistics');
+  }
+
+  @Get('actions')
+  @ApiOperation({
+    summary:
+      "Corrective actions by status, the overdue ones (due before today in INSPECTION_TIME_ZONE) and each assignee's load",
+  })
+  @ApiQuery({ name: 'device', required: false, type: Number })
+  @ApiQuery({ name: 'group', required: false, description: 'Exact device group.' })
+  @ApiOkResponse({ type: ActionStatisticsDto })
+  actions(@Req() request: Request): Promise<object> {
+    const query = parseQuery(request);
+    const errors: FieldErrors = {};
+    const filters = {
+      device: integerFilter(queryValue(query, 'device'), 'device', errors),
+      group: queryValue(query, 'group') || undefined,
+    };
+    filterError(errors);
+    return this.statistics.actions(filters);
+  }
+
+  @All('actions')
+  @ApiExcludeEndpoint()
+  actionsOther(@Req() request: Request): Promise<object> {
+    return otherMethod(request, ROOT_METHODS, 'Action Statistics');
   }
 }

@@ -5,6 +5,7 @@ import { SqlParameters } from '../database/sql';
 import { validationError } from '../drf/exceptions';
 import { addDays, type CalendarDate, daysBetween, FIRST_DATE } from '../calendar/calendar-date';
 import { localDate, periodOf, startOfDay } from '../due/due-rules';
+import { actionOverdueSql } from '../actions/actions.service';
 
 export type StatisticsInterval = 'day' | 'week';
 export const INTERVALS: readonly StatisticsInterval[] = ['day', 'week'];
@@ -111,4 +112,47 @@ export class StatisticsService {
     );
     return { interval: filters.interval, date_from: from, date_to: to, results: row?.results ?? [] };
   }
+
+  /** Corrective actions by status, the overdue ones, and each assignee's load (one statement). */
+  async actions(filters: ActionStatisticsFilters): Promise<object> {
+    const timeZone = this.environment.INSPECTION_TIME_ZONE;
+    const today = localDate(new Date(), timeZone);
+    const { sql, parameters } = actionStatisticsSql(today, filters);
+    const [row] = await this.dataSource.query<Array<{ totals: object; assignees: unknown[] }>>(
+      sql,
+      parameters,
+    );
+    return { date: today, time_zone: timeZone, ...row?.totals, assignees: row?.assignees ?? [] };
+  }
+}
+
+export interface ActionStatisticsFilters {
+  device?: number;
+  group?: string;
+}
+
+/** `GET /api/statistics/actions/` in one statement: counts by status, overdue, and per assignee. */
+export function actionStatisticsSql(today: CalendarDate, filters: ActionStatisticsFilters) {
+  const parameters = new SqlParameters();
+  const overdue = actionOverdueSql(parameters.add(today));
+  const conditions: string[] = [];
+  if (filters.device !== undefined) conditions.push(`a."device_id" = ${parameters.add(filters.device)}`);
+  if (filters.group !== undefined)
+    conditions.push(
+      `a."device_id" IN (SELECT d."id" FROM "devices" d WHERE d."group" = ${parameters.add(filters.group)})`,
+    );
+  const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+  const counts = (status: string) => `(count(*) FILTER (WHERE a."status" = '${status}'))::int`;
+  const sql = `WITH "filtered" AS MATERIALIZED (SELECT a.*, ${overdue} AS "is_overdue" FROM "actions" a ${where})
+    SELECT (SELECT json_build_object('total', count(*)::int, 'open', ${counts('open')}, 'in_progress', ${counts('in_progress')},
+        'done', ${counts('done')}, 'verified', ${counts('verified')}, 'cancelled', ${counts('cancelled')},
+        'overdue', (count(*) FILTER (WHERE a."is_overdue"))::int) FROM "filtered" a) AS "totals",
+      COALESCE((SELECT json_agg(json_build_object('assignee', l."assignee_id", 'assignee_username', u."username",
+          'open', l."open", 'in_progress', l."in_progress", 'done', l."done", 'overdue', l."overdue")
+          ORDER BY l."assignee_id" NULLS FIRST)
+        FROM (SELECT a."assignee_id", ${counts('open')} AS "open", ${counts('in_progress')} AS "in_progress",
+            ${counts('done')} AS "done", (count(*) FILTER (WHERE a."is_overdue"))::int AS "overdue"
+          FROM "filtered" a WHERE a."status" IN ('open', 'in_progress', 'done') GROUP BY a."assignee_id") l
+        LEFT JOIN "users" u ON u."id" = l."assignee_id"), '[]'::json) AS "assignees"`;
+  return { sql, parameters: parameters.values };
 }

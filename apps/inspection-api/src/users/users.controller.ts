@@ -98,8 +98,8 @@ export class UsersController {
   @ApiOperation({ summary: 'Create a user (role defaults to inspector; supervisors only)' })
   @ApiBody({ type: UserCreateDto })
   @ApiCreatedResponse({ type: UserDto })
-  async create(@Body() body: RequestInput): Promise<unknown> {
-    return await this.users.createFromInput(() => body.read());
+  async create(@Body() body: RequestInput, @CurrentPrincipal() principal: Principal): Promise<unknown> {
+    return await this.users.createFromInput(() => body.read(), principal);
   }
 
   @Get('me')
@@ -119,7 +119,7 @@ export class UsersController {
   @HttpCode(204)
   @ApiNoContentResponse()
   async signOutEverywhere(@CurrentPrincipal() principal: Principal): Promise<void> {
-    await this.users.revokeTokens(principal.userId);
+    await this.users.revokeTokens(principal.userId, undefined, principal);
   }
 
   @All('me/sign_out_everywhere')
@@ -153,8 +153,12 @@ export class UsersController {
   @ApiOperation({ summary: "Replace a user's role and activity" })
   @ApiBody({ type: UserUpdateDto })
   @ApiOkResponse({ type: UserDto })
-  async replace(@Param('id') id: string, @Body() body: RequestInput): Promise<unknown> {
-    return await this.users.update(parseId(id), () => body.read(), false);
+  async replace(
+    @Param('id') id: string,
+    @Body() body: RequestInput,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<unknown> {
+    return await this.users.update(parseId(id), () => body.read(), false, principal);
   }
 
   @Patch(':id')
@@ -164,8 +168,12 @@ export class UsersController {
   })
   @ApiBody({ type: UserUpdateDto, description: 'Any subset of the fields.' })
   @ApiOkResponse({ type: UserDto })
-  async modify(@Param('id') id: string, @Body() body: RequestInput): Promise<unknown> {
-    return await this.users.update(parseId(id), () => body.read(), true);
+  async modify(
+    @Param('id') id: string,
+    @Body() body: RequestInput,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<unknown> {
+    return await this.users.update(parseId(id), () => body.read(), true, principal);
   }
 
   @Delete(':id')
@@ -174,8 +182,8 @@ export class UsersController {
   })
   @HttpCode(204)
   @ApiNoContentResponse()
-  async remove(@Param('id') id: string): Promise<void> {
-    await this.users.remove(parseId(id));
+  async remove(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<void> {
+    await this.users.remove(parseId(id), principal);
   }
 
   @Post(':id/set_password')
@@ -183,8 +191,12 @@ export class UsersController {
   @ApiBody({ type: PasswordDto })
   @HttpCode(204)
   @ApiNoContentResponse()
-  async setPassword(@Param('id') id: string, @Body() body: RequestInput): Promise<void> {
-    await this.users.setPassword(parseId(id), () => body.read());
+  async setPassword(
+    @Param('id') id: string,
+    @Body() body: RequestInput,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
+    await this.users.setPassword(parseId(id), () => body.read(), principal);
   }
 
   @All(':id/set_password')

@@ -8,6 +8,7 @@ import { DrfException, type FieldErrors, isFieldErrors, notFound, validationErro
 import { type Input, validateInput } from '../drf/serializer';
 import { type PageRequest, paginate, type PageRows } from '../drf/pagination';
 import { containsPattern, isoTimestamp, SqlParameters, sqlState } from '../database/sql';
+import { audited, type AuditActor } from '../audit/audit-actor';
 import { REVOKED_FROM_NOW_SQL, untilValid, validFromSecond } from '../auth/token-revocation';
 import { type Role } from './role';
 import { PASSWORD_FIELDS, USER_CREATE_FIELDS, USER_UPDATE_FIELDS } from './dto/user.dto';
@@ -255,7 +256,7 @@ export class UsersService {
     return { id: user.id, username: user.username, role: user.role, is_active: user.isActive };
   }
 
-  async createFromInput(readInput: () => Input): Promise<unknown> {
+  async createFromInput(readInput: () => Input, actor?: AuditActor): Promise<unknown> {
     const { values, errors } = await validateInput(readInput(), USER_CREATE_FIELDS, {
       partial: false,
       existingIds: () => Promise.resolve(new Set()),
@@ -271,10 +272,13 @@ export class UsersService {
     });
     if (isFieldErrors(errors)) throw validationError(errors);
     try {
-      const user = await this.create(
-        values.username as string,
-        values.password as string,
-        (values.role as Role | undefined) ?? 'inspector',
+      const user = await audited(this.dataSource, actor, (manager) =>
+        this.create(
+          values.username as string,
+          values.password as string,
+          (values.role as Role | undefined) ?? 'inspector',
+          manager,
+        ),
       );
       return await this.findOne(user.id);
     } catch (error) {
@@ -287,7 +291,7 @@ export class UsersService {
    * PATCH (and PUT) of `role` / `is_active`. A change that would leave no active supervisor is refused, so the
    * users can always be managed.
    */
-  async update(id: number, readInput: () => Input, partial: boolean): Promise<unknown> {
+  async update(id: number, readInput: () => Input, partial: boolean, actor?: AuditActor): Promise<unknown> {
     if (!(await this.dataSource.getRepository(UserEntity).existsBy({ id }))) throw notFound();
     const { values, errors } = await validateInput(readInput(), USER_UPDATE_FIELDS, {
       partial,
@@ -303,7 +307,7 @@ export class UsersService {
     if (values.role !== undefined) changes.role = values.role as Role;
     if (values.is_active !== undefined) changes.isActive = values.is_active as boolean;
     if (Object.keys(changes).length) {
-      await this.keepingASupervisor(async (manager) => {
+      await this.keepingASupervisor(actor, async (manager) => {
         await manager.getRepository(UserEntity).update({ id }, changes);
         // A deactivation revokes the account's tokens, so reactivating it does not bring them back.
         if (changes.isActive === false) await this.revokeTokens(id, manager);
@@ -326,11 +330,11 @@ export class UsersService {
     if (isFieldErrors(errors)) throw validationError(errors);
   }
 
-  async remove(id: number): Promise<void> {
+  async remove(id: number, actor?: AuditActor): Promise<void> {
     const user = await this.dataSource.getRepository(UserEntity).findOneBy({ id });
     if (user && this.isServiceAccount(user.username))
       throw new DrfException(403, { detail: SERVICE_DELETED });
-    await this.keepingASupervisor(async (manager) => {
+    await this.keepingASupervisor(actor, async (manager) => {
       const deleted: unknown[] = await manager.query(
         'WITH gone AS (DELETE FROM "users" WHERE "id" = $1 RETURNING "id") SELECT * FROM gone',
         [id],
@@ -340,24 +344,31 @@ export class UsersService {
     this.forgetPrincipal(id);
   }
 
-  async setPassword(id: number, readInput: () => Input): Promise<void> {
+  async setPassword(id: number, readInput: () => Input, actor?: AuditActor): Promise<void> {
     if (!(await this.dataSource.getRepository(UserEntity).existsBy({ id }))) throw notFound();
     const { values, errors } = await validateInput(readInput(), PASSWORD_FIELDS, {
       partial: false,
       existingIds: () => Promise.resolve(new Set()),
     });
     if (isFieldErrors(errors)) throw validationError(errors);
+    const passwordHash = await hashPassword(values.password as string);
     // A new password revokes every token issued before it (the old password's sessions end).
-    await this.dataSource.query(
-      `UPDATE "users" SET "password" = $2, "tokens_valid_after" = ${REVOKED_FROM_NOW_SQL} WHERE "id" = $1`,
-      [id, await hashPassword(values.password as string)],
+    await audited(this.dataSource, actor, (manager) =>
+      manager.query(
+        `UPDATE "users" SET "password" = $2, "tokens_valid_after" = ${REVOKED_FROM_NOW_SQL} WHERE "id" = $1`,
+        [id, passwordHash],
+      ),
     );
     this.forgetPrincipal(id);
   }
 
   /** Sign out everywhere: every access and refresh token of the user issued until now is refused. */
-  async revokeTokens(id: number, db: EntityManager = this.dataSource.manager): Promise<void> {
-    await db.query(`UPDATE "users" SET "tokens_valid_after" = ${REVOKED_FROM_NOW_SQL} WHERE "id" = $1`, [id]);
+  async revokeTokens(id: number, db?: EntityManager, actor?: AuditActor): Promise<void> {
+    const revoke = (manager: EntityManager) =>
+      manager.query(`UPDATE "users" SET "tokens_valid_after" = ${REVOKED_FROM_NOW_SQL} WHERE "id" = $1`, [
+        id,
+      ]);
+    await (db ? revoke(db) : audited(this.dataSource, actor, revoke));
     this.forgetPrincipal(id);
   }
 
@@ -365,8 +376,11 @@ export class UsersService {
    * Runs a change of users in a transaction and refuses it (rolled back) when no active supervisor would remain.
    * The table lock, taken first, serialises such changes, so two supervisors cannot demote each other at once.
    */
-  private async keepingASupervisor(change: (manager: EntityManager) => Promise<void>): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+  private async keepingASupervisor(
+    actor: AuditActor | undefined,
+    change: (manager: EntityManager) => Promise<void>,
+  ): Promise<void> {
+    await audited(this.dataSource, actor, async (manager) => {
       await manager.query(`LOCK TABLE "users" IN SHARE ROW EXCLUSIVE MODE`);
       await change(manager);
       const rows: unknown[] = await manager.query(

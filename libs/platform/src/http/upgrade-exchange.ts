@@ -58,7 +58,7 @@ export class UpgradeExchange {
 
   /** The handshake's own headers (`ws`' `headers` event): the request id, as every answer carries it. */
   addHandshakeHeaders(headers: string[]): void {
-    headers.push(`X-Request-Id: ${this.id}`);
+    headers.push(`${REQUEST_ID_HEADER}: ${this.id}`);
   }
 
   /** The handshake was answered `101 Switching Protocols`: the access line and the metrics. */

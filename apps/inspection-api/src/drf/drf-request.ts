@@ -1,0 +1,13 @@
+import { type IncomingMessage } from 'node:http';
+
+/**
+ * The request as the DRF helpers (query, pagination links, absolute URLs) and the list handlers read it: only what
+ * both paths give, Express's request on the framework's routes and Node's own on the pre-routed devices list. Node's
+ * request line and headers, the URL as received (Express's `originalUrl`, when a router rewrote `url`), the origin of
+ * its absolute URLs as the host check fixed it (allowedHostsMiddleware, or the list's claim: `hostCheck`).
+ */
+export type DrfRequest = Pick<IncomingMessage, 'method' | 'url' | 'headers'> & {
+  originalUrl?: string;
+  /** scheme://host of the request's absolute URLs (hostCheck). */
+  fieldopsOrigin?: string;
+};

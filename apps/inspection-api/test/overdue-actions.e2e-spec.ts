@@ -1,0 +1,117 @@
+import { TestApi } from './support/test-api';
+
+interface ActionStatistics {
+  date: string;
+  time_zone: string;
+  total: number;
+  open: number;
+  in_progress: number;
+  done: number;
+  verified: number;
+  cancelled: number;
+  overdue: number;
+  assignees: Array<{
+    assignee: number | null;
+    assignee_username: string | null;
+    open: number;
+    in_progress: number;
+    done: number;
+    overdue: number;
+  }>;
+}
+
+describe('overdue corrective actions: the list and /api/statistics/actions/', () => {
+  let api: TestApi;
+  let ivy: number;
+  let otto: number;
+  const ids: Record<string, number> = {};
+
+  async function action(name: string, fields: Record<string, unknown>, status?: string) {
+    const created = await api.post('/api/actions/', { title: name, ...fields });
+    expect(created.status).toBe(201);
+    ids[name] = (created.body as { id: number }).id;
+    if (status) expect((await api.patch(`/api/actions/${ids[name]}/`, { status })).status).toBe(200);
+  }
+
+  const list = async (query: string) =>
+    ((await api.get(`/api/actions/?${query}`)).body as { results: Array<{ id: number }> }).results.map(
+      (row) => Object.entries(ids).find(([, id]) => id === row.id)?.[0],
+    );
+
+  beforeAll(async () => {
+    api = await TestApi.start('inspection_overdue', { INSPECTION_TIME_ZONE: 'Pacific/Auckland' });
+    for (const name of ['ivy', 'otto'])
+      await api.post('/api/users/', { username: name, password: `${name} password` });
+    const users = (await api.get('/api/users/')).body as { results: Array<{ id: number; username: string }> };
+    ivy = users.results.find((user) => user.username === 'ivy')?.id ?? 0;
+    otto = users.results.find((user) => user.username === 'otto')?.id ?? 0;
+    const pump = await api.createDevice({ group: 'pumps' });
+    const record = (
+      (await api.post('/api/records/', { device: pump.id, status: 'ok' })).body as { id: number }
+    ).id;
+    await action('late', { assignee: ivy, due_date: '2020-01-01', record });
+    await action('late-started', { assignee: ivy, due_date: '2020-02-01' }, 'in_progress');
+    await action('later', { assignee: ivy, due_date: '2999-01-01' });
+    await action('unassigned-late', { due_date: '2020-01-02' });
+    await action('late-but-done', { assignee: otto, due_date: '2020-01-01' }, 'done');
+    await action('late-but-cancelled', { assignee: otto, due_date: '2020-01-01' }, 'cancelled');
+    await action('no-due-date', { assignee: otto });
+  });
+  afterAll(() => api?.close());
+
+  it('?overdue=true lists the unfinished actions due before today; ?ordering=-overdue puts them first', async () => {
+    expect(await list('overdue=true')).toEqual(['unassigned-late', 'late-started', 'late']);
+    expect(await list('ordering=-overdue,due_date')).toEqual([
+      'late',
+      'unassigned-late',
+      'late-started',
+      'late-but-done',
+      'late-but-cancelled',
+      'later',
+      'no-due-date',
+    ]);
+  });
+
+  it("statistics: counts by status, the overdue ones, and each assignee's load", async () => {
+    const response = await api.get('/api/statistics/actions/');
+    expect(response.status).toBe(200);
+    const statistics = response.body as ActionStatistics;
+    expect(statistics).toEqual({
+      date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) as unknown,
+      time_zone: 'Pacific/Auckland',
+      total: 7,
+      open: 4,
+      in_progress: 1,
+      done: 1,
+      verified: 0,
+      cancelled: 1,
+      overdue: 3,
+      assignees: [
+        { assignee: null, assignee_username: null, open: 1, in_progress: 0, done: 0, overdue: 1 },
+        { assignee: ivy, assignee_username: 'ivy', open: 2, in_progress: 1, done: 0, overdue: 2 },
+        { assignee: otto, assignee_username: 'otto', open: 1, in_progress: 0, done: 1, overdue: 0 },
+      ],
+    });
+    // Only the action made from the pump's record is about a device.
+    expect((await api.get('/api/statistics/actions/?group=pumps')).body).toMatchObject({
+      total: 1,
+      overdue: 1,
+      assignees: [{ assignee: ivy, open: 1, overdue: 1 }],
+    });
+    expect((await api.get('/api/statistics/actions/?group=none')).body).toMatchObject({
+      total: 0,
+      overdue: 0,
+      assignees: [],
+    });
+  });
+
+  it('answers GET only, and 400 for a bad filter', async () => {
+    const post = await api.post('/api/statistics/actions/', {});
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(await api.get('/api/statistics/actions/?device=x')).toMatchObject({
+      status: 400,
+      body: { device: ['Select a valid choice. That choice is not one of the available choices.'] },
+    });
+  });
+});
