@@ -19,7 +19,8 @@ for (const topology of topologies) rmSync(join(reports, `faults-${topology}.json
 const started = Date.now();
 const jest = spawnSync(
   'npx',
-  ['jest', '--runInBand', '--selectProjects', 'e2e', 'test/faults/faults.e2e-spec.ts'],
+  // The path first: --selectProjects takes every name after it.
+  ['jest', '--runInBand', 'test/faults/faults.e2e-spec.ts', '--selectProjects', 'e2e'],
   {
     cwd: infra,
     stdio: 'inherit',
