@@ -191,6 +191,34 @@ async function exportRun(url, headers, pid, records) {
   );
 }
 
+/**
+ * Issue 25: a corrective action for every failed record that has none (a quarter each open, in progress, done,
+ * verified; due dates over the last 60 days, so many are overdue), then the actions list, the overdue filter, the
+ * actions statistics and the audit trail (which the triggers filled while records and actions were seeded).
+ */
+async function historyRuns(url, headers, pool, records) {
+  await pool.query(`INSERT INTO actions (title, record_id, device_id, item_id, due_date, priority, status)
+      SELECT 'Action for record ' || r.id, r.id, r.device_id, r.item_id, (now() - (r.id % 60) * interval '1 day')::date,
+        'high', (ARRAY['open','in_progress','done','verified'])[1 + r.id % 4]
+      FROM check_records r WHERE r.status = 'fail' AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.record_id = r.id)`);
+  await pool.query('ANALYZE');
+  const [{ actions, entries }] = (
+    await pool.query(
+      'SELECT (SELECT count(*) FROM actions)::int AS actions, (SELECT count(*) FROM audit_entries)::int AS entries',
+    )
+  ).rows;
+  say(`${actions} actions, ${entries} audit entries`);
+  const get = (label, path) =>
+    cannon({ url, connections: CONNECTIONS, requests: [{ method: 'GET', path, headers }] }).then((result) =>
+      report(`${label} (${records} rec)`, result),
+    );
+  await get('GET /api/actions/?page_size=50', '/api/actions/?page_size=50');
+  await get('GET /api/actions/?overdue=true&page_size=50', '/api/actions/?overdue=true&page_size=50');
+  await get('GET /api/statistics/actions/', '/api/statistics/actions/');
+  await get('GET /api/audit/?page_size=50', '/api/audit/?page_size=50');
+  await get('GET /api/audit/?resource=device&resource_id=1', '/api/audit/?resource=device&resource_id=1');
+}
+
 /** Issue 14's endpoints at one record count: due checks, their summary, statistics (autocannon) and the export. */
 async function issue14Runs(url, headers, pid, records) {
   say('');
@@ -371,6 +399,7 @@ async function main() {
           seeded = records;
         }
         await issue14Runs(url, headers, child.pid, seeded);
+        await historyRuns(url, headers, pool, seeded);
       }
     } finally {
       await pool.end();

@@ -54,6 +54,79 @@ describe('inspection-bot security: sign-in and sessions', () => {
     // The owner, from an address that has not failed, signs in (inspection-api only slows the name down).
     expect((await signIn('dave.targeted', 'dave-password-1', '198.51.100.212')).status).toBe(200);
   }, 120_000);
+
+  describe('item 9: a signed-out session stays dead', () => {
+    const cookieOf = (response: Response): string =>
+      (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const withCookie = async (
+      cookie: string,
+      method: string,
+      path: string,
+      body?: unknown,
+    ): Promise<Response> => {
+      const send = (): Promise<Response> =>
+        fetch(`${platform.bot.url}${path}`, {
+          method,
+          headers: { cookie, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      // Once more on a kept-alive connection the restarted bot's predecessor closed ("other side closed").
+      return send().catch(send);
+    };
+    const claimsOf = (jwt: string): { exp: number; until?: number } =>
+      JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()) as {
+        exp: number;
+        until?: number;
+      };
+
+    it('a copy of a signed-out cookie is refused, after a restart of the bot too; so is its Direct Line refresh', async () => {
+      await platform.createAccount('erin.signout', 'erin-password-1');
+      const signedIn = await signIn('erin.signout', 'erin-password-1', '198.51.100.221');
+      expect(signedIn.status).toBe(200);
+      const copy = cookieOf(signedIn);
+      const token = await withCookie(copy, 'POST', '/api/directline/token', {});
+      expect(token.status).toBe(200);
+      const chat = (await token.json()) as { token: string; conversationId: string; expiresIn: number };
+      // The Direct Line token cannot be refreshed past the session's end (the cookie's TTL, 8 h by default).
+      const claims = claimsOf(chat.token);
+      expect(claims.until).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 28_800);
+      expect(claims.exp).toBeLessThanOrEqual(claims.until!);
+      const out = await withCookie(copy, 'DELETE', '/api/session');
+      expect(out.status).toBe(204);
+      expect(await (await withCookie(copy, 'GET', '/api/session')).json()).toEqual({ user: null });
+
+      await platform.restartBot();
+      expect(await (await withCookie(copy, 'GET', '/api/session')).json()).toEqual({ user: null });
+      const refresh = await withCookie(copy, 'POST', '/api/directline/token', {
+        conversationId: chat.conversationId,
+        token: chat.token,
+      });
+      expect(refresh.status).toBe(401);
+      expect(await refresh.json()).toMatchObject({ error: { code: 'NotSignedIn' } });
+      // A session that was not signed out survives the restart.
+      const other = await signIn('erin.signout', 'erin-password-1', '198.51.100.222');
+      await platform.restartBot();
+      const kept = await withCookie(cookieOf(other), 'GET', '/api/session');
+      expect(await kept.json()).toEqual({ user: { id: expect.any(Number), username: 'erin.signout' } });
+    }, 120_000);
+
+    it('a password reset ends the chat sessions of that account', async () => {
+      const id = await platform.createAccount('fred.reset', 'fred-password-1');
+      const signedIn = await signIn('fred.reset', 'fred-password-1', '198.51.100.223');
+      const cookie = cookieOf(signedIn);
+      await platform.restartBot();
+      const reset = await fetch(`${platform.api.url}/api/users/${id}/set_password/`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${await platform.client.accessToken()}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ password: 'fred-password-2' }),
+      });
+      expect(reset.status).toBe(204);
+      expect(await (await withCookie(cookie, 'GET', '/api/session')).json()).toEqual({ user: null });
+    }, 120_000);
+  });
 });
 
 describe('issue 22, item 5: published secrets are refused outside tests', () => {

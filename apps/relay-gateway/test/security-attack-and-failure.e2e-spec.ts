@@ -1,3 +1,5 @@
+import { type IncomingMessage } from 'node:http';
+import { WebSocket } from 'ws';
 import { type Activity } from '@fieldops/contracts';
 import { auth, type Fixture, SECRET, startFixture, waitFor } from './support/relay-harness';
 
@@ -8,6 +10,109 @@ interface Started {
 
 /** Probes of "trust under attack and failure" (issue 22), replayed against relay-gateway so none can come back. */
 describe('relay-gateway under attack and failure', () => {
+  describe('item 10: streams per conversation are capped (RELAY_MAX_STREAMS_PER_CONVERSATION)', () => {
+    let fixture: Fixture;
+    beforeAll(async () => {
+      fixture = await startFixture({ RELAY_MAX_STREAMS_PER_CONVERSATION: '2' });
+    });
+    afterAll(() => fixture?.close());
+
+    /** Opens a stream: the open socket, or the status and body of a refused upgrade. */
+    const open = (url: string): Promise<WebSocket | { status: number; body: string }> =>
+      new Promise((resolve, reject) => {
+        const socket = new WebSocket(url);
+        socket.once('open', () => resolve(socket));
+        socket.once('unexpected-response', (_request, response: IncomingMessage) => {
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (body += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        });
+        socket.once('error', reject);
+      });
+
+    it('one stream over the cap is refused with 429 TooManyRequests; a closed one frees its place', async () => {
+      const { streamUrl } = (await (
+        await fetch(`${fixture.base}/conversations`, { method: 'POST', headers: auth(SECRET) })
+      ).json()) as { streamUrl: string };
+      const first = await open(streamUrl);
+      const second = await open(streamUrl);
+      expect(first).toBeInstanceOf(WebSocket);
+      expect(second).toBeInstanceOf(WebSocket);
+      const third = await open(streamUrl);
+      expect(third).not.toBeInstanceOf(WebSocket);
+      const refused = third as { status: number; body: string };
+      expect(refused.status).toBe(429);
+      expect(JSON.parse(refused.body)).toMatchObject({ error: { code: 'TooManyRequests' } });
+      // Another conversation is not affected.
+      const other = (await (
+        await fetch(`${fixture.base}/conversations`, { method: 'POST', headers: auth(SECRET) })
+      ).json()) as { streamUrl: string };
+      const elsewhere = await open(other.streamUrl);
+      expect(elsewhere).toBeInstanceOf(WebSocket);
+      (elsewhere as WebSocket).close();
+      const closed = new Promise((resolve) => (first as WebSocket).once('close', resolve));
+      (first as WebSocket).close();
+      await closed;
+      await waitFor(async () => {
+        const again = await open(streamUrl);
+        if (again instanceof WebSocket) return again;
+        return undefined;
+      }, 'a stream in the freed place').then((socket) => socket.close());
+      (second as WebSocket).close();
+    });
+  });
+
+  describe('item 9: a token tied to a session (refreshableUntil) is not refreshed past its end', () => {
+    let fixture: Fixture;
+    beforeAll(async () => {
+      fixture = await startFixture();
+    });
+    afterAll(() => fixture?.close());
+
+    const generate = (body: unknown): Promise<Response> =>
+      fetch(`${fixture.base}/tokens/generate`, {
+        method: 'POST',
+        headers: auth(SECRET),
+        body: JSON.stringify(body),
+      });
+    const refresh = (token: string): Promise<Response> =>
+      fetch(`${fixture.base}/tokens/refresh`, { method: 'POST', headers: auth(token) });
+    type Issued = { token: string; expires_in: number };
+
+    it('the token and every refresh of it expire by the ceiling; past it, refresh is refused', async () => {
+      const until = Date.now() + 3_000;
+      const generated = await generate({
+        user: { id: 'dl_9' },
+        refreshableUntil: new Date(until).toISOString(),
+      });
+      expect(generated.status).toBe(200);
+      const first = (await generated.json()) as Issued;
+      expect(first.expires_in).toBeLessThanOrEqual(3);
+      const renewed = await refresh(first.token);
+      expect(renewed.status).toBe(200);
+      const second = (await renewed.json()) as Issued;
+      expect(second.expires_in).toBeLessThanOrEqual(3);
+      // Once the ceiling has passed (waited for, not timed), no token of the chain refreshes any more.
+      await new Promise((resolve) => setTimeout(resolve, until + 1_500 - Date.now()));
+      const late = await refresh(second.token);
+      expect(late.status).toBe(403);
+      expect(await late.json()).toMatchObject({ error: { code: 'TokenExpired' } });
+      // Without a ceiling a token refreshes as Direct Line's do.
+      const plain = (await (await generate({ user: { id: 'dl_9' } })).json()) as Issued;
+      expect(plain.expires_in).toBeGreaterThan(3);
+      expect((await refresh(plain.token)).status).toBe(200);
+    });
+
+    it('a refreshableUntil that is not a future ISO 8601 instant is a 400 BadArgument', async () => {
+      for (const refreshableUntil of ['tomorrow', 1_900_000_000, new Date(Date.now() - 1000).toISOString()]) {
+        const response = await generate({ refreshableUntil });
+        expect(response.status).toBe(400);
+        expect(await response.json()).toMatchObject({ error: { code: 'BadArgument' } });
+      }
+    });
+  });
+
   describe('item 10: UTF-8 file names', () => {
     let fixture: Fixture;
     let started: Started;

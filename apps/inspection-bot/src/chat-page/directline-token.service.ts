@@ -24,6 +24,9 @@ function tokenUser(token: string): unknown {
  * Exchanges the bot's Direct Line secret for a one-conversation token at relay-gateway
  * (`POST /v3/directline/tokens/generate`), with the signed-in account embedded (`dl_<user id>`, its user name).
  * The relay then stamps that id as `from.id` on everything the page sends. The secret stays on this server.
+ * The token is refreshable until the chat session's end and no further (`refreshableUntil`: the session cookie's
+ * expiry when the token is asked for), so a copy of it does not outlive the session; the page's own token route
+ * answers signed-in sessions only.
  */
 @Injectable()
 export class DirectLineTokenService {
@@ -89,7 +92,12 @@ export class DirectLineTokenService {
           authorization: `Bearer ${this.environment.INSPECTION_BOT_DIRECTLINE_SECRET}`,
           'content-type': 'application/json',
         },
-        body: JSON.stringify({ user: { id: userId, name: userName } }),
+        body: JSON.stringify({
+          user: { id: userId, name: userName },
+          refreshableUntil: new Date(
+            Date.now() + this.environment.INSPECTION_BOT_SESSION_TTL_SECONDS * 1000,
+          ).toISOString(),
+        }),
         signal: AbortSignal.timeout(10_000),
       });
     } catch {

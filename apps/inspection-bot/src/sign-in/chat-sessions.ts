@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { LOGGER, type Logger } from '@fieldops/platform';
 import { type Request, type Response } from 'express';
 import { getIronSession, type IronSession } from 'iron-session';
 import { InspectionBotEnvironment } from '../config/inspection-bot.environment';
@@ -25,8 +26,10 @@ const RENEWAL_MARGIN_SECONDS = 60;
  * The chat page's sessions: iron-session seals (encrypts and signs) the session into an httpOnly, SameSite=Lax
  * cookie, `Secure` when the request came over https (behind a trusted proxy: X-Forwarded-Proto). Each use of a
  * live session renews its inspection-api access token with the refresh token when it is about to expire and seals
- * the cookie again, so the session lasts while the user is active. Sign-out clears the cookie and revokes its id
- * in this process, so a copy of the cookie is refused too (one bot instance).
+ * the cookie again, so the session lasts while the user is active. Sign-out clears the cookie, revokes its id in
+ * this process and blacklists its refresh token at inspection-api (PostgreSQL), where the session's tokens are
+ * decided: a process checks each session once with inspection-api (renewing its access token) before it first
+ * trusts it, so a copy of a signed-out cookie is refused after a restart too, and by every bot instance.
  */
 @Injectable()
 export class ChatSessions {
@@ -34,10 +37,13 @@ export class ChatSessions {
   private readonly ttlSeconds: number;
   /** Signed-out session ids → when their cookies would have expired (epoch ms). */
   private readonly revoked = new Map<string, number>();
+  /** Session ids whose tokens inspection-api renewed for this process → until when that is trusted (epoch ms). */
+  private readonly confirmed = new Map<string, number>();
 
   constructor(
     environment: InspectionBotEnvironment,
     private readonly accounts: InspectionAccounts,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.password = environment.INSPECTION_BOT_SESSION_SECRET ?? randomBytes(32).toString('base64url');
     this.ttlSeconds = environment.INSPECTION_BOT_SESSION_TTL_SECONDS;
@@ -58,6 +64,7 @@ export class ChatSessions {
     session.sid = randomBytes(16).toString('base64url');
     session.account = account;
     await session.save();
+    this.remember(this.confirmed, session.sid);
     return { sid: session.sid, account };
   }
 
@@ -69,17 +76,21 @@ export class ChatSessions {
     const session = await this.open(request, response);
     const { sid, account } = session;
     if (!sid || !account) return undefined;
-    if (this.isRevoked(sid)) {
+    if (this.isKnown(this.revoked, sid)) {
       session.destroy();
       return undefined;
     }
     let current = account;
-    if (account.accessExpiresAt - RENEWAL_MARGIN_SECONDS <= Date.now() / 1000) {
+    // Renewed when due, and once per process before it is first trusted (a restart, another instance): a session
+    // signed out (its refresh token blacklisted) or whose user's tokens were revoked ends here.
+    const due = account.accessExpiresAt - RENEWAL_MARGIN_SECONDS <= Date.now() / 1000;
+    if (due || !this.isKnown(this.confirmed, sid)) {
       const renewed = await this.accounts.renew(account);
       if (!renewed) {
         session.destroy();
         return undefined;
       }
+      this.remember(this.confirmed, sid);
       current = renewed;
     }
     session.account = current;
@@ -87,21 +98,37 @@ export class ChatSessions {
     return { sid, account: current };
   }
 
-  /** Ends the session: the cookie is cleared and its id refused from now on. */
+  /**
+   * Ends the session: the cookie is cleared, its id refused by this process and its refresh token blacklisted at
+   * inspection-api (when inspection-api cannot take it, a warning is logged and this process still refuses it).
+   */
   async end(request: Request, response: Response): Promise<void> {
     const session = await this.open(request, response);
-    if (session.sid) this.revoke(session.sid);
+    const { sid, account } = session;
+    if (sid) {
+      this.remember(this.revoked, sid);
+      this.confirmed.delete(sid);
+    }
     session.destroy();
+    if (!account) return;
+    const done = await this.accounts.signOut(account).catch(() => false);
+    if (!done) {
+      this.logger.warn(
+        { userId: account.userId },
+        'sign-out: inspection-api did not blacklist the refresh token; only this process refuses the session',
+      );
+    }
   }
 
-  private revoke(sid: string): void {
+  /** Notes a session id for the session's lifetime (the cookie's TTL); entries past theirs are dropped. */
+  private remember(ids: Map<string, number>, sid: string): void {
     const now = Date.now();
-    for (const [id, until] of this.revoked) if (until <= now) this.revoked.delete(id);
-    this.revoked.set(sid, now + this.ttlSeconds * 1000);
+    if (ids.size >= 1000) for (const [id, until] of ids) if (until <= now) ids.delete(id);
+    ids.set(sid, now + this.ttlSeconds * 1000);
   }
 
-  private isRevoked(sid: string): boolean {
-    const until = this.revoked.get(sid);
+  private isKnown(ids: Map<string, number>, sid: string): boolean {
+    const until = ids.get(sid);
     return until !== undefined && until > Date.now();
   }
 }

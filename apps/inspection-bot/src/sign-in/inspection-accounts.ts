@@ -109,6 +109,17 @@ export class InspectionAccounts {
     };
   }
 
+  /**
+   * Signs one session out at inspection-api: its refresh token is blacklisted (`POST /api/token/blacklist/`), so no
+   * copy of the session can renew its access token again, in this process or after a restart. False when
+   * inspection-api did not take it (it is unreachable or failing); a refused token (already invalid) is done.
+   */
+  async signOut(account: AccountTokens): Promise<boolean> {
+    const response = await this.post('token/blacklist/', { refresh: account.refresh });
+    await response.body?.cancel();
+    return response.ok || (response.status >= 400 && response.status < 500);
+  }
+
   private async exchange(
     username: string,
     password: string,

@@ -40,6 +40,8 @@ export interface RunningInspectionPlatform {
   inspectorId: number;
   /** Creates another inspection-api account (the bot's service account is a supervisor). */
   createAccount(username: string, password: string): Promise<number>;
+  /** Stops the bot and starts it again with the same environment on the same port (`bot` is the new one). */
+  restartBot(): Promise<RunningService>;
   close(): Promise<void>;
 }
 
@@ -125,29 +127,29 @@ export async function startInspectionPlatform(
       store,
     });
     services.push(relay);
-    const bot = await startInspectionBot({
-      logger: options.botLogger,
-      environment: {
-        ...common,
-        INSPECTION_BOT_PORT: String(botPort),
-        INSPECTION_API_URL: api.url,
-        INSPECTION_BOT_API_USERNAME: SERVICE_ACCOUNT.username,
-        INSPECTION_BOT_API_PASSWORD: SERVICE_ACCOUNT.password,
-        INSPECTION_BOT_RELAY_URL: relay.url,
-        INSPECTION_BOT_DIRECTLINE_SECRET: BOT.directLineSecret,
-        MicrosoftAppId: BOT.appId,
-        MicrosoftAppPassword: BOT.password,
-        ToChannelFromBotLoginUrl: `${connector.url}/botframework.com`,
-        ToBotFromChannelOpenIdMetadataUrl: `${connector.url}/v1/.well-known/openidconfiguration`,
-        ToBotFromEmulatorOpenIdMetadataUrl: `${connector.url}/v1/.well-known/openidconfiguration`,
-        OAuthUrl: connector.url,
-        // Prompts in other languages through connector-gateway's Translator endpoint, a key exchanged for tokens.
-        INSPECTION_BOT_TRANSLATOR_URL: connector.url,
-        INSPECTION_BOT_TRANSLATOR_AUTH: 'exchanged-token',
-        INSPECTION_BOT_TRANSLATOR_KEY: TRANSLATOR_KEYS[0],
-        INSPECTION_BOT_TRANSLATOR_KEY_2: TRANSLATOR_KEYS[1],
-      },
-    });
+    const botEnvironment = {
+      ...common,
+      // A configured session secret, so session cookies outlive a restart of the bot (as in production).
+      INSPECTION_BOT_SESSION_SECRET: 'session-secret-of-the-test-platform-0123456789',
+      INSPECTION_BOT_PORT: String(botPort),
+      INSPECTION_API_URL: api.url,
+      INSPECTION_BOT_API_USERNAME: SERVICE_ACCOUNT.username,
+      INSPECTION_BOT_API_PASSWORD: SERVICE_ACCOUNT.password,
+      INSPECTION_BOT_RELAY_URL: relay.url,
+      INSPECTION_BOT_DIRECTLINE_SECRET: BOT.directLineSecret,
+      MicrosoftAppId: BOT.appId,
+      MicrosoftAppPassword: BOT.password,
+      ToChannelFromBotLoginUrl: `${connector.url}/botframework.com`,
+      ToBotFromChannelOpenIdMetadataUrl: `${connector.url}/v1/.well-known/openidconfiguration`,
+      ToBotFromEmulatorOpenIdMetadataUrl: `${connector.url}/v1/.well-known/openidconfiguration`,
+      OAuthUrl: connector.url,
+      // Prompts in other languages through connector-gateway's Translator endpoint, a key exchanged for tokens.
+      INSPECTION_BOT_TRANSLATOR_URL: connector.url,
+      INSPECTION_BOT_TRANSLATOR_AUTH: 'exchanged-token',
+      INSPECTION_BOT_TRANSLATOR_KEY: TRANSLATOR_KEYS[0],
+      INSPECTION_BOT_TRANSLATOR_KEY_2: TRANSLATOR_KEYS[1],
+    };
+    const bot = await startInspectionBot({ logger: options.botLogger, environment: botEnvironment });
     services.push(bot);
     const client = new InspectionApiClient({ baseUrl: api.url, ...SERVICE_ACCOUNT });
     await seedDemoInspectionData(client);
@@ -164,7 +166,24 @@ export async function startInspectionPlatform(
       return ((await response.json()) as { id: number }).id;
     };
     const inspectorId = await createAccount(INSPECTOR.username, INSPECTOR.password);
-    return { api, connector, relay, bot, client, inspectorId, createAccount, close };
+    const platform: RunningInspectionPlatform = {
+      api,
+      connector,
+      relay,
+      bot,
+      client,
+      inspectorId,
+      createAccount,
+      close,
+      restartBot: async () => {
+        const index = services.indexOf(platform.bot);
+        await platform.bot.close();
+        platform.bot = await startInspectionBot({ logger: options.botLogger, environment: botEnvironment });
+        services.splice(index, 1, platform.bot);
+        return platform.bot;
+      },
+    };
+    return platform;
   } catch (error) {
     await close();
     throw error;

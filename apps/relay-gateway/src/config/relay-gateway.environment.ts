@@ -137,6 +137,12 @@ export class RelayGatewayEnvironment extends ConversationStateEnvironment implem
   /** Files one token or secret may upload per window; 0 disables. */
   @Expose() @ToInteger() @IsInt() @Min(0) RELAY_UPLOAD_FILES_PER_TOKEN: number = 250;
 
+  /**
+   * WebSocket streams one conversation may hold open on this instance (a person's tabs and devices, a reconnect that
+   * overlaps the old stream); one more upgrade is refused with 429 TooManyRequests.
+   */
+  @Expose() @ToInteger() @IsInt() @Min(1) @Max(10_000) RELAY_MAX_STREAMS_PER_CONVERSATION: number = 10;
+
   /** Interval of the empty keep-alive frames on WebSocket streams. */
   @Expose() @ToInteger() @IsInt() @Min(1000) @Max(600_000) RELAY_STREAM_KEEPALIVE_MS: number = 15_000;
 

@@ -21,6 +21,8 @@ export interface TokenCredential {
   origins: string[];
   /** Epoch seconds. */
   expiresAt: number;
+  /** Epoch seconds past which no refresh of this token reaches (tokens/generate's `refreshableUntil`). */
+  until?: number;
   key: string;
 }
 
@@ -38,4 +40,6 @@ export interface DirectLineTokenClaims {
   user?: string;
   name?: string;
   origins?: string[];
+  /** Epoch seconds: this token and its refreshes expire by then (tokens/generate's `refreshableUntil`). */
+  until?: number;
 }

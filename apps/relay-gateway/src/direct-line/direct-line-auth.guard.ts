@@ -142,6 +142,7 @@ export class DirectLineAuthGuard implements CanActivate {
       userName: claims.name,
       origins: claims.origins ?? [],
       expiresAt,
+      until: typeof claims.until === 'number' ? claims.until : undefined,
       key: `token:${valueDigest.toString('base64url')}`,
     };
   }

@@ -23,6 +23,15 @@ export interface VerifiedToken {
   expiresAt: number;
 }
 
+/**
+ * A conversation token's lifetime: `lifetimeSeconds`, cut so that it ends by `until` (epoch seconds) when the token
+ * has a ceiling (tokens/generate's `refreshableUntil`), so no refresh outlives it; at least 1 s.
+ */
+export function lifetimeUntil(lifetimeSeconds: number, until: number | undefined): number {
+  if (until === undefined) return lifetimeSeconds;
+  return Math.max(1, Math.min(lifetimeSeconds, until - Math.floor(Date.now() / 1000)));
+}
+
 /** Signs and verifies Direct Line tokens (HS256 JWTs over the configured key ring). */
 @Injectable()
 export class TokenIssuer {
@@ -71,9 +80,10 @@ export class TokenIssuer {
   issueConversationToken(
     bot: BotConfig,
     conversationId: string,
-    user: { userId?: string; userName?: string; origins?: string[] } = {},
+    user: { userId?: string; userName?: string; origins?: string[]; until?: number } = {},
     lifetimeSeconds?: number,
   ): IssuedToken {
+    const lifetime = lifetimeSeconds ?? bot.directLine?.tokenLifetimeSeconds ?? 3600;
     return this.issue(
       {
         bot: bot.id,
@@ -83,8 +93,9 @@ export class TokenIssuer {
         user: user.userId,
         name: user.userName,
         origins: user.origins && user.origins.length > 0 ? user.origins : undefined,
+        until: user.until,
       },
-      lifetimeSeconds ?? bot.directLine?.tokenLifetimeSeconds ?? 3600,
+      lifetimeUntil(lifetime, user.until),
     );
   }
 

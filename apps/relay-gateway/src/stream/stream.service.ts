@@ -42,6 +42,8 @@ export class StreamService implements BeforeApplicationShutdown {
     clientTracking: false,
   });
   private readonly connections = new Map<WebSocket, StreamConnection>();
+  /** Streams per conversation on this instance, admitted ones included (RELAY_MAX_STREAMS_PER_CONVERSATION). */
+  private readonly streamsPerConversation = new Map<string, number>();
   private keepAlive: NodeJS.Timeout | undefined;
   private draining = false;
   readonly openStreamsGauge: Gauge;
@@ -129,9 +131,15 @@ export class StreamService implements BeforeApplicationShutdown {
       // Every refusal as the HTTP routes render it (the relay's exception filter: a 5xx is logged with its id).
       return exchange.refuse(error, this.filter);
     }
+    // The slot admit() took is given back when the socket closes, or now if the upgrade never completes.
+    let opened = false;
+    socket.once('close', () => {
+      if (!opened) this.releaseStream(conversationId);
+    });
 
     exchanges.set(request, exchange);
     this.server.handleUpgrade(request, socket, head, (webSocket) => {
+      opened = true;
       exchanges.delete(request);
       exchange.accepted();
       const connection = new StreamConnection(
@@ -147,6 +155,7 @@ export class StreamService implements BeforeApplicationShutdown {
       webSocket.on('error', () => webSocket.terminate());
       webSocket.on('close', () => {
         this.connections.delete(webSocket);
+        this.releaseStream(conversationId);
         void connection.close();
       });
       // Client frames (DirectLineJS sends "" as a keep-alive) are ignored.
@@ -174,6 +183,21 @@ export class StreamService implements BeforeApplicationShutdown {
     const bot = findBot(this.config, claims.bot);
     const refusal = bot && originRefusal(request.headers.origin, bot, claims.origins ?? []);
     if (refusal) throw refusal;
+    const open = this.streamsPerConversation.get(conversationId) ?? 0;
+    if (open >= this.environment.RELAY_MAX_STREAMS_PER_CONVERSATION) {
+      throw new BotFrameworkError(
+        429,
+        'TooManyRequests',
+        `This conversation already has ${open} open streams; close one first`,
+      );
+    }
+    this.streamsPerConversation.set(conversationId, open + 1);
     return { conversationId, watermark };
+  }
+
+  private releaseStream(conversationId: string): void {
+    const open = (this.streamsPerConversation.get(conversationId) ?? 1) - 1;
+    if (open > 0) this.streamsPerConversation.set(conversationId, open);
+    else this.streamsPerConversation.delete(conversationId);
   }
 }

@@ -40,13 +40,18 @@ export class TokensService {
     const issued = this.issuer.issueConversationToken(
       credential.bot,
       conversationId,
-      { userId: parameters.userId, userName: parameters.userName, origins: [...origins] },
+      {
+        userId: parameters.userId,
+        userName: parameters.userName,
+        origins: [...origins],
+        until: parameters.until,
+      },
       lifetimeSeconds,
     );
     return { conversationId, token: issued.token, expires_in: issued.expiresIn };
   }
 
-  /** An unexpired token → a new one for the same conversation, user and origins. */
+  /** An unexpired token → a new one for the same conversation, user, origins and ceiling (never past it). */
   refresh(credential: Credential, lifetimeSeconds?: number): TokenResponse {
     if (credential.kind !== 'token') {
       throw badArgument('This method can only be used to renew an existing conversation token', 403);
@@ -54,7 +59,12 @@ export class TokensService {
     const issued = this.issuer.issueConversationToken(
       credential.bot,
       credential.conversationId,
-      { userId: credential.userId, userName: credential.userName, origins: credential.origins },
+      {
+        userId: credential.userId,
+        userName: credential.userName,
+        origins: credential.origins,
+        until: credential.until,
+      },
       lifetimeSeconds,
     );
     return { conversationId: credential.conversationId, token: issued.token, expires_in: issued.expiresIn };

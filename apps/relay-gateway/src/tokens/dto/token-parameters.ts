@@ -6,6 +6,11 @@ export interface TokenParameters {
   userId?: string;
   userName?: string;
   trustedOrigins: string[];
+  /**
+   * `refreshableUntil` (an extension of this relay, ISO 8601): the token and all its refreshes expire by then, e.g. a
+   * sign-in service ties a page's token to the page's session. Absent: refreshable while unexpired (Direct Line).
+   */
+  until?: number;
 }
 
 export function parseTokenParameters(body: unknown): TokenParameters {
@@ -37,6 +42,14 @@ export function parseTokenParameters(body: unknown): TokenParameters {
         throw badArgument(`trustedOrigins: ${origin} is not an origin URL`);
       }
     });
+  }
+  const until = record.refreshableuntil;
+  if (until !== undefined) {
+    const instant = typeof until === 'string' ? Date.parse(until) : Number.NaN;
+    if (!Number.isFinite(instant) || instant <= Date.now()) {
+      throw badArgument('refreshableUntil must be an ISO 8601 instant in the future');
+    }
+    parameters.until = Math.floor(instant / 1000);
   }
   return parameters;
 }
