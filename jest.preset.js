@@ -22,6 +22,8 @@ const esmOnly = [
   'uint8array-extras',
   '@tokenizer',
   'load-esm',
+  // jwks-rsa's (the Agents SDK's JWT middleware) JOSE implementation.
+  'jose',
 ];
 
 const base = {

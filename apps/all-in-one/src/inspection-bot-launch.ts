@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { type InspectionApiClient, seedDemoInspectionData } from '@fieldops/inspection-bot';
 import { type Logger, repositoryRoot } from '@fieldops/platform';
-import { findBot, loadPlatformConfig } from '@fieldops/platform-config';
+import { channelTokenIssuerOf, findBot, loadPlatformConfig } from '@fieldops/platform-config';
 import { passwordKeptIn } from './generated-password';
 
 /** The platform bot id of the inspection bot in the platform configuration (`INSPECTION_BOT_PLATFORM_ID`). */
@@ -11,7 +11,8 @@ export function inspectionBotPlatformId(environment: NodeJS.ProcessEnv): string 
 
 /**
  * The bot's credentials as the platform configuration registers them (app id, clear password, first Direct Line
- * secret) and the keys of the AI resource it translates with (the first `translator` resource, else the first
+ * secret), the `iss` connector-gateway gives its tokens (per bot: `sdk`, `channelTokenIssuer`, else
+ * CONNECTOR_BOT_TOKEN_ISSUER) and the keys of the AI resource it translates with (the first `translator` resource, else the first
  * one), so `npm start` needs no extra variables; undefined when the configuration has no such bot.
  */
 export function botSettingsFromPlatformConfig(environment: NodeJS.ProcessEnv): NodeJS.ProcessEnv | undefined {
@@ -24,6 +25,10 @@ export function botSettingsFromPlatformConfig(environment: NodeJS.ProcessEnv): N
   return {
     MicrosoftAppId: bot.anonymous ? '' : bot.appId,
     MicrosoftAppPassword: bot.appPassword ?? '',
+    ToBotFromChannelTokenIssuer: channelTokenIssuerOf(bot, {
+      botbuilder: environment.CONNECTOR_BOT_TOKEN_ISSUER,
+      tenant: environment.CONNECTOR_TOKEN_TENANTS?.split(',')[0]?.trim() || undefined,
+    }),
     INSPECTION_BOT_DIRECTLINE_SECRET: bot.directLine?.secrets[0],
     INSPECTION_BOT_TRANSLATOR_KEY: translator?.keys[0],
     INSPECTION_BOT_TRANSLATOR_KEY_2: translator?.keys[1],

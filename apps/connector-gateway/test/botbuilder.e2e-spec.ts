@@ -15,6 +15,7 @@ import {
   SCOPE,
   SECRET_BOT,
   startGatewayFixture,
+  SYSTEM_MSI_BOT,
 } from './support/gateway';
 import { rsaKeyPair } from './support/keys';
 
@@ -92,6 +93,27 @@ describe('stock botbuilder 4.23.3 against the gateway', () => {
       ).toBe(400);
       expect((await msi(`api-version=2017-09-01&${good}`)).status).toBe(400);
       expect((await msi(`api-version=2019-08-01&resource=${encodeURIComponent(RESOURCE)}`)).status).toBe(400);
+    });
+
+    it('a bot’s own identity header names the bot: client_id may be left out (system-assigned), or must be its own', async () => {
+      const resource = `api-version=2019-08-01&resource=${encodeURIComponent(RESOURCE)}`;
+      const own = await msi(resource, SYSTEM_MSI_BOT.identityHeader);
+      expect(own.status).toBe(200);
+      const body = (await own.json()) as Record<string, string>;
+      expect(body.client_id).toBe(SYSTEM_MSI_BOT.appId);
+      expect(decodeJwt(body.access_token ?? '').payload).toMatchObject({
+        appid: SYSTEM_MSI_BOT.appId,
+        aud: RESOURCE,
+      });
+      expect(
+        (await msi(`${resource}&client_id=${SYSTEM_MSI_BOT.appId}`, SYSTEM_MSI_BOT.identityHeader)).status,
+      ).toBe(200);
+      // Its header does not reach another bot's identity, and the shared header still needs a client_id.
+      const other = await msi(`${resource}&client_id=${MSI_BOT.appId}`, SYSTEM_MSI_BOT.identityHeader);
+      expect(other.status).toBe(400);
+      expect(await other.json()).toMatchObject({ error: 'invalid_request' });
+      expect((await msi(resource, IDENTITY_HEADER)).status).toBe(400);
+      expect((await msi(`${resource}&client_id=${SYSTEM_MSI_BOT.appId}`, IDENTITY_HEADER)).status).toBe(400);
     });
 
     it('serves @azure/identity’s ManagedIdentityCredential (IDENTITY_ENDPOINT/IDENTITY_HEADER)', async () => {
@@ -179,7 +201,7 @@ describe('stock botbuilder 4.23.3 against the gateway', () => {
     });
 
     it('mints exactly the claims botbuilder checks, and botbuilder accepts the token', async () => {
-      const { token } = minter.mint(SECRET_BOT.appId, serviceUrl);
+      const { token } = minter.mint(SECRET_BOT, serviceUrl);
       const { header, payload } = decodeJwt(token);
       expect(header).toEqual({ alg: 'RS256', typ: 'JWT', kid: 'test-key-1', x5t: 'test-key-1' });
       expect(Object.keys(payload).sort()).toEqual(['aud', 'exp', 'iat', 'iss', 'nbf', 'serviceurl']);
@@ -190,15 +212,15 @@ describe('stock botbuilder 4.23.3 against the gateway', () => {
     });
 
     it('is refused by botbuilder for another bot, another serviceUrl or a channel the key does not endorse', async () => {
-      const otherBot = minter.mint('some-other-bot', serviceUrl).token;
+      const otherBot = minter.mint({ appId: 'some-other-bot' }, serviceUrl).token;
       await expect(authentication.authenticateRequest(activity(), `Bearer ${otherBot}`)).rejects.toThrow(
         /Invalid AppId/,
       );
-      const otherServiceUrl = minter.mint(SECRET_BOT.appId, 'http://elsewhere.example/').token;
+      const otherServiceUrl = minter.mint(SECRET_BOT, 'http://elsewhere.example/').token;
       await expect(
         authentication.authenticateRequest(activity(), `Bearer ${otherServiceUrl}`),
       ).rejects.toThrow(/ServiceUrl/);
-      const token = minter.mint(SECRET_BOT.appId, serviceUrl).token;
+      const token = minter.mint(SECRET_BOT, serviceUrl).token;
       await expect(
         authentication.authenticateRequest(activity({ channelId: 'msteams' }), `Bearer ${token}`),
       ).rejects.toThrow(/endorsement/);

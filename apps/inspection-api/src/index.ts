@@ -3,3 +3,4 @@ export * from './database/inspection-data-source';
 export * from './inspection-api.module';
 export * from './start-inspection-api';
 export * from './users/users.service';
+export * from './actions/action-transitions';

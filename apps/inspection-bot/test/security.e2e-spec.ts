@@ -165,7 +165,7 @@ describe('inspection-bot security: bodies and the messaging endpoint', () => {
   afterAll(() => platform?.close());
 
   const botToken = (): string =>
-    platform.connector.app.get(BotTokenMinter).mint(BOT.appId, `${platform.connector.url}/`).token;
+    platform.connector.app.get(BotTokenMinter).mint({ appId: BOT.appId }, `${platform.connector.url}/`).token;
 
   it('item 10: an unauthenticated {} to /api/messages is a 401 (the header is checked first), never a 500', async () => {
     const variants: Record<string, string>[] = [

@@ -1,9 +1,13 @@
+import ActionsIcon from '@mui/icons-material/AssignmentTurnedIn';
 import DevicesIcon from '@mui/icons-material/Memory';
 import PlansIcon from '@mui/icons-material/EventRepeat';
 import RecordsIcon from '@mui/icons-material/FactCheck';
 import UsersIcon from '@mui/icons-material/People';
 import { Admin, CustomRoutes, Resource } from 'react-admin';
 import { Route } from 'react-router-dom';
+import { ActionBoard } from './actions/action-board';
+import { ActionEdit } from './actions/action-edit';
+import { ActionShow } from './actions/action-show';
 import { dataProvider } from './api/data-provider';
 import { authProvider } from './auth/auth-provider';
 import { ConsoleLoginPage } from './auth/console-login-page';
@@ -14,10 +18,11 @@ import { ConsoleLayout } from './layout/console-layout';
 import { consoleTheme } from './layout/console-theme';
 import { PlanCreate, PlanEdit, PlanList } from './plans/plan-screens';
 import { RecordList } from './records/record-list';
+import { RecordShow } from './records/record-show';
 import { TodayPage } from './today/today-page';
 import { UserCreate, UserEdit, UserList } from './users/user-screens';
 
-/** The supervisor console: Today (the dashboard), Devices, Plans, Records, Users; QR labels (a printable sheet). */
+/** The supervisor console: Today (the dashboard), Devices, Plans, Records, Actions, Users; QR labels (a printable sheet). */
 export function ConsoleApp() {
   return (
     <Admin
@@ -48,7 +53,15 @@ export function ConsoleApp() {
         icon={PlansIcon}
         recordRepresentation="name"
       />
-      <Resource name="records" list={RecordList} icon={RecordsIcon} />
+      <Resource name="records" list={RecordList} show={RecordShow} icon={RecordsIcon} />
+      <Resource
+        name="actions"
+        list={ActionBoard}
+        show={ActionShow}
+        edit={ActionEdit}
+        icon={ActionsIcon}
+        recordRepresentation="title"
+      />
       <Resource
         name="users"
         list={UserList}

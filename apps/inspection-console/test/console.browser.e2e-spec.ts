@@ -38,6 +38,8 @@ interface ApiDevice {
     let device: ApiDevice;
     let planId: number;
     let inspectorId: number;
+    let recordId: number;
+    let actionId: number;
 
     const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
       const response = await fetch(`${stack.api.url}/api/${path}`, {
@@ -421,6 +423,104 @@ interface ApiDevice {
       await page.locator('.yarl__slide_image').first().waitFor({ state: 'detached' });
     }, 60_000);
 
+    it('opens an action from a record page, then assigns, starts, comments, closes, verifies it and shows its history', async () => {
+      // The warning of the test before: its record page.
+      await page.goto(`${stack.consoleUrl}?locale=en#/records?filter=%7B%7D`);
+      await page.reload();
+      await page.getByRole('cell', { name: 'drip under the flange' }).click();
+      await page.getByTestId('record-page').waitFor({ timeout: 15_000 });
+      recordId = Number(/#\/records\/(\d+)\/show/.exec(page.url())?.[1]);
+      await expect(
+        page.getByRole('heading', { name: 'PUMP-T1 · Test pump 1 — Leaks' }).isVisible(),
+      ).resolves.toBe(true);
+      const facts = (await page.locator('[data-testid="record-page"] dl').textContent()) ?? '';
+      for (const text of ['Leaks', 'Warning', 'drip under the flange', 'insp']) expect(facts).toContain(text);
+      await page.getByText('No action has been opened from this record.').waitFor();
+      await shot('record', 'en', 'desktop');
+
+      await page.getByRole('button', { name: 'Open an action' }).click();
+      const dialog = page.getByRole('dialog');
+      await expect(dialog.getByLabel('Title *').inputValue()).resolves.toBe('Warning: PUMP-T1 — Leaks');
+      await dialog.getByRole('combobox', { name: 'Assignee' }).click();
+      await page.getByRole('option', { name: 'insp' }).click();
+      await dialog.getByLabel('Due date').fill('2020-01-31');
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await page.getByTestId('action-page').waitFor({ timeout: 15_000 });
+      actionId = Number(/#\/actions\/(\d+)\/show/.exec(page.url())?.[1]);
+      const action = page.getByTestId('action-page');
+      await expect(
+        action.getByRole('heading', { name: 'Warning: PUMP-T1 — Leaks' }).isVisible(),
+      ).resolves.toBe(true);
+      await expect(action.textContent()).resolves.toMatch(/Open.*Overdue/);
+      await expect(api(`actions/${actionId}/`)).resolves.toMatchObject({
+        record: recordId,
+        assignee: inspectorId,
+        due_date: '2020-01-31',
+        priority: 'medium',
+        status: 'open',
+        overdue: true,
+      });
+
+      await page.getByRole('button', { name: 'Start' }).click();
+      await page.getByRole('button', { name: 'Mark done' }).waitFor();
+      await page.getByRole('textbox', { name: 'Comment' }).fill('Ordered a new gasket');
+      await page.getByRole('button', { name: 'Add comment' }).click();
+      await page.getByTestId('action-comments').getByText('Ordered a new gasket').waitFor();
+      await page.getByRole('button', { name: 'Mark done' }).click();
+      await page
+        .getByRole('dialog')
+        .getByLabel(/Close-out note/)
+        .fill('Gasket replaced, no drip');
+      await page.getByRole('dialog').getByRole('button', { name: 'Mark done' }).click();
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await page.getByText('Verified: this action is closed and read-only.').waitFor({ timeout: 15_000 });
+      const history = page.getByTestId('action-history').locator('li');
+      await expect(history.allTextContents()).resolves.toEqual([
+        expect.stringMatching(/^Opened · supervisor · /),
+        expect.stringMatching(/^Open → In progress · supervisor · /),
+        expect.stringMatching(/^In progress → Done · supervisor · /),
+        expect.stringMatching(/^Done → Verified · supervisor · /),
+      ]);
+      await expect(action.textContent()).resolves.toContain('Gasket replaced, no drip');
+      await expect(page.getByRole('textbox', { name: 'Comment' }).count()).resolves.toBe(0);
+      await shot('action', 'en', 'desktop');
+    }, 90_000);
+
+    it('shows the actions board by status, unfinished ones overdue first, filtered by assignee', async () => {
+      const open = async (title: string, dueDate: string) =>
+        api<{ id: number }>('actions/', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ title, due_date: dueDate, assignee: inspectorId }),
+        });
+      const late = await open('Repaint the railing', '2021-03-01');
+      const later = await open('Replace the gauge', '2999-01-01');
+      await page.getByRole('menuitem', { name: 'Actions' }).click();
+      const openColumn = page.getByTestId('board-column-open');
+      await openColumn.getByTestId(`action-card-${later.id}`).waitFor({ timeout: 15_000 });
+      // The failed check of the first records test opened an action by itself (unassigned, no due date): last.
+      const titles = await openColumn
+        .locator('li')
+        .evaluateAll((cards) => cards.map((card) => card.querySelector('p')?.textContent));
+      expect(titles).toEqual([
+        'Repaint the railing',
+        'Replace the gauge',
+        expect.stringContaining('PUMP-T1'),
+      ]);
+      await expect(openColumn.getByTestId(`action-card-${late.id}`).textContent()).resolves.toContain(
+        'Overdue',
+      );
+      await expect(
+        page.getByTestId('board-column-verified').getByTestId(`action-card-${actionId}`).isVisible(),
+      ).resolves.toBe(true);
+      await page.getByRole('combobox', { name: 'Assignee' }).click();
+      await page.getByRole('option', { name: 'insp' }).click();
+      await page.waitForFunction(
+        () => document.querySelectorAll('[data-testid="board-column-open"] li').length === 2,
+      );
+      await shot('actions', 'en', 'desktop');
+    }, 60_000);
+
     it('shows an inspector who signs in the "supervisors only" page, and nothing else', async () => {
       const session = await stack.newPage({ locale: 'en', size: 'desktop' });
       try {
@@ -460,6 +560,9 @@ interface ApiDevice {
         ['plans', '#/plans'],
         ['plan-edit', `#/plans/${planId}`],
         ['records', '#/records'],
+        ['record', `#/records/${recordId}/show`],
+        ['actions', '#/actions'],
+        ['action', `#/actions/${actionId}/show`],
         ['users', '#/users'],
         ['user-edit', `#/users/${inspectorId}`],
         ['user-create', '#/users/create'],

@@ -3,3 +3,4 @@ export * from './platform-config.schema';
 export * from './secret-source';
 export * from './ai-services';
 export * from './ai-services.schema';
+export * from './channel-token-issuer';

@@ -4,6 +4,7 @@ import {
   ArrayMinSize,
   IsArray,
   IsBoolean,
+  IsIn,
   IsInt,
   IsOptional,
   IsString,
@@ -15,6 +16,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { AiServicesSchema } from './ai-services.schema';
+import { BOT_SDKS, type BotSdk } from './channel-token-issuer';
 import { IsSecretSource, type SecretSource } from './secret-source';
 
 /** The raw (unresolved) shape of the platform configuration file, as validated. */
@@ -76,6 +78,21 @@ export class BotSchema {
 
   /** connector-gateway: the bot runs without authentication (no tokens either way). */
   @IsOptional() @IsBoolean() anonymous?: boolean;
+
+  /**
+   * connector-gateway: the SDK the bot is built with, which decides the `iss` of the tokens sent to it (see
+   * `channelTokenIssuerOf`): `botbuilder` (default) or `agents` (Microsoft 365 Agents SDK).
+   */
+  @IsOptional() @IsIn(BOT_SDKS) sdk?: BotSdk;
+
+  /** connector-gateway: an explicit `iss` for the tokens sent to this bot (wins over `sdk`). */
+  @IsOptional() @IsString() @Matches(/^\S+$/) channelTokenIssuer?: string;
+
+  /**
+   * connector-gateway: the bot's own managed-identity secret (its `IDENTITY_HEADER`, 16+ characters): `/msi/token`
+   * requests carrying it are this bot's, with or without `client_id` (a system-assigned identity).
+   */
+  @IsOptional() @IsSecretSource() identityHeader?: SecretSource;
 }
 
 export class RelaySchema {

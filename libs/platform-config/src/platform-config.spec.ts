@@ -309,6 +309,62 @@ describe('platform configuration', () => {
     expect(text).toContain('bots.0.certificates.0.pem');
   });
 
+  it("reads a bot's SDK, channel-token issuer and own identity header; refuses bad, short and shared ones", () => {
+    const config = parsePlatformConfig(
+      [
+        'bots:',
+        '  - id: agent',
+        '    appId: agent-app',
+        '    messagingEndpoint: http://localhost:3978/api/messages',
+        '    sdk: agents',
+        '    identityHeader: { env: AGENT_IDENTITY_HEADER }',
+        '  - id: classic',
+        '    appId: classic-app',
+        '    messagingEndpoint: http://localhost:3979/api/messages',
+        '    sdk: botbuilder',
+        '    channelTokenIssuer: urn:fieldops:channel',
+      ].join('\n'),
+      'test',
+      { ...context, environment: { AGENT_IDENTITY_HEADER: 'agent-identity-header-01' } },
+    );
+    expect(config.bots[0]).toMatchObject({ sdk: 'agents', identityHeader: 'agent-identity-header-01' });
+    expect(config.bots[1]).toMatchObject({ sdk: 'botbuilder', channelTokenIssuer: 'urn:fieldops:channel' });
+    const problems = problemsOf(() =>
+      parsePlatformConfig(
+        [
+          'bots:',
+          '  - id: b1',
+          '    appId: a',
+          '    messagingEndpoint: http://localhost/api/messages',
+          '    sdk: bot-framework',
+          '    channelTokenIssuer: has spaces in it',
+          '  - id: b2',
+          '    appId: b',
+          '    messagingEndpoint: http://localhost/api/messages',
+          '    identityHeader: too-short',
+          '  - id: b3',
+          '    appId: c',
+          '    messagingEndpoint: http://localhost/api/messages',
+          '    identityHeader: shared-identity-header-0',
+          '  - id: b4',
+          '    appId: d',
+          '    messagingEndpoint: http://localhost/api/messages',
+          '    identityHeader: shared-identity-header-0',
+        ].join('\n'),
+        'test',
+        context,
+      ),
+    );
+    expect(problems).toEqual([
+      expect.stringMatching(/^bots\.0\.sdk: /),
+      expect.stringMatching(/^bots\.0\.channelTokenIssuer: /),
+      expect.stringMatching(/^bots\.1\.identityHeader: must be at least 16 characters/),
+      expect.stringMatching(
+        /^bots\.3\.identityHeader: the same secret is already used by bots\.2\.identityHeader/,
+      ),
+    ]);
+  });
+
   it('refuses documents that are not YAML mappings and files that cannot be read', () => {
     expect(problemsOf(() => parsePlatformConfig('bots: [unclosed', 'test', context))[0]).toMatch(
       /not valid YAML/,

@@ -5,6 +5,7 @@ import { type ValidationError, validateSync } from 'class-validator';
 import { parse } from 'yaml';
 import { ConfigurationError } from '@fieldops/platform';
 import { type AiServicesConfig, resolveAiServices } from './ai-services';
+import { type BotSdk } from './channel-token-issuer';
 import { PlatformConfigSchema } from './platform-config.schema';
 import { collectingSecretResolver, type SecretResolutionContext } from './secret-source';
 import { interpolateDocument } from './variable-interpolation';
@@ -34,6 +35,12 @@ export interface BotConfig {
   readonly certificates?: readonly BotCertificateConfig[];
   readonly managedIdentity?: boolean;
   readonly anonymous?: boolean;
+  /** The SDK the bot is built with (absent: botbuilder); see `channelTokenIssuerOf`. */
+  readonly sdk?: BotSdk;
+  /** An explicit `iss` for the tokens sent to the bot. */
+  readonly channelTokenIssuer?: string;
+  /** The bot's own managed-identity secret (resolved). */
+  readonly identityHeader?: string;
 }
 
 export interface BotCertificateConfig {
@@ -124,6 +131,14 @@ function resolveValidated(
 
   const ids = new Set<string>();
   const allSecrets = new Map<string, string>();
+  const identityHeaders = new Map<string, string>();
+  const identityHeaderOf = (key: string, resolved: string): string => {
+    if (resolved && resolved.length < 16) problems.push(`${key}: must be at least 16 characters`);
+    const owner = identityHeaders.get(resolved);
+    if (resolved && owner) problems.push(`${key}: the same secret is already used by ${owner}`);
+    identityHeaders.set(resolved, key);
+    return resolved;
+  };
   const bots = schema.bots.map((bot, index): BotConfig => {
     const key = `bots.${index}`;
     if (ids.has(bot.id)) problems.push(`${key}.id: duplicate bot id ${JSON.stringify(bot.id)}`);
@@ -154,7 +169,14 @@ function resolveValidated(
     }
     const credentials: Pick<
       BotConfig,
-      'appPassword' | 'appPasswordHash' | 'certificates' | 'managedIdentity' | 'anonymous'
+      | 'appPassword'
+      | 'appPasswordHash'
+      | 'certificates'
+      | 'managedIdentity'
+      | 'anonymous'
+      | 'sdk'
+      | 'channelTokenIssuer'
+      | 'identityHeader'
     > = {
       ...(bot.appPassword !== undefined && { appPassword: secret(`${key}.appPassword`, bot.appPassword) }),
       ...(bot.appPasswordHash !== undefined && {
@@ -168,6 +190,14 @@ function resolveValidated(
       }),
       ...(bot.managedIdentity !== undefined && { managedIdentity: bot.managedIdentity }),
       ...(bot.anonymous !== undefined && { anonymous: bot.anonymous }),
+      ...(bot.sdk !== undefined && { sdk: bot.sdk }),
+      ...(bot.channelTokenIssuer !== undefined && { channelTokenIssuer: bot.channelTokenIssuer }),
+      ...(bot.identityHeader !== undefined && {
+        identityHeader: identityHeaderOf(
+          `${key}.identityHeader`,
+          secret(`${key}.identityHeader`, bot.identityHeader),
+        ),
+      }),
     };
     return {
       id: bot.id,

@@ -83,6 +83,33 @@ describe('InMemoryBotRegistry', () => {
     ).toEqual([expect.stringMatching(/^bots\[0\]\.id: an anonymous bot without an appId needs an id/)]);
   });
 
+  it('finds a bot by its own identity header, and keeps its SDK and channel-token issuer', () => {
+    const registry = new InMemoryBotRegistry([
+      { ...base, appId: 'agent', identityHeader: 'agent-identity-header-1', sdk: 'agents' },
+      { ...base, appId: 'classic', appPassword: 'long-enough', channelTokenIssuer: 'urn:classic' },
+    ]);
+    expect(registry.findByIdentityHeader('agent-identity-header-1')?.appId).toBe('agent');
+    expect(registry.findByIdentityHeader('agent-identity-header-2')).toBeUndefined();
+    expect(registry.find('agent')).toMatchObject({ sdk: 'agents', managedIdentity: false });
+    expect(registry.find('classic')).toMatchObject({ sdk: 'botbuilder', channelTokenIssuer: 'urn:classic' });
+    expect(
+      problemsOf([
+        { ...base, appId: 'a', identityHeader: 'short' },
+        { ...base, appId: 'b', identityHeader: 'shared-identity-header' },
+        { ...base, appId: 'c', identityHeader: 'shared-identity-header' },
+        { ...base, appId: 'd', appPassword: 'long-enough', sdk: 'other' as 'agents' },
+        { ...base, appId: 'e', appPassword: 'long-enough', channelTokenIssuer: ' ' },
+        { ...base, appId: 'f', anonymous: true, identityHeader: 'anonymous-identity-header' },
+      ]),
+    ).toEqual([
+      expect.stringMatching(/^bots\[0\]\.identityHeader: must be a string of at least 16/),
+      expect.stringMatching(/^bots\[2\]\.identityHeader: the same secret/),
+      expect.stringMatching(/^bots\[3\]\.sdk: must be one of botbuilder, agents/),
+      expect.stringMatching(/^bots\[4\]\.channelTokenIssuer: /),
+      expect.stringMatching(/^bots\[5\]\.anonymous: /),
+    ]);
+  });
+
   it('names every offending field', () => {
     const problems = problemsOf([
       { ...base, appId: '', appPassword: 'long-enough' },

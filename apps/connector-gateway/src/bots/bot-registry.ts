@@ -27,6 +27,9 @@ export abstract class BotRegistry {
   /** The registration whose platform id (the conversation store's `botId`) is `id`, or undefined. */
   abstract findById(id: string): BotRegistration | undefined;
 
+  /** The bot whose own identity header (`identityHeader`) is `header`, or undefined. */
+  abstract findByIdentityHeader(header: string): BotRegistration | undefined;
+
   /** Whether `password` is the bot's app password (argon2 or constant-time comparison). False without one. */
   abstract verifyAppPassword(bot: BotRegistration, password: string): Promise<boolean>;
 
@@ -56,6 +59,16 @@ export class InMemoryBotRegistry extends BotRegistry {
 
   findById(id: string): BotRegistration | undefined {
     return this.bots.find((bot) => bot.id === id);
+  }
+
+  findByIdentityHeader(header: string): BotRegistration | undefined {
+    const digest = passwordDigest(header);
+    // Every bot is compared (constant time each), so the answer's timing does not tell which one matched.
+    let found: BotRegistration | undefined;
+    for (const bot of this.bots) {
+      if (bot.identityHeaderDigest && digestsEqual(bot.identityHeaderDigest, digest)) found = bot;
+    }
+    return found;
   }
 
   async verifyAppPassword(bot: BotRegistration, password: string): Promise<boolean> {

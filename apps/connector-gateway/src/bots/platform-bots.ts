@@ -18,5 +18,8 @@ export function registeredBotsFromPlatformConfig(config: PlatformConfig): Regist
     }),
     ...(bot.managedIdentity !== undefined && { managedIdentity: bot.managedIdentity }),
     ...(bot.anonymous !== undefined && { anonymous: bot.anonymous }),
+    ...(bot.sdk !== undefined && { sdk: bot.sdk }),
+    ...(bot.channelTokenIssuer !== undefined && { channelTokenIssuer: bot.channelTokenIssuer }),
+    ...(bot.identityHeader !== undefined && { identityHeader: bot.identityHeader }),
   }));
 }

@@ -1,5 +1,6 @@
 import { createHash, createPublicKey, type KeyObject, timingSafeEqual, X509Certificate } from 'node:crypto';
 import { ConfigurationError } from '@fieldops/platform';
+import { BOT_SDKS, type BotSdk } from '@fieldops/platform-config';
 
 /**
  * A certificate (or bare public key) a bot may sign RFC 7523 client assertions with. The assertion's
@@ -40,6 +41,15 @@ export interface RegisteredBot {
   managedIdentity?: boolean;
   /** The bot runs without authentication (its `MicrosoftAppId` is empty): no credentials, no tokens. */
   anonymous?: boolean;
+  /** The SDK the bot is built with (default `botbuilder`): decides the `iss` of the tokens sent to it. */
+  sdk?: BotSdk;
+  /** An explicit `iss` for the tokens sent to the bot (wins over `sdk`). */
+  channelTokenIssuer?: string;
+  /**
+   * The bot's own managed-identity secret (16+ characters): `/msi/token` requests with this `X-IDENTITY-HEADER` are
+   * the bot's, with or without `client_id` (`authType=SystemManagedIdentity`).
+   */
+  identityHeader?: string;
 }
 
 /** A registered certificate, parsed. */
@@ -63,6 +73,10 @@ export interface BotRegistration {
   certificates: BotCertificate[];
   managedIdentity: boolean;
   anonymous: boolean;
+  sdk: BotSdk;
+  channelTokenIssuer?: string;
+  /** SHA-256 of the bot's own identity header. */
+  identityHeaderDigest?: Buffer;
 }
 
 const APP_ID = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
@@ -159,6 +173,7 @@ export function validateRegisteredBots(bots: readonly RegisteredBot[], source = 
   const registrations: BotRegistration[] = [];
   const appIds = new Set<string>();
   const ids = new Set<string>();
+  const identityHeaders = new Set<string>();
   const list: unknown = bots;
   if (!Array.isArray(list)) throw new ConfigurationError(source, [`${source}: must be a list of bots`]);
   bots.forEach((bot, index) => {
@@ -204,6 +219,20 @@ export function validateRegisteredBots(bots: readonly RegisteredBot[], source = 
       if (bot[flag] !== undefined && typeof bot[flag] !== 'boolean')
         problems.push(`${at}.${flag}: must be true or false`);
     }
+    if (bot.sdk !== undefined && !BOT_SDKS.includes(bot.sdk))
+      problems.push(`${at}.sdk: must be one of ${BOT_SDKS.join(', ')}`);
+    if (
+      bot.channelTokenIssuer !== undefined &&
+      (typeof bot.channelTokenIssuer !== 'string' || !/^\S+$/.test(bot.channelTokenIssuer))
+    )
+      problems.push(`${at}.channelTokenIssuer: must be a non-empty string without spaces`);
+    if (bot.identityHeader !== undefined) {
+      if (typeof bot.identityHeader !== 'string' || bot.identityHeader.length < 16)
+        problems.push(`${at}.identityHeader: must be a string of at least 16 characters`);
+      else if (identityHeaders.has(bot.identityHeader))
+        problems.push(`${at}.identityHeader: the same secret is already used by another bot`);
+      else identityHeaders.add(bot.identityHeader);
+    }
     if (bot.certificates !== undefined && !Array.isArray(bot.certificates))
       problems.push(`${at}.certificates: must be a list`);
     const certificates: BotCertificate[] = [];
@@ -221,12 +250,15 @@ export function validateRegisteredBots(bots: readonly RegisteredBot[], source = 
       bot.appPassword !== undefined ||
       bot.appPasswordHash !== undefined ||
       certificateList.length > 0 ||
-      bot.managedIdentity === true;
+      bot.managedIdentity === true ||
+      bot.identityHeader !== undefined;
     if (bot.anonymous === true && hasCredentials)
-      problems.push(`${at}.anonymous: an anonymous bot has no password, certificate or managed identity`);
+      problems.push(
+        `${at}.anonymous: an anonymous bot has no password, certificate, managed identity or identity header`,
+      );
     if (bot.anonymous !== true && !hasCredentials)
       problems.push(
-        `${at}: needs appPassword, appPasswordHash, certificates or managedIdentity (or anonymous: true)`,
+        `${at}: needs appPassword, appPasswordHash, certificates, managedIdentity or identityHeader (or anonymous: true)`,
       );
     if (problems.length > before) return;
     registrations.push({
@@ -243,6 +275,9 @@ export function validateRegisteredBots(bots: readonly RegisteredBot[], source = 
       certificates,
       managedIdentity: bot.managedIdentity === true,
       anonymous: bot.anonymous === true,
+      sdk: bot.sdk ?? 'botbuilder',
+      ...(bot.channelTokenIssuer !== undefined && { channelTokenIssuer: bot.channelTokenIssuer }),
+      ...(bot.identityHeader !== undefined && { identityHeaderDigest: passwordDigest(bot.identityHeader) }),
     });
   });
   if (problems.length > 0) throw new ConfigurationError(source, problems);

@@ -20,7 +20,7 @@ import { repositoryRoot, ToInteger } from '@fieldops/platform';
 import { type ResolvedSigningKey, resolveSigningKeys } from './signing-keys.setting';
 
 /** Splits a comma-separated list (blanks dropped); leaves non-strings for validation to report. */
-function ToList(): PropertyDecorator {
+export function ToList(): PropertyDecorator {
   return Transform(({ value }: { value: unknown }) =>
     typeof value === 'string'
       ? value
@@ -129,7 +129,10 @@ export class ConnectorGatewayEnvironment extends ConversationStateEnvironment {
   /** Lifetime of every token the gateway issues or sends (bot → gateway and gateway → bot), in seconds. */
   @Expose() @ToInteger() @IsInt() @Min(600) @Max(86_400) CONNECTOR_TOKEN_LIFETIME_SECONDS: number = 3600;
 
-  /** `iss` of the tokens the gateway sends to bots; the bot's `ToBotFromChannelTokenIssuer` must equal it. */
+  /**
+   * `iss` of the tokens the gateway sends to botbuilder bots (the bot's `ToBotFromChannelTokenIssuer` must equal it);
+   * a bot's own `channelTokenIssuer` or `sdk: agents` in the platform configuration wins.
+   */
   @Expose()
   @IsString()
   @MinLength(1)
@@ -155,8 +158,9 @@ export class ConnectorGatewayEnvironment extends ConversationStateEnvironment {
   CONNECTOR_CHANNEL_IDS: string[] = ['directline', 'webchat'];
 
   /**
-   * Secret a bot must send as `X-IDENTITY-HEADER` to the managed-identity endpoint (its `IDENTITY_HEADER`).
-   * Unset: the managed-identity endpoint is disabled.
+   * Secret shared by the bots with `managedIdentity: true`, sent as `X-IDENTITY-HEADER` to the managed-identity
+   * endpoint with a `client_id` (their `IDENTITY_HEADER`). A bot's own `identityHeader` in the platform configuration
+   * works without it. Unset, and no bot with its own: the managed-identity endpoint is disabled.
    */
   @Expose() @IsOptional() @IsString() @MinLength(16) CONNECTOR_IDENTITY_HEADER?: string;
 

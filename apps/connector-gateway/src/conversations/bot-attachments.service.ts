@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CONVERSATION_STORE, type ConversationStore } from '@fieldops/conversation-store';
 import { badArgument, type BotFrameworkError, missingProperty } from '@fieldops/contracts';
 import { type BotPrincipal } from '../bot-auth/bot-access-token-verifier';
+import { attachmentBytes } from './attachment-bytes';
 import { BotConversationsService, type ConversationAccess } from './bot-conversations.service';
 
 /** Bot Connector `AttachmentInfo`. */
@@ -10,8 +11,6 @@ export interface AttachmentInfo {
   type: string;
   views: Array<{ viewId: string; size: number }>;
 }
-
-const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
 /** `{base64url(conversationId)}.{attachmentId}`: attachments live in their conversation in the store. */
 export function publicAttachmentId(conversationId: string, attachmentId: string): string {
@@ -52,24 +51,17 @@ export class BotAttachmentsService {
   async upload(access: ConversationAccess, body: unknown): Promise<{ id: string }> {
     const data = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
     if (typeof data.type !== 'string' || data.type === '') throw missingProperty('type: required');
-    if (typeof data.originalBase64 !== 'string' || !BASE64.test(data.originalBase64))
-      throw missingProperty('originalBase64: required (base64)');
-    const thumbnail = data.thumbnailBase64;
-    if (
-      thumbnail !== undefined &&
-      thumbnail !== null &&
-      (typeof thumbnail !== 'string' || !BASE64.test(thumbnail))
-    )
+    const original = attachmentBytes(data.originalBase64);
+    if (original === undefined) throw missingProperty('originalBase64: required (base64)');
+    const given = data.thumbnailBase64;
+    const thumbnail = given === undefined || given === null ? undefined : attachmentBytes(given);
+    if (given !== undefined && given !== null && thumbnail === undefined)
       throw badArgument('thumbnailBase64: must be base64');
     const name = typeof data.name === 'string' ? { name: data.name } : {};
     const conversationId = access.record.conversationId;
     const storedThumbnail =
-      typeof thumbnail === 'string' && thumbnail !== ''
-        ? await this.store.putAttachment(
-            conversationId,
-            { contentType: data.type, ...name },
-            Buffer.from(thumbnail, 'base64'),
-          )
+      thumbnail !== undefined && thumbnail.length > 0
+        ? await this.store.putAttachment(conversationId, { contentType: data.type, ...name }, thumbnail)
         : undefined;
     const reference: ThumbnailReference = storedThumbnail
       ? { thumbnailAttachmentId: storedThumbnail.attachmentId }
@@ -77,7 +69,7 @@ export class BotAttachmentsService {
     const stored = await this.store.putAttachment(
       conversationId,
       { contentType: data.type, ...name, ...reference },
-      Buffer.from(data.originalBase64, 'base64'),
+      original,
     );
     return { id: publicAttachmentId(access.record.conversationId, stored.attachmentId) };
   }

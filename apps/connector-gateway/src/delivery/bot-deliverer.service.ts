@@ -34,7 +34,7 @@ export class BotDeliverer implements OnApplicationShutdown {
     const headers: Record<string, string> = { 'Content-Type': 'application/json; charset=utf-8' };
     if (!bot.anonymous) {
       const serviceUrl = typeof activity.serviceUrl === 'string' ? activity.serviceUrl : '';
-      headers.Authorization = `Bearer ${this.minter.mint(bot.appId, serviceUrl).token}`;
+      headers.Authorization = `Bearer ${this.minter.mint(bot, serviceUrl).token}`;
     }
     const conversationId = activity.conversation?.id;
     if (typeof conversationId === 'string') headers['x-ms-conversation-id'] = conversationId;

@@ -3,6 +3,7 @@ import { Controller, Get, Headers, Query, Res, UseFilters } from '@nestjs/common
 import { type Response } from 'express';
 import { Public } from '@fieldops/platform';
 import { BotRegistry } from '../bots/bot-registry';
+import { type BotRegistration } from '../bots/registered-bot';
 import { ConnectorGatewayEnvironment } from '../config/connector-gateway.environment';
 import { AccessTokenService, audienceOfScope } from '../oauth/access-token.service';
 import {
@@ -17,10 +18,12 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /**
- * An App Service-style managed-identity endpoint: `GET /msi/token?api-version=2019-08-01&resource=…&client_id=…`
- * with `X-IDENTITY-HEADER`. A bot set up with `MicrosoftAppType=UserAssignedMsi`, `IDENTITY_ENDPOINT`
- * pointing here and `IDENTITY_HEADER` = CONNECTOR_IDENTITY_HEADER gets its tokens with no code change.
- * Only bots registered with `managedIdentity: true` are served.
+ * An App Service-style managed-identity endpoint: `GET /msi/token?api-version=2019-08-01&resource=…[&client_id=…]`
+ * with `X-IDENTITY-HEADER`. Two kinds of header:
+ * - the shared CONNECTOR_IDENTITY_HEADER with `client_id` (user-assigned: botbuilder `UserAssignedMsi`, Agents SDK
+ *   `UserManagedIdentity`), for bots registered with `managedIdentity: true`;
+ * - a bot's own `identityHeader`, which names the bot, so `client_id` may be left out (system-assigned: Agents SDK
+ *   `SystemManagedIdentity`); given, it must be the bot's app id.
  */
 @Public()
 @Controller()
@@ -38,11 +41,20 @@ export class ManagedIdentityController {
     @Headers('x-identity-header') identityHeader: string | undefined,
     @Res({ passthrough: true }) response: Response,
   ): ManagedIdentityTokenResponse {
-    const expected = this.environment.CONNECTOR_IDENTITY_HEADER;
-    if (expected === undefined) {
+    const shared = this.environment.CONNECTOR_IDENTITY_HEADER;
+    const ownHeaders = this.registry.all().some((bot) => bot.identityHeaderDigest !== undefined);
+    if (shared === undefined && !ownHeaders) {
       throw new ManagedIdentityError(404, 'not_found', 'The managed-identity endpoint is not enabled.');
     }
-    if (identityHeader === undefined || !sameSecret(identityHeader, expected)) {
+    // A bot's own identity header names the bot (as App Service's does the app); the shared one needs client_id.
+    const owner =
+      identityHeader === undefined ? undefined : this.registry.findByIdentityHeader(identityHeader);
+    const sharedHeader =
+      owner === undefined &&
+      identityHeader !== undefined &&
+      shared !== undefined &&
+      sameSecret(identityHeader, shared);
+    if (owner === undefined && !sharedHeader) {
       throw new ManagedIdentityError(401, 'invalid_request', 'The X-IDENTITY-HEADER is missing or wrong.');
     }
     const text = (name: string): string | undefined => {
@@ -73,15 +85,8 @@ export class ManagedIdentityController {
       );
     }
     const clientId = text('client_id');
-    if (clientId === undefined) {
-      throw new ManagedIdentityError(
-        400,
-        'invalid_request',
-        "'client_id' is required: only user-assigned identities (one per registered bot) exist here.",
-      );
-    }
-    const bot = this.registry.find(clientId);
-    if (!bot?.managedIdentity) {
+    const bot = owner ?? this.userAssignedIdentity(clientId);
+    if (clientId !== undefined && clientId !== bot.appId) {
       throw new ManagedIdentityError(
         400,
         'invalid_request',
@@ -102,5 +107,25 @@ export class ManagedIdentityController {
       token_type: 'Bearer',
       client_id: bot.appId,
     };
+  }
+
+  /** With the shared header: the user-assigned identity `client_id` names (a bot with `managedIdentity: true`). */
+  private userAssignedIdentity(clientId: string | undefined): BotRegistration {
+    if (clientId === undefined) {
+      throw new ManagedIdentityError(
+        400,
+        'invalid_request',
+        "'client_id' is required with the shared identity header (a bot's own identityHeader needs none).",
+      );
+    }
+    const bot = this.registry.find(clientId);
+    if (!bot?.managedIdentity) {
+      throw new ManagedIdentityError(
+        400,
+        'invalid_request',
+        `No managed identity found for the specified client_id '${clientId}'.`,
+      );
+    }
+    return bot;
   }
 }

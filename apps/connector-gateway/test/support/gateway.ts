@@ -27,6 +27,8 @@ export const HASHED_BOT = { appId: 'hashed-bot', password: 'hashed-bot-password-
 export const CERTIFICATE_BOT = { appId: 'certificate-bot' };
 export const MSI_BOT = { appId: 'msi-bot' };
 export const ANONYMOUS_BOT = { appId: 'anonymous-bot' };
+/** A bot with its own identity header (system-assigned managed identity). */
+export const SYSTEM_MSI_BOT = { appId: 'system-msi-bot', identityHeader: 'system-msi-bot-identity-header' };
 
 /** Environment of a test gateway: loopback, random port, silent, keys in memory. */
 export function testEnvironment(signingKey: TestKeyPair, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
@@ -75,6 +77,12 @@ export async function startGatewayFixture(
       displayName: 'Managed-identity bot',
       messagingEndpoint: 'http://127.0.0.1:1/api/messages',
       managedIdentity: true,
+    },
+    {
+      appId: SYSTEM_MSI_BOT.appId,
+      displayName: 'System-assigned identity bot',
+      messagingEndpoint: 'http://127.0.0.1:1/api/messages',
+      identityHeader: SYSTEM_MSI_BOT.identityHeader,
     },
     {
       appId: ANONYMOUS_BOT.appId,

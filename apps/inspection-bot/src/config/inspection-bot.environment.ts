@@ -144,7 +144,7 @@ export class InspectionBotEnvironment extends CommonEnvironment {
   /** The scope of the bot's tokens for the connector (one of connector-gateway's CONNECTOR_TOKEN_SCOPES, without `/.default`). */
   @Expose() @IsString() @MinLength(1) ToChannelFromBotOAuthScope: string = 'https://api.botframework.com';
 
-  /** = connector-gateway's CONNECTOR_BOT_TOKEN_ISSUER. */
+  /** = the `iss` connector-gateway gives this bot's tokens (CONNECTOR_BOT_TOKEN_ISSUER unless set per bot); `npm start` passes it. */
   @Expose() @IsString() @MinLength(1) ToBotFromChannelTokenIssuer: string = 'https://api.botframework.com';
 
   /** The OpenID metadata the channel's tokens to the bot are validated with (connector-gateway's). */

@@ -1,6 +1,7 @@
 import { type DataProvider, HttpError, type Identifier, type RaRecord } from 'react-admin';
 import { apiJson, apiRequest } from './http-client';
 import {
+  type ActionComment,
   type CheckItem,
   type ConsoleUser,
   type Device,
@@ -45,6 +46,9 @@ function localDayBoundary(day: string, end: boolean): string {
   const mm = String(Math.abs(offset) % 60).padStart(2, '0');
   return `${day}T${end ? '23:59:59' : '00:00:00'}${sign}${hh}:${mm}`;
 }
+
+/** Resources whose list takes DRF's `?ordering=`. */
+const ORDERED = new Set(['records', 'actions']);
 
 /** Resources whose list endpoint is not paged (a bare array). */
 const UNPAGED = new Set(['items']);
@@ -102,6 +106,9 @@ export interface ConsoleDataProvider extends DataProvider {
   /** The records export of a filter, as the API streams it (`/api/records/export.csv`). */
   exportRecords(filter: Query): Promise<Blob>;
   setPassword(id: Identifier, password: string): Promise<void>;
+  /** An action's comments, oldest first (`/api/actions/{id}/comments/`). */
+  actionComments(id: Identifier): Promise<ActionComment[]>;
+  addActionComment(id: Identifier, text: string): Promise<ActionComment>;
   /** The distinct device groups (`/api/devices/groups/`). */
   deviceGroups(): Promise<string[]>;
 }
@@ -115,8 +122,8 @@ export const dataProvider: ConsoleDataProvider = {
       return { data: all.slice((page - 1) * perPage, page * perPage) as never[], total: all.length };
     }
     const query = filterQuery(filter);
-    // DRF's OrderingFilter on records (`-checked_at`: newest first); the other lists are by id.
-    if (resource === 'records' && params.sort?.field)
+    // DRF's OrderingFilter on records (`-checked_at`: newest first) and actions; the other lists are by id.
+    if (ORDERED.has(resource) && params.sort?.field)
       query.set('ordering', `${params.sort.order === 'DESC' ? '-' : ''}${params.sort.field}`);
     if (params.pagination) {
       query.set('page', String(params.pagination.page));
@@ -202,6 +209,9 @@ export const dataProvider: ConsoleDataProvider = {
     const response = await apiRequest('records/export.csv', { query: filterQuery(filter) });
     return response.blob();
   },
+  actionComments: (id) => apiJson<ActionComment[]>(`actions/${id}/comments/`),
+  addActionComment: (id, text) =>
+    apiJson<ActionComment>(`actions/${id}/comments/`, { method: 'POST', body: { text } }),
   async setPassword(id, password) {
     await apiRequest(`users/${id}/set_password/`, { method: 'POST', body: { password } });
   },

@@ -90,3 +90,43 @@ export interface RecordStatistics {
   date_to: string;
   results: { period: string; ok: number; warn: number; fail: number }[];
 }
+
+export type ActionStatus = 'open' | 'in_progress' | 'done' | 'verified' | 'cancelled';
+export type ActionPriority = 'low' | 'medium' | 'high';
+
+export interface ActionTransition {
+  from: ActionStatus | null;
+  to: ActionStatus;
+  by: string;
+  at: string;
+}
+
+/** A corrective action (`/api/actions/`). */
+export interface CorrectiveAction {
+  id: number;
+  title: string;
+  description: string;
+  record: number | null;
+  device: number | null;
+  item: number | null;
+  assignee: number | null;
+  assignee_username: string | null;
+  due_date: string | null;
+  priority: ActionPriority;
+  status: ActionStatus;
+  overdue: boolean;
+  close_out_note: string;
+  close_out_photo: string | null;
+  created_at: string;
+  created_by: string;
+  updated_at: string;
+  transitions: ActionTransition[];
+}
+
+export interface ActionComment {
+  id: number;
+  action: number;
+  text: string;
+  author: string;
+  created_at: string;
+}

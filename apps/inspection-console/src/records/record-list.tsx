@@ -13,15 +13,15 @@ import {
   TextField,
   TopToolbar,
   FilterButton,
-  useGetList,
   useListContext,
   useTranslate,
 } from 'react-admin';
-import { type CheckRecord, type ConsoleUser } from '../api/resources';
+import { type CheckRecord } from '../api/resources';
 import { EmptyList } from '../layout/empty-list';
 import { StatusChip } from '../layout/status-chip';
 import { PhotoThumbnail } from '../photos/photo-thumbnail';
 import { RecordPhotoGallery } from '../photos/record-photo-gallery';
+import { usePeople } from '../users/use-people';
 import { ExportRecordsButton } from './export-records-button';
 
 /**
@@ -29,13 +29,8 @@ import { ExportRecordsButton } from './export-records-button';
  * picks instead of typing the exact name the API filters on.
  */
 function InspectorInput({ source }: { source: string }) {
-  const { data = [], isPending } = useGetList<ConsoleUser>('users', {
-    pagination: { page: 1, perPage: 100 },
-    sort: { field: 'id', order: 'ASC' },
-  });
-  const choices = data
-    .map((user) => ({ id: user.username, name: user.username }))
-    .sort((a, b) => a.name.localeCompare(b.name));
+  const { people, isPending } = usePeople();
+  const choices = people.map((user) => ({ id: user.username, name: user.username }));
   return (
     <AutocompleteInput
       source={source}
@@ -103,14 +98,14 @@ export function RecordList() {
       }
     >
       <PageGallery>
-        <Datagrid bulkActionButtons={false} rowClick={false}>
+        <Datagrid bulkActionButtons={false} rowClick="show">
           <DateField
             source="checked_at"
             showTime
             options={{ dateStyle: 'short', timeStyle: 'short' }}
             sx={{ whiteSpace: 'nowrap' }}
           />
-          <ReferenceField source="device" reference="devices" link="edit" sx={{ whiteSpace: 'nowrap' }} />
+          <ReferenceField source="device" reference="devices" link={false} sx={{ whiteSpace: 'nowrap' }} />
           <ReferenceField source="item" reference="items" link={false} emptyText="—" />
           <FunctionField<CheckRecord>
             source="status"
@@ -124,7 +119,7 @@ export function RecordList() {
           <TextField source="value" sortable={false} />
           <TextField source="note" sortable={false} />
           <TextField source="checked_by" />
-          {wide && <ReferenceField source="plan" reference="plans" link="edit" emptyText="—" />}
+          {wide && <ReferenceField source="plan" reference="plans" link={false} emptyText="—" />}
         </Datagrid>
       </PageGallery>
     </List>
