@@ -35,8 +35,9 @@ export interface LocalStackOptions {
    */
   redisTopology?: RedisTopologyKind;
   /**
-   * Fault tests: every Redis link through a proxy per data node (Sentinel only; see `RedisSentinelDeployment`), and
-   * each relay's link to the connector through a proxy of its own (`connectorLinks`).
+   * Fault tests: each relay's link to the connector through a proxy of its own (`connectorLinks`); under Sentinel
+   * every Redis link through a proxy per data node (see `RedisSentinelDeployment`); on one server each relay's link
+   * to Redis through a proxy of its own (`redisLinks`).
    */
   proxiedLinks?: boolean;
   /** Extra variables per app (e.g. limits). */
@@ -68,6 +69,8 @@ export interface LocalStack {
   redisSentinel: RedisSentinelDeployment | undefined;
   /** With `proxiedLinks`: per relay instance (same order as `relays`), its link to the connector. */
   connectorLinks: TcpProxy[];
+  /** With `proxiedLinks` on one server: per relay instance, its link to Redis. */
+  redisLinks: TcpProxy[];
   /** The REDIS_URL the gateways were given. */
   redisUrl: string;
   nginx: NginxProcess;
@@ -210,9 +213,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       await link.start();
       started.push(link);
     }
+    const redisLinks =
+      options.proxiedLinks && redis
+        ? await Promise.all(relayPorts.map(async () => new TcpProxy(await freePort(), redis.port)))
+        : [];
+    for (const link of redisLinks) {
+      await link.start();
+      started.push(link);
+    }
     const relays = relayPorts.map((port, index) =>
       app(`relay-gateway#${index + 1}`, 'relay-gateway', port, {
         ...gatewayState,
+        ...(redisLinks[index] && { REDIS_URL: `redis://${redisLinks[index].url}` }),
         RELAY_GATEWAY_PORT: String(port),
         RELAY_CONNECTOR_URL: connectorLinks[index]
           ? `http://${connectorLinks[index].url}`
@@ -257,6 +269,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       redisCluster,
       redisSentinel,
       connectorLinks,
+      redisLinks,
       redisUrl,
       nginx,
       inspectionApi,

@@ -54,6 +54,10 @@ export class RedisServerProcess {
     this.url = `redis://127.0.0.1:${options.port}`;
   }
 
+  get port(): number {
+    return this.options.port;
+  }
+
   get pid(): number | undefined {
     return this.child?.pid;
   }
@@ -103,6 +107,16 @@ export class RedisServerProcess {
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = once(child, 'exit');
     await redisCommand(this.options.port, 'SHUTDOWN').catch(() => child.kill('SIGTERM'));
+    await exited;
+    this.child = undefined;
+  }
+
+  /** A crash: SIGKILL, no shutdown (the append-only file keeps what the process had written to it). */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
     await exited;
     this.child = undefined;
   }

@@ -156,6 +156,20 @@ export class RedisClusterDeployment implements RedisDeployment {
     );
   }
 
+  /** The nodes the cluster currently names as primaries (not failed), as a live node sees it. */
+  async primaries(): Promise<RedisNode[]> {
+    const live = this.nodes.find((node) => node.running)!;
+    const primaries: RedisNode[] = [];
+    for (const line of (await live.cli('CLUSTER', 'NODES')).split('\n')) {
+      const fields = line.split(' ');
+      if (!fields[2]?.includes('master') || fields[2].includes('fail')) continue;
+      const port = Number(fields[1].split('@')[0].split(':')[1]);
+      const node = this.nodes.find((candidate) => candidate.port === port);
+      if (node?.running) primaries.push(node);
+    }
+    return primaries;
+  }
+
   /** The node currently serving `key`'s slot as primary. */
   async primaryOf(key: string): Promise<RedisNode> {
     const live = this.nodes.find((node) => node.running)!;

@@ -4,6 +4,7 @@ import {
   type CheckResult,
   type ConversationHistory,
   type LocalStack,
+  type RedisTopologyKind,
   type StatusCount,
   waitUntil,
 } from '../../../src';
@@ -17,7 +18,23 @@ import {
 
 /** The faults the nemesis injects, in turn. */
 export type FaultKind =
-  'kill-relay' | 'promote-lagging-replica' | 'partition-relay-connector' | 'partition-redis-primary';
+  | 'kill-relay'
+  | 'partition-relay-connector'
+  // Sentinel
+  | 'promote-lagging-replica'
+  | 'partition-redis-primary'
+  // one server
+  | 'restart-redis'
+  | 'partition-relay-redis'
+  // Cluster
+  | 'kill-redis-primary';
+
+/** The faults each Redis topology's run injects. */
+export const FAULTS_BY_TOPOLOGY: Record<RedisTopologyKind, FaultKind[]> = {
+  sentinel: ['kill-relay', 'promote-lagging-replica', 'partition-relay-connector', 'partition-redis-primary'],
+  single: ['kill-relay', 'restart-redis', 'partition-relay-redis', 'partition-relay-connector'],
+  cluster: ['kill-relay', 'kill-redis-primary', 'partition-relay-connector'],
+};
 
 export interface FaultRunOptions {
   /** How long the nemesis keeps injecting faults, each at least once (the workload runs throughout, then drains). */
@@ -42,16 +59,14 @@ const HEAL_TIMEOUT_MS = 60_000;
 
 /**
  * A Jepsen-style run on a local stack (two relays behind pinned nginx entrances, a connector, a stock botbuilder bot,
- * Redis under Sentinel with every link behind a proxy): stock DirectLineJS clients send in closed loops while a nemesis
- * injects the given faults in turn, each followed by a quiet period in which the stack must serve again; then the
- * workload stops, every client catches up, and {@link checkHistory} judges the recorded history.
+ * Redis — one server, Sentinel or Cluster — with the links the faults need behind proxies): stock DirectLineJS clients
+ * send in closed loops while a nemesis injects the given faults in turn, each followed by a quiet period in which the
+ * stack must serve again; then the workload stops, every client catches up, and {@link checkHistory} judges the
+ * recorded history.
  */
 export async function runFaults(stack: LocalStack, options: FaultRunOptions): Promise<FaultRunReport> {
   const log = options.log ?? (() => undefined);
-  const sentinel = stack.redisSentinel;
-  if (!sentinel || sentinel.proxies.length === 0 || stack.connectorLinks.length === 0) {
-    throw new Error('runFaults needs a stack started with redisTopology sentinel and proxiedLinks');
-  }
+  if (stack.connectorLinks.length === 0) throw new Error('runFaults needs a stack started with proxiedLinks');
   const [domain1, domain2] = stack.pinnedDirectLineDomains as [string, string];
   const conversations: Array<{ id: string; token: string; clients: ChatClient[] }> = [];
   for (let index = 0; index < options.conversations; index += 1) {
@@ -196,6 +211,48 @@ async function inject(stack: LocalStack, fault: FaultKind, turn: number): Promis
       link.freeze();
       await sleep(3_000);
       link.thaw();
+      return;
+    }
+    case 'restart-redis': {
+      // One server: a crash (SIGKILL) and a restart on its append-only file; every connection reconnects.
+      const redis = stack.redis;
+      if (!redis) throw new Error('restart-redis needs the single-server topology');
+      await redis.kill();
+      await sleep(500);
+      await redis.start();
+      return;
+    }
+    case 'partition-relay-redis': {
+      // One relay cannot reach Redis for 3 s (its commands and its bus stall), then the link heals.
+      const link = stack.redisLinks[turn % Math.max(stack.redisLinks.length, 1)];
+      if (!link) throw new Error('partition-relay-redis needs the single-server topology with proxiedLinks');
+      link.freeze();
+      await sleep(3_000);
+      link.thaw();
+      return;
+    }
+    case 'kill-redis-primary': {
+      // Cluster: a primary SIGKILLed; its replica takes over after cluster-node-timeout; the crashed node restarts
+      // (its nodes.conf kept, its data not) and rejoins as the new primary's replica.
+      const cluster = stack.redisCluster;
+      if (!cluster) throw new Error('kill-redis-primary needs the cluster topology');
+      const primaries = await cluster.primaries();
+      const victim = primaries[turn % primaries.length];
+      await victim.kill();
+      await waitUntil(
+        async () => !(await cluster.primaries().catch(() => [victim])).includes(victim),
+        'a replica to take over the killed primary',
+        30_000,
+        200,
+      );
+      await cluster.waitUntilHealthy();
+      await victim.start();
+      await waitUntil(
+        async () => /role:slave/.test(await victim.cli('INFO', 'replication').catch(() => '')),
+        'the restarted node to rejoin as a replica',
+        60_000,
+        250,
+      );
       return;
     }
     case 'partition-redis-primary': {

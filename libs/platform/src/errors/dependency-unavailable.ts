@@ -44,6 +44,10 @@ const MESSAGES = [
   /^Command timed out$/, // ioredis commandTimeout
   /^None of startup nodes is available$/, // ioredis Cluster
   /^Failed to refresh slots cache/, // ioredis Cluster
+  // Redis replies while a failover moves a primary: the command was refused, not run (a slot served elsewhere now, a
+  // cluster without a quorum, a replica or a node still loading its data).
+  /^(MOVED|ASK) \d+ /,
+  /^(CLUSTERDOWN|TRYAGAIN|LOADING|READONLY|MASTERDOWN) /,
 ];
 
 /** Whether an error (or what it wraps: TypeORM's driverError, a cause, an AggregateError's errors) says a dependency is away. */
