@@ -58,11 +58,11 @@ export class UserTokenController {
 
   @Post('usertoken/GetAadTokens')
   @HttpCode(200)
-  async getAadTokens(
+  getAadTokens(
     @CallingBot() bot: BotPrincipal,
     @Query() query: Record<string, unknown>,
     @Body() body: unknown,
-  ): Promise<Record<string, TokenResponse>> {
+  ): Record<string, TokenResponse> {
     const key = tokenKey(query);
     const urls = (body as { resourceUrls?: unknown } | undefined)?.resourceUrls;
     if (!Array.isArray(urls) || !urls.every((url) => typeof url === 'string'))
@@ -98,12 +98,12 @@ export class UserTokenController {
   }
 
   @Post('usertoken/exchange')
-  async exchange(
+  exchange(
     @CallingBot() bot: BotPrincipal,
     @Query() query: Record<string, unknown>,
     @Body() body: unknown,
     @Res({ passthrough: true }) response: Response,
-  ): Promise<TokenResponse | undefined> {
+  ): TokenResponse | undefined {
     const key = tokenKey(query);
     const request = (body ?? {}) as { uri?: unknown; token?: unknown };
     if (typeof request.token !== 'string' && typeof request.uri !== 'string')
