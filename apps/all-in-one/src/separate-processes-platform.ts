@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { type Logger } from '@fieldops/platform';
 import { launcherWiresDelivery, withInternalKey, withPlatformConfigDefault } from './all-in-one.environment';
 import { InspectionApiClient } from '@fieldops/inspection-bot';
+import { ownEnvironment } from './app-environment';
 import { PLATFORM_APPS, type PlatformApp } from './app-selection';
 import {
   botSettingsFromPlatformConfig,
@@ -64,8 +65,10 @@ export function startSeparateProcesses(
   const exits = [...environments].map(
     ([app, appEnvironmentOf]) =>
       new Promise<void>((resolve) => {
+        // Each app gets only its own variables (not the other apps' secrets).
+        const own = ownEnvironment(app.replace('@fieldops/', '') as PlatformApp, appEnvironmentOf);
         const child = spawn(process.execPath, [require.resolve(`${app}/dist/main.js`)], {
-          env: appEnvironmentOf,
+          env: own,
           stdio: 'inherit',
         });
         children.set(app, child);
