@@ -16,6 +16,8 @@ const BOT = '@fieldops/inspection-bot';
 export interface RunningProcesses {
   /** Resolves when every child has exited. */
   exited: Promise<void>;
+  /** The process id of a running app's process (undefined when it is not running). */
+  pid(app: PlatformApp): number | undefined;
   close(): Promise<void>;
 }
 
@@ -101,5 +103,5 @@ export function startSeparateProcesses(
     for (const child of children.values()) child.kill('SIGTERM');
     await exited;
   };
-  return { exited, close: stopAll };
+  return { exited, pid: (app) => children.get(`@fieldops/${app}`)?.pid, close: stopAll };
 }
