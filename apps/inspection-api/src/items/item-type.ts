@@ -69,7 +69,7 @@ export function definitionAfter(
   const type = sent.type ?? current.type;
   const changed = sent.type !== undefined && sent.type !== current.type;
   const pick = <K extends keyof ItemDefinition>(key: K, empty: ItemDefinition[K]): ItemDefinition[K] =>
-    sent[key] !== undefined ? (sent[key] as ItemDefinition[K]) : changed ? empty : current[key];
+    sent[key] !== undefined ? sent[key] : changed ? empty : current[key];
   const definition: ItemDefinition = {
     type,
     unit: pick('unit', ''),
@@ -95,7 +95,7 @@ export function definitionAfter(
 /** The leading number of a measured value (`3.1`, `-2`, `3,1 bar`), or undefined. */
 export function leadingNumber(value: string): number | undefined {
   const match = /^\s*([+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?)/.exec(value);
-  return match ? Number(match[1]!.replace(',', '.')) : undefined;
+  return match ? Number(match[1].replace(',', '.')) : undefined;
 }
 
 /** Whether a record's value is outside its item's definition (see the module comment). */
@@ -113,7 +113,8 @@ export function isOutOfRange(definition: ItemDefinition, value: string): boolean
     }
     case 'choice':
       return !definition.options.includes(text);
-    default:
+    case 'text':
+    case 'yes_no':
       return false;
   }
 }

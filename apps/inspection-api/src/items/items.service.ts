@@ -60,7 +60,7 @@ function typedFields(input: Input): { sent: Partial<ItemDefinition>; errors: Fie
 }
 
 const ordered = (errors: FieldErrors): FieldErrors =>
-  Object.fromEntries(FIELD_ORDER.filter((name) => name in errors).map((name) => [name, errors[name]!]));
+  Object.fromEntries(FIELD_ORDER.filter((name) => name in errors).map((name) => [name, errors[name]]));
 
 @Injectable()
 export class ItemsService {
