@@ -51,7 +51,7 @@ export class SignInController {
     @Res() response: Response,
   ): Promise<void> {
     const signedState = first(state);
-    const base = publicBaseUrl(request, this.environment.CONNECTOR_PUBLIC_URL);
+    const base = this.baseUrl(request);
     try {
       const completed =
         signedState &&
@@ -64,8 +64,17 @@ export class SignInController {
     }
   }
 
+  /** The base URL users' browsers reach this service at (a Host outside CONNECTOR_ALLOWED_HOSTS is refused). */
+  private baseUrl(request: Request): string {
+    return publicBaseUrl(
+      request,
+      this.environment.CONNECTOR_PUBLIC_URL,
+      this.environment.CONNECTOR_ALLOWED_HOSTS,
+    );
+  }
+
   private redirectUri(request: Request): string {
-    return `${publicBaseUrl(request, this.environment.CONNECTOR_PUBLIC_URL)}/api/oauth/callback`;
+    return `${this.baseUrl(request)}/api/oauth/callback`;
   }
 
   private render(response: Response, status: number, html: string): void {
