@@ -35,6 +35,7 @@ import {
 } from './dto/check-record.dto';
 import { EXPORT_COLUMNS, RecordsExportService } from './records-export.service';
 import { RECORD_ORDERING_COLUMNS, type RecordFilters, RecordsService } from './records.service';
+import { ApiPageQueries } from '../drf/page-queries.decorator';
 
 @ApiTags('records')
 @ApiBearerAuth()
@@ -65,8 +66,7 @@ export class RecordsController extends ResourceRoutes({
 
   @Get()
   @ApiOperation({ summary: 'List check records (paged, newest first unless `ordering` says otherwise)' })
-  @ApiQuery({ name: 'page', required: false, type: Number, description: 'Page number, or "last".' })
-  @ApiQuery({ name: 'page_size', required: false, type: Number, description: 'Default 20, at most 100.' })
+  @ApiPageQueries()
   @RecordFilterQueries()
   @ApiOkResponse({ type: CheckRecordPageDto })
   async list(@Req() request: Request): Promise<object> {
