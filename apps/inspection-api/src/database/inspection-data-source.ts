@@ -20,6 +20,7 @@ import { CreateAuditTrail1732922000000 } from './migrations/1732922000000-create
 import { CreateEvents1732923000000 } from './migrations/1732923000000-create-events';
 import { CreateWebhooks1732923100000 } from './migrations/1732923100000-create-webhooks';
 import { AddPlanSchedules1732924000000 } from './migrations/1732924000000-add-plan-schedules';
+import { AddTypedCheckItems1732924100000 } from './migrations/1732924100000-add-typed-check-items';
 import { CreateEventNotices1732925000000 } from './migrations/1732925000000-create-event-notices';
 import { CreateNotificationPreferences1732925100000 } from './migrations/1732925100000-create-notification-preferences';
 
@@ -40,6 +41,7 @@ export const INSPECTION_MIGRATIONS = [
   CreateEvents1732923000000,
   CreateWebhooks1732923100000,
   AddPlanSchedules1732924000000,
+  AddTypedCheckItems1732924100000,
   CreateEventNotices1732925000000,
   CreateNotificationPreferences1732925100000,
 ];
