@@ -7,7 +7,7 @@ import { type Activity, type ChannelAccount } from 'botbuilder';
 import { createScratchDatabase } from '@fieldops/database';
 import { startInspectionApi } from '@fieldops/inspection-api';
 import { type RunningService } from '@fieldops/platform';
-import { type Device, InspectionApiClient, seedDemoInspectionData } from '../src';
+import { type Device, InspectionApiClient, type NewCheckItem, seedDemoInspectionData } from '../src';
 import { BotHarness, textsOf } from './support/bot-harness';
 
 /** A 1×1 PNG. */
@@ -672,6 +672,61 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
       expect(chinese).toBe(
         '扫描的标签编号“NOPE-42”没有对应的设备。请输入“devices”（设备）选择设备，并请主管重新打印标签。',
       );
+    });
+  });
+
+  describe('an out-of-range value', () => {
+    it('asks to confirm and proposes fail; "Mark as fail" fails the record, "Keep" keeps it', async () => {
+      const device = await client.createDevice({ name: 'Boiler 3', code: 'BLR-003' });
+      const gauge = await client.createItem({
+        device: device.id,
+        name: 'Pressure',
+        ...{ type: 'number', min: 2.5, max: 3, unit: 'bar' },
+      } as NewCheckItem);
+      const harness = new BotHarness(client);
+      const replies = await harness.say('', recordAnswer(device.id, gauge.id, 'ok', { value: '3.1' }));
+      const question = replies.find((reply) => reply.suggestedActions);
+      expect(question?.text).toBe(
+        '3.1 is outside the range of Pressure (2.5–3 bar). Is the reading right? If so, mark the check as failed.',
+      );
+      const actions = question?.suggestedActions?.actions ?? [];
+      expect(actions.map((action) => action.title)).toEqual(['Mark as fail', 'Keep "ok"']);
+      const failed = actions[0]?.value as { recordId: number };
+      expect(textsOf(await harness.say('Mark as fail', { value: actions[0]?.value }))).toEqual([
+        'The check of Pressure is now "fail".',
+      ]);
+      expect(await client.getRecord(failed.recordId)).toMatchObject({ status: 'fail', out_of_range: true });
+
+      // In range: no question. Keep: the record stays as answered.
+      const fine = await harness.say(
+        '',
+        recordAnswer(device.id, gauge.id, 'ok', { value: '2.8', answer: 'fine-1' }),
+      );
+      expect(fine.some((reply) => reply.suggestedActions)).toBe(false);
+      const low = await harness.say(
+        '',
+        recordAnswer(device.id, gauge.id, 'warn', { value: '2', answer: 'low-1' }),
+      );
+      const keep = low.find((reply) => reply.suggestedActions)?.suggestedActions?.actions[1];
+      expect(textsOf(await harness.say('Keep', { value: keep?.value }))).toEqual([
+        'Kept "warn" for Pressure, flagged as out of range.',
+      ]);
+      const kept = keep?.value as { recordId: number };
+      expect(await client.getRecord(kept.recordId)).toMatchObject({ status: 'warn', out_of_range: true });
+      // Someone else's record is not changed.
+      const theirs = await client.createRecord({
+        device: device.id,
+        item: gauge.id,
+        status: 'ok',
+        value: '9',
+        checked_by: 'bob',
+      });
+      expect(
+        textsOf(
+          await harness.say('x', { value: { command: 'out-of-range', recordId: theirs.id, choice: 'fail' } }),
+        ),
+      ).toEqual(['That card no longer matches the inspection data. Type "devices" to start again.']);
+      expect(await client.getRecord(theirs.id)).toMatchObject({ status: 'ok' });
     });
   });
 });

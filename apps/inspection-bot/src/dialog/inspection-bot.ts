@@ -14,7 +14,7 @@ import { showDevice } from './commands/check.command';
 import { showDevices } from './commands/devices.command';
 import { showHistory } from './commands/history.command';
 import { attachPhoto, choosePhotoTarget } from './commands/photo.command';
-import { recordAnswer } from './commands/record.command';
+import { answerOutOfRange, recordAnswer } from './commands/record.command';
 import { showDueChecks } from './commands/today.command';
 import { ConversationTurn, type DialogSettings } from './conversation-turn';
 import { DialogState } from './dialog-state';
@@ -160,6 +160,8 @@ export class InspectionBot extends ActivityHandler {
           return attachPhoto(turn, command.attachment, command.recordId, this.state, this.options.logger);
         case 'photoTarget':
           return choosePhotoTarget(turn, command.recordId, this.state);
+        case 'outOfRange':
+          return answerOutOfRange(turn, command.recordId, command.choice);
         case 'help':
           return turn.reply('help');
         case 'today':

@@ -16,6 +16,8 @@ export type UserCommand =
     }
   /** "add photo" sent as a plain submit (no file): the next photo goes to this record. */
   | { kind: 'photoTarget'; recordId: number }
+  /** The answer to "the value is out of range": mark the record failed, or keep it. */
+  | { kind: 'outOfRange'; recordId: number; choice: 'fail' | 'keep' }
   | { kind: 'help' }
   | { kind: 'statusWithoutCard' }
   | { kind: 'nothing' };
@@ -49,6 +51,15 @@ function photoTargetOf(value: unknown): number | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const data = value as Record<string, unknown>;
   return data.command === 'attach-photo' ? recordIdOf(data.recordId) : undefined;
+}
+
+/** `{command: 'out-of-range', recordId, choice: 'fail' | 'keep'}` (the buttons after an out-of-range value). */
+function outOfRangeOf(value: unknown): { recordId: number; choice: 'fail' | 'keep' } | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const data = value as Record<string, unknown>;
+  const recordId = recordIdOf(data.recordId);
+  if (data.command !== 'out-of-range' || recordId === undefined) return undefined;
+  return data.choice === 'fail' || data.choice === 'keep' ? { recordId, choice: data.choice } : undefined;
 }
 
 function recordAnswerOf(value: unknown): RecordAnswer | undefined {
@@ -86,6 +97,8 @@ export function parseUserCommand(
 ): UserCommand {
   const answer = recordAnswerOf(message.value);
   if (answer) return { kind: 'record', answer };
+  const outOfRange = outOfRangeOf(message.value);
+  if (outOfRange) return { kind: 'outOfRange', ...outOfRange };
   const target =
     photoTargetOf(message.value) ??
     recordIdOf((message.channelData as { recordId?: unknown } | undefined)?.recordId);

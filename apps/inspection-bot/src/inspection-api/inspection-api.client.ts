@@ -4,6 +4,7 @@ import {
   type CheckItem,
   type CheckPlan,
   type CheckRecord,
+  type CheckStatus,
   type Device,
   type DueCheck,
   type DueToday,
@@ -148,6 +149,11 @@ export class InspectionApiClient implements InspectionApi {
 
   createRecord(record: NewCheckRecord, options: WriteOptions = {}): Promise<CheckRecord> {
     return this.json<CheckRecord>('POST', 'records/', record, undefined, options.idempotencyKey);
+  }
+
+  /** Changes a record's status (the chat's "mark as fail" after an out-of-range value). */
+  setRecordStatus(recordId: number, status: CheckStatus): Promise<CheckRecord> {
+    return this.json<CheckRecord>('PATCH', `records/${recordId}/`, { status });
   }
 
   attachPhoto(recordId: number, photo: PhotoFile, options: WriteOptions = {}): Promise<CheckRecord> {

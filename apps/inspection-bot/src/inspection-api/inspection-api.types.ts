@@ -9,6 +9,12 @@ export interface CheckItem {
   description: string;
   expected_value: string;
   device: number;
+  /** inspection-api's typed items: `text`, `number` (min, max, unit), `yes_no`, `choice` (options). */
+  type?: 'text' | 'number' | 'yes_no' | 'choice';
+  unit?: string;
+  min?: number | null;
+  max?: number | null;
+  options?: string[];
 }
 
 export interface Device {
@@ -43,6 +49,8 @@ export interface CheckRecord {
   item: number | null;
   /** How the record was made: `chat`, `qr` (from a scanned device label) or `api`. */
   source?: RecordSource;
+  /** inspection-api flagged the value as outside its item's definition. */
+  out_of_range?: boolean;
 }
 
 export type RecordSource = 'chat' | 'qr' | 'api';
@@ -156,4 +164,5 @@ export interface InspectionApi {
   /** Uploads the photo of a record (multipart PATCH), once per `idempotencyKey`. */
   attachPhoto(recordId: number, photo: PhotoFile, options?: WriteOptions): Promise<CheckRecord>;
   getRecord(id: number): Promise<CheckRecord>;
+  setRecordStatus(recordId: number, status: CheckStatus): Promise<CheckRecord>;
 }

@@ -23,6 +23,12 @@ export const PHRASES = {
   recorded: 'Recorded "{status}" for {item} on {device}. Send a photo now to attach it to this record.',
   recordedInPlan:
     'Recorded "{status}" for {item} on {device} (plan {plan}). Send a photo now to attach it to this record.',
+  outOfRange:
+    '{value} is outside the range of {item} ({range}). Is the reading right? If so, mark the check as failed.',
+  markFailButton: 'Mark as fail',
+  keepButton: 'Keep "{status}"',
+  markedFail: 'The check of {item} is now "fail".',
+  keptValue: 'Kept "{status}" for {item}, flagged as out of range.',
   statusWithoutCard:
     'Answer with the ok / warn / fail buttons of an item card: type "devices" and start a check.',
   staleCard: 'That card no longer matches the inspection data. Type "devices" to start again.',

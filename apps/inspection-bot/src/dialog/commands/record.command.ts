@@ -1,6 +1,7 @@
 import { type Logger } from '@fieldops/platform';
 import { InspectionApiRefusal } from '../../inspection-api/inspection-api.errors';
-import { type CheckRecord, type Device } from '../../inspection-api/inspection-api.types';
+import { ActionTypes, MessageFactory } from 'botbuilder';
+import { type CheckItem, type CheckRecord, type Device } from '../../inspection-api/inspection-api.types';
 import { recordKeyOf } from '../answer-identity';
 import { type ConversationTurn } from '../conversation-turn';
 import { type DialogState } from '../dialog-state';
@@ -96,4 +97,66 @@ export async function recordAnswer(
     device: device.name,
     plan: plan?.name ?? '',
   });
+  if (record.out_of_range && record.status !== 'fail') await askAboutOutOfRange(turn, record, item);
+}
+
+/** The limits of a number item as the inspector reads them (`2.5–3 bar`, `≥ 2.5 bar`), or its options. */
+function rangeOf(item: CheckItem): string {
+  if (item.type === 'choice') return (item.options ?? []).join(' / ');
+  const unit = item.unit ? ` ${item.unit}` : '';
+  const [min, max] = [item.min ?? null, item.max ?? null];
+  if (min !== null && max !== null) return `${min}–${max}${unit}`;
+  if (min !== null) return `≥ ${min}${unit}`;
+  if (max !== null) return `≤ ${max}${unit}`;
+  return item.expected_value;
+}
+
+/**
+ * inspection-api flagged the value out of range (its rule, `item-type.ts`): ask whether the reading is right and
+ * propose to mark the check failed, with two buttons (`outOfRange` in user-command.ts).
+ */
+async function askAboutOutOfRange(
+  turn: ConversationTurn,
+  record: CheckRecord,
+  item: CheckItem,
+): Promise<void> {
+  const status = await turn.phrase(record.status);
+  const [text, fail, keep] = await turn.phrases([
+    ['outOfRange', { value: record.value, item: item.name, range: rangeOf(item) }],
+    ['markFailButton'],
+    ['keepButton', { status }],
+  ]);
+  const button = (title: string | undefined, choice: 'fail' | 'keep') => ({
+    type: ActionTypes.MessageBack,
+    title: title ?? choice,
+    displayText: title ?? choice,
+    text: title ?? choice,
+    value: { command: 'out-of-range', recordId: record.id, choice },
+  });
+  await turn.context.sendActivity(
+    MessageFactory.suggestedActions([button(fail, 'fail'), button(keep, 'keep')], text),
+  );
+}
+
+/** The answer to the out-of-range question: only the inspector who made the record changes it. */
+export async function answerOutOfRange(
+  turn: ConversationTurn,
+  recordId: number,
+  choice: 'fail' | 'keep',
+): Promise<void> {
+  const inspector = await turn.inspector();
+  if (!inspector) return turn.reply('unknownInspector');
+  let record: CheckRecord;
+  try {
+    record = await turn.api.getRecord(recordId);
+  } catch (error) {
+    if (error instanceof InspectionApiRefusal && error.status === 404) return turn.reply('staleCard');
+    throw error;
+  }
+  if (record.checked_by !== inspector.username) return turn.reply('staleCard');
+  const device = await turn.api.getDevice(record.device);
+  const item = device.check_items.find((candidate) => candidate.id === record.item)?.name ?? device.name;
+  if (choice === 'keep') return turn.reply('keptValue', { status: await turn.phrase(record.status), item });
+  if (record.status !== 'fail') await turn.api.setRecordStatus(record.id, 'fail');
+  await turn.reply('markedFail', { item });
 }
