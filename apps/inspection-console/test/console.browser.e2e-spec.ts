@@ -724,7 +724,7 @@ interface ApiDevice {
         ['webhook-edit', `#/webhooks/${webhookId}`],
         ['webhook-create', '#/webhooks/create'],
       ];
-      /** The lists that are cards on a phone; axe checks them there too. */
+      /** The lists that are cards on a phone. */
       const cardLists = new Set(['devices', 'plans', 'records', 'users', 'webhooks']);
       const violations: Record<string, unknown> = {};
       for (const locale of ['en', 'zh-CN'] as const) {
@@ -746,7 +746,8 @@ interface ApiDevice {
               await expect(page.getByTestId('card-list').isVisible()).resolves.toBe(true);
               await expect(page.locator('table').count()).resolves.toBe(0);
             }
-            if (size === 'desktop' || (size === 'phone' && cardLists.has(name))) {
+            // axe on every screen on a desktop, and on the phone's cards in English (the same markup in Chinese).
+            if (size === 'desktop' || (size === 'phone' && locale === 'en' && cardLists.has(name))) {
               const found = await seriousAxeViolations(page);
               if (found.length) violations[`${name} ${locale} ${size}`] = found;
             }
@@ -757,6 +758,6 @@ interface ApiDevice {
       writeFileSync(join(REPORTS, 'axe-violations.json'), JSON.stringify(violations, null, 2));
       expect(violations).toEqual({});
       expect(stack.errors).toEqual([]);
-    }, 240_000);
+    }, 420_000);
   },
 );
