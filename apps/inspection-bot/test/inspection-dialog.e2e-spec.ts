@@ -7,7 +7,7 @@ import { type Activity, type ChannelAccount } from 'botbuilder';
 import { createScratchDatabase } from '@fieldops/database';
 import { startInspectionApi } from '@fieldops/inspection-api';
 import { type RunningService } from '@fieldops/platform';
-import { type Device, InspectionApiClient, type NewCheckItem, seedDemoInspectionData } from '../src';
+import { type Device, InspectionApiClient, seedDemoInspectionData } from '../src';
 import { BotHarness, textsOf } from './support/bot-harness';
 
 /** A 1×1 PNG. */
@@ -682,7 +682,7 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
         device: device.id,
         name: 'Pressure',
         ...{ type: 'number', min: 2.5, max: 3, unit: 'bar' },
-      } as NewCheckItem);
+      });
       const harness = new BotHarness(client);
       const replies = await harness.say('', recordAnswer(device.id, gauge.id, 'ok', { value: '3.1' }));
       const question = replies.find((reply) => reply.suggestedActions);

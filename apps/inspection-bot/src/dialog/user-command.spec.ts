@@ -65,25 +65,22 @@ describe('parseUserCommand', () => {
   });
 
   it('reads the out-of-range buttons, and nothing else, as their command', () => {
-    const words = new Set<string>();
     expect(
-      parseUserCommand(
-        { text: 'Mark as fail', value: { command: 'out-of-range', recordId: 7, choice: 'fail' } },
-        words,
-      ),
+      parseUserCommand({
+        text: 'Mark as fail',
+        value: { command: 'out-of-range', recordId: 7, choice: 'fail' },
+      }),
     ).toEqual({ kind: 'outOfRange', recordId: 7, choice: 'fail' });
-    expect(
-      parseUserCommand({ value: { command: 'out-of-range', recordId: '8', choice: 'keep' } }, words),
-    ).toEqual({
+    expect(parseUserCommand({ value: { command: 'out-of-range', recordId: '8', choice: 'keep' } })).toEqual({
       kind: 'outOfRange',
       recordId: 8,
       choice: 'keep',
     });
-    expect(
-      parseUserCommand({ value: { command: 'out-of-range', recordId: 0, choice: 'fail' } }, words).kind,
-    ).toBe('nothing');
-    expect(
-      parseUserCommand({ value: { command: 'out-of-range', recordId: 7, choice: 'drop' } }, words).kind,
-    ).toBe('nothing');
+    expect(parseUserCommand({ value: { command: 'out-of-range', recordId: 0, choice: 'fail' } }).kind).toBe(
+      'nothing',
+    );
+    expect(parseUserCommand({ value: { command: 'out-of-range', recordId: 7, choice: 'drop' } }).kind).toBe(
+      'nothing',
+    );
   });
 });
