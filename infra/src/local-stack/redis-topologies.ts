@@ -2,7 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, waitUntil } from './ports';
+import { clusterPorts, freePort, waitUntil } from './ports';
 import { residentSetBytes } from './process-memory';
 import { TcpProxy } from './tcp-proxy';
 
@@ -106,10 +106,14 @@ export class RedisClusterDeployment implements RedisDeployment {
   readonly nodes: RedisNode[] = [];
   url = '';
 
-  constructor(private readonly directory: string) {}
+  /** `basePort`: the nodes' ports are basePort…basePort+5 (bus ports + 10000); unset, a free block below 32768. */
+  constructor(
+    private readonly directory: string,
+    private readonly basePort?: number,
+  ) {}
 
   async start(): Promise<void> {
-    const ports = await Promise.all(Array.from({ length: 6 }, () => freePort()));
+    const ports = await clusterPorts(6, this.basePort);
     for (const port of ports) {
       this.nodes.push(
         new RedisNode(port, join(this.directory, `node-${port}`), [
