@@ -174,6 +174,23 @@ export class RedisClusterDeployment implements RedisDeployment {
     return primaries;
   }
 
+  /**
+   * Whether the cluster has failed `victim` over: as a live node sees it, every slot range is served by a primary not
+   * marked failed, and none of them is `victim`. (Its process being down is not enough: until the others mark it
+   * failed after cluster-node-timeout and its replica takes over, it still owns its slots, and if it comes back
+   * first it simply resumes as their primary.)
+   */
+  async failedOver(victim: RedisNode): Promise<boolean> {
+    const live = this.nodes.find((node) => node.running && node !== victim);
+    if (!live) return false;
+    const serving = (await live.cli('CLUSTER', 'NODES'))
+      .split('\n')
+      .map((line) => line.split(' '))
+      .filter((fields) => fields[2]?.includes('master') && !fields[2].includes('fail') && fields.length > 8);
+    const ports = serving.map((fields) => Number(fields[1].split('@')[0].split(':')[1]));
+    return serving.length === 3 && !ports.includes(victim.port);
+  }
+
   /** The node currently serving `key`'s slot as primary. */
   async primaryOf(key: string): Promise<RedisNode> {
     const live = this.nodes.find((node) => node.running)!;

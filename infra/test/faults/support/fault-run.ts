@@ -256,7 +256,7 @@ async function inject(stack: LocalStack, fault: FaultKind, turn: number): Promis
       const victim = primaries[turn % primaries.length];
       await victim.kill();
       await waitUntil(
-        async () => !(await cluster.primaries().catch(() => [victim])).includes(victim),
+        () => cluster.failedOver(victim).catch(() => false),
         'a replica to take over the killed primary',
         30_000,
         200,
