@@ -11,7 +11,9 @@ const { Client } = require('pg');
 const { createScratchDatabase } = require('@fieldops/database');
 
 const ROOT = join(__dirname, '..', '..');
-const EVENTS = Number(process.env.BENCH_EVENTS ?? 5000);
+// BENCH_SMOKE=1: a short run (50 events) that checks the script works; it gives no figure worth quoting.
+const SMOKE = process.env.BENCH_SMOKE === '1';
+const EVENTS = Number(process.env.BENCH_EVENTS ?? (SMOKE ? 50 : 5000));
 const PORTS = [Number(process.env.BENCH_PORT ?? 7520), Number(process.env.BENCH_PORT ?? 7520) + 1];
 
 function receiver() {
@@ -107,13 +109,18 @@ async function main() {
     await waitFor(() => hook.ids.size >= EVENTS);
     const { last } = hook.times();
     const seconds = (last - started) / 1000;
-    const { rows } = await db.query(
-      `SELECT count(*) FILTER (WHERE "status" = 'delivered')::int AS "delivered", count(*)::int AS "all" FROM "webhook_deliveries"`,
-    );
+    // The log is written after each receiver's answer: wait for it to catch up before the tally.
+    const rows = await waitFor(async () => {
+      const tally = await db.query(
+        `SELECT count(*) FILTER (WHERE "status" = 'delivered')::int AS "delivered", count(*)::int AS "all" FROM "webhook_deliveries"`,
+      );
+      return tally.rows[0].delivered >= EVENTS ? tally.rows : undefined;
+    }, 100);
     await db.end();
     const duplicates = [...hook.ids.values()].filter((count) => count > 1).length;
     console.log(
       JSON.stringify({
+        ...(SMOKE ? { smoke: true } : {}),
         events: EVENTS,
         replicas: PORTS.length,
         seconds: Number(seconds.toFixed(2)),

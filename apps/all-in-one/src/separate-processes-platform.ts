@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { type Logger } from '@fieldops/platform';
 import { launcherWiresDelivery, withInternalKey, withPlatformConfigDefault } from './all-in-one.environment';
 import { InspectionApiClient } from '@fieldops/inspection-bot';
+import { ownEnvironment } from './app-environment';
 import { PLATFORM_APPS, type PlatformApp } from './app-selection';
 import {
   botSettingsFromPlatformConfig,
@@ -15,6 +16,8 @@ const BOT = '@fieldops/inspection-bot';
 export interface RunningProcesses {
   /** Resolves when every child has exited. */
   exited: Promise<void>;
+  /** The process id of a running app's process (undefined when it is not running). */
+  pid(app: PlatformApp): number | undefined;
   close(): Promise<void>;
 }
 
@@ -64,8 +67,10 @@ export function startSeparateProcesses(
   const exits = [...environments].map(
     ([app, appEnvironmentOf]) =>
       new Promise<void>((resolve) => {
+        // Each app gets only its own variables (not the other apps' secrets).
+        const own = ownEnvironment(app.replace('@fieldops/', '') as PlatformApp, appEnvironmentOf);
         const child = spawn(process.execPath, [require.resolve(`${app}/dist/main.js`)], {
-          env: appEnvironmentOf,
+          env: own,
           stdio: 'inherit',
         });
         children.set(app, child);
@@ -98,5 +103,5 @@ export function startSeparateProcesses(
     for (const child of children.values()) child.kill('SIGTERM');
     await exited;
   };
-  return { exited, close: stopAll };
+  return { exited, pid: (app) => children.get(`@fieldops/${app}`)?.pid, close: stopAll };
 }

@@ -1,6 +1,6 @@
 import { createScratchDatabase } from '@fieldops/database';
 import { createLogger, freePort } from '@fieldops/platform';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +21,19 @@ function adminUrl(): string {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is set by the Jest global setup');
   return url;
+}
+
+/** A process's environment as the kernel holds it (Linux). */
+function environmentOf(pid: number | undefined): Map<string, string> {
+  if (pid === undefined) throw new Error('the app is not running');
+  const entries = readFileSync(`/proc/${pid}/environ`, 'utf8')
+    .split('\0')
+    .filter(Boolean)
+    .map((entry): [string, string] => [
+      entry.slice(0, entry.indexOf('=')),
+      entry.slice(entry.indexOf('=') + 1),
+    ]);
+  return new Map(entries);
 }
 
 async function waitReady(url: string, timeoutMs: number): Promise<number> {
@@ -202,9 +215,21 @@ describe('all-in-one launcher', () => {
       logger,
     );
     try {
+      // Four cold Node.js processes on a loaded two-core machine: one generous deadline for all of them.
+      const deadline = Date.now() + 150_000;
       for (const port of [inspection, relay, connector, bot]) {
-        expect(await waitReady(`http://127.0.0.1:${port}`, 30_000)).toBe(200);
+        expect(await waitReady(`http://127.0.0.1:${port}`, deadline - Date.now())).toBe(200);
       }
+      // Each process got only its own variables: the relay has Redis but not the bot's or the API's secrets.
+      const relayVariables = environmentOf(running.pid('relay-gateway'));
+      expect(relayVariables.get('REDIS_URL')).toBe(process.env.REDIS_URL);
+      expect(relayVariables.has('RELAY_GATEWAY_PORT')).toBe(true);
+      for (const name of ['INSPECTION_BOT_API_PASSWORD', 'DATABASE_URL', 'INSPECTION_ADMIN_PASSWORD'])
+        expect([name, relayVariables.has(name)]).toEqual([name, false]);
+      const botVariables = environmentOf(running.pid('inspection-bot'));
+      expect(botVariables.get('INSPECTION_BOT_API_PASSWORD')).toBe(BOT_PASSWORD);
+      for (const name of ['DATABASE_URL', 'CONNECTOR_INTERNAL_KEY', 'RELAY_CONNECTOR_KEY'])
+        expect([name, botVariables.has(name)]).toEqual([name, false]);
       // RELAY_BOT_SERVICE_URL follows CONNECTOR_GATEWAY_PORT: the serviceUrl answers as the connector.
       const relayReady = (await (await fetch(`http://127.0.0.1:${relay}/readyz`)).json()) as {
         checks: Record<string, { status: string }>;
@@ -214,5 +239,5 @@ describe('all-in-one launcher', () => {
       await running.close();
     }
     await running.exited;
-  }, 60_000);
+  }, 240_000);
 });

@@ -19,6 +19,7 @@ import { ManagedIdentityModule } from './managed-identity/managed-identity.modul
 import { OAuthModule } from './oauth/oauth.module';
 import { OpenIdModule } from './openid/openid.module';
 import { SigningKeysModule } from './signing-keys/signing-keys.module';
+import { UserTokensModule } from './user-tokens/user-tokens.module';
 
 export interface ConnectorGatewayModuleOptions {
   environment: ConnectorGatewayEnvironment;
@@ -73,6 +74,7 @@ export class ConnectorGatewayModule {
         DeliveryModule,
         ConversationsModule,
         AiServicesModule.forRoot(aiServices, environment),
+        UserTokensModule.forRoot(environment, bots),
       ],
       providers: [
         ConnectorGatewayExceptionFilter,

@@ -136,6 +136,15 @@ export class InspectionApiModule {
           useFactory: (readiness: ReadinessRegistry, dataSource: DataSource) =>
             readiness.register('database', () => checkDatabaseReady(dataSource)),
         },
+        {
+          // Advisory: other replicas deliver while this one's runner is failing, so it stays in the load balancer.
+          provide: 'inspection-api:events-readiness',
+          inject: [ReadinessRegistry, EventRunner],
+          useFactory: (readiness: ReadinessRegistry, runner: EventRunner) => {
+            if (environment.INSPECTION_EVENTS_RUNNER)
+              readiness.registerAdvisory('events', () => runner.health());
+          },
+        },
       ],
     };
   }

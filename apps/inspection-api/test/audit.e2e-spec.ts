@@ -145,7 +145,11 @@ describe('audit trail (/api/audit/)', () => {
       ['archived', null, null],
     ]);
     expect(entries[3]).toMatchObject(
-      byAdmin({ changed: ['frequency'], before: { frequency: 'daily' }, after: { frequency: 'weekly' } }),
+      byAdmin({
+        changed: ['frequency', 'schedule_unit'],
+        before: { frequency: 'daily', schedule_unit: 'day' },
+        after: { frequency: 'weekly', schedule_unit: 'week' },
+      }),
     );
     for (const entry of entries)
       expect(entry).toMatchObject(byAdmin({ resource: 'plan', resource_id: plan }));

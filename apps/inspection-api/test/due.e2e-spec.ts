@@ -56,6 +56,7 @@ describe('due checks', () => {
       status: 'done',
       period_start: '2026-11-24',
       period_end: '2026-11-24',
+      due_at: null,
       last_record: {
         id: ids.recordA1,
         status: 'fail',

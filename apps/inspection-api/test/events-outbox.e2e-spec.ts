@@ -32,6 +32,18 @@ describe('domain events in the outbox', () => {
     await api?.close();
   });
 
+  it('with the runner off, events wait in the outbox and /readyz has no events check', async () => {
+    const device = await api.createDevice();
+    expect((await api.post('/api/records/', { status: 'fail', device: device.id })).status).toBe(201);
+    const { rows } = await db.query<{ waiting: number }>(
+      'SELECT count(*)::int AS "waiting" FROM "events" WHERE "dispatched_at" IS NULL',
+    );
+    expect(rows[0]?.waiting).toBeGreaterThan(0);
+    const report = (await (await fetch(`${api.url}/readyz`)).json()) as { checks: Record<string, unknown> };
+    expect(report.checks).toHaveProperty('database');
+    expect(report.checks).not.toHaveProperty('events');
+  });
+
   it('a failed or warned record is an event; a passed one is not; a change to fail is one', async () => {
     const device = await api.createDevice();
     await newEvents();

@@ -100,6 +100,7 @@ describe('check plans', () => {
       'active',
       'has_devices',
       'open_action_on',
+      'schedule',
     ]);
     expect(created.body).toMatchObject({ devices: [a, b], name: 'Daily', frequency: 'daily', active: true });
     const id = (created.body as { id: number }).id;

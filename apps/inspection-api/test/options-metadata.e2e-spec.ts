@@ -103,6 +103,7 @@ describe('OPTIONS metadata', () => {
       'active',
       'has_devices',
       'open_action_on',
+      'schedule',
     ]);
     expect(plans.actions.POST.active).toEqual({
       type: 'boolean',

@@ -1,19 +1,13 @@
 import { Client } from 'pg';
 import { TestApi } from './support/test-api';
 
-/** The event runner's job pool (pg-boss) names its connections so; its polls are not the request's statements. */
-const EVENT_RUNNER_CONNECTIONS = 'inspection-api-events';
-
 /** Counts the SQL statements the app sends (a hook on pg's Client#query, which TypeORM's pool uses). */
 function countStatements(): { statements: string[]; restore: () => void } {
   const statements: string[] = [];
   const original = Client.prototype.query;
   const patched = function (this: Client, ...args: unknown[]) {
     const first = args[0];
-    const connection = (this as unknown as { connectionParameters?: { application_name?: string } })
-      .connectionParameters;
-    if (connection?.application_name !== EVENT_RUNNER_CONNECTIONS)
-      statements.push(typeof first === 'string' ? first : String((first as { text?: string })?.text));
+    statements.push(typeof first === 'string' ? first : String((first as { text?: string })?.text));
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   };
   Client.prototype.query = patched as typeof original;
@@ -23,8 +17,7 @@ function countStatements(): { statements: string[]; restore: () => void } {
 describe('SQL statements per list request', () => {
   let api: TestApi;
   beforeAll(async () => {
-    // The outbox is polled once at start and then hourly, so no dispatch runs between a request's statements.
-    api = await TestApi.start('inspection_queries', { INSPECTION_EVENTS_POLL_MS: '3600000' });
+    api = await TestApi.start('inspection_queries');
     for (let index = 0; index < 30; index += 1) {
       const device = await api.createDevice();
       for (let item = 0; item < 3; item += 1)

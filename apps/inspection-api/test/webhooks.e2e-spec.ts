@@ -21,6 +21,7 @@ interface Delivery {
 
 /** Short retries for tests: 1 s, then about 2 s, 4 s … (INSPECTION_WEBHOOK_RETRY_DELAY_SECONDS). */
 const FAST = {
+  INSPECTION_EVENTS_RUNNER: 'true',
   INSPECTION_EVENTS_POLL_MS: '100',
   INSPECTION_WEBHOOK_RETRY_DELAY_SECONDS: '1',
   INSPECTION_WEBHOOK_RETRY_WINDOW_SECONDS: '60',
@@ -63,6 +64,13 @@ describe('webhooks (/api/webhooks/)', () => {
   afterAll(async () => {
     await api?.close();
     await receiver?.close();
+  });
+
+  it('shows the event runner in /readyz as an advisory check', async () => {
+    const ready = await fetch(`${api.url}/readyz`);
+    expect(ready.status).toBe(200);
+    const report = (await ready.json()) as { checks: Record<string, { status: string; advisory?: boolean }> };
+    expect(report.checks.events).toEqual({ status: 'up', advisory: true });
   });
 
   it('registers an endpoint in DRF form, its secret shown once', async () => {
@@ -224,6 +232,7 @@ describe('webhook addresses (SSRF)', () => {
 
   beforeAll(async () => {
     api = await TestApi.start('inspection_webhooks_ssrf', {
+      INSPECTION_EVENTS_RUNNER: 'true',
       INSPECTION_EVENTS_POLL_MS: '100',
       INSPECTION_WEBHOOK_RETRY_DELAY_SECONDS: '1',
       INSPECTION_WEBHOOK_RETRY_WINDOW_SECONDS: '1',
@@ -302,14 +311,14 @@ describe('a crash between the commit and the delivery', () => {
       INSPECTION_ADMIN_PASSWORD: ADMIN.password,
       INSPECTION_MEDIA_ROOT: await mkdtemp(join(tmpdir(), 'inspection-media-')),
     };
-    // The first process takes events from the outbox once an hour: the record's event waits there when it dies.
+    // The first process runs no event runner: the record's event waits in the outbox when it dies.
     const port = 7511;
     child = spawn(process.execPath, [join(__dirname, '..', 'dist', 'main.js')], {
       env: {
         ...process.env,
         ...environment,
         INSPECTION_API_PORT: String(port),
-        INSPECTION_EVENTS_POLL_MS: '3600000',
+        INSPECTION_EVENTS_RUNNER: 'false',
       },
       stdio: 'ignore',
     });

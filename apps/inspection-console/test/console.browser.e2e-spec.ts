@@ -186,6 +186,10 @@ interface ApiDevice {
 
         // One device from its page, in Chinese; the address typed before is remembered in this browser.
         await page.goto(`${stack.consoleUrl}?locale=zh-CN#/devices/${device.id}`);
+        // The device's History, in Chinese: created by the supervisor through this console.
+        const created = page.getByTestId('audit-history').locator(':scope > li').last();
+        await created.waitFor({ timeout: 15_000 });
+        await expect(created.textContent()).resolves.toMatch(/^已创建 · supervisor · /);
         await page.getByRole('button', { name: '打印二维码标签' }).click();
         await page.getByRole('heading', { name: '二维码标签' }).waitFor({ timeout: 15_000 });
         await page.locator('article.label').first().waitFor();
@@ -436,6 +440,9 @@ interface ApiDevice {
       const facts = (await page.locator('[data-testid="record-page"] dl').textContent()) ?? '';
       for (const text of ['Leaks', 'Warning', 'drip under the flange', 'insp']) expect(facts).toContain(text);
       await page.getByText('No action has been opened from this record.').waitFor();
+      await expect(
+        page.getByTestId('audit-history').locator(':scope > li').first().textContent(),
+      ).resolves.toMatch(/^Created · supervisor · /);
       await shot('record', 'en', 'desktop');
 
       await page.getByRole('button', { name: 'Open an action' }).click();
@@ -474,12 +481,21 @@ interface ApiDevice {
       await page.getByRole('dialog').getByRole('button', { name: 'Mark done' }).click();
       await page.getByRole('button', { name: 'Verify' }).click();
       await page.getByText('Verified: this action is closed and read-only.').waitFor({ timeout: 15_000 });
-      const history = page.getByTestId('action-history').locator('li');
+      // The History section: the action's audit trail, newest first, each change before → after.
+      const history = page.getByTestId('audit-history').locator(':scope > li');
+      await page.waitForFunction(() =>
+        document
+          .querySelector('[data-testid="audit-history"] > li')
+          ?.textContent?.includes('Status: Done → Verified'),
+      );
       await expect(history.allTextContents()).resolves.toEqual([
-        expect.stringMatching(/^Opened · supervisor · /),
-        expect.stringMatching(/^Open → In progress · supervisor · /),
-        expect.stringMatching(/^In progress → Done · supervisor · /),
-        expect.stringMatching(/^Done → Verified · supervisor · /),
+        expect.stringMatching(/^Changed · supervisor · .+Status: Done → Verified$/),
+        expect.stringMatching(
+          /^Changed · supervisor · .+Close-out note: — → Gasket replaced, no dripStatus: In progress → Done$/,
+        ),
+        expect.stringMatching(/^Commented · supervisor · .+“Ordered a new gasket”$/),
+        expect.stringMatching(/^Changed · supervisor · .+Status: Open → In progress$/),
+        expect.stringMatching(/^Created · supervisor · /),
       ]);
       await expect(action.textContent()).resolves.toContain('Gasket replaced, no drip');
       await expect(page.getByRole('textbox', { name: 'Comment' }).count()).resolves.toBe(0);

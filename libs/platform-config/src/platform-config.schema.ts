@@ -43,6 +43,32 @@ export class BotCertificateSchema {
   @IsOptional() @IsString() thumbprint?: string;
 }
 
+/** An OAuth connection of a bot (the user-token service): an OpenID Connect provider the bot's users sign in with. */
+export class OAuthConnectionSchema {
+  /** The connection's name, as the bot's code names it (`connectionName` of OAuthPrompt / the Agents SDK). */
+  @IsString() @Matches(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/) name!: string;
+
+  /** The provider's issuer; its discovery document is `{issuer}/.well-known/openid-configuration`. */
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] }) issuer!: string;
+
+  /** The client id registered at the provider for this platform. */
+  @IsString() @Matches(/\S/) clientId!: string;
+
+  /** The client secret (normally a reference); absent: a public client (PKCE only). */
+  @IsOptional() @IsSecretSource() clientSecret?: SecretSource;
+
+  /** Scopes asked for (default `openid profile offline_access`). */
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @IsString({ each: true })
+  @Matches(/^\S+$/, { each: true })
+  scopes?: string[];
+
+  /** The provider's name shown to users and in GetTokenStatus (default: the connection's name). */
+  @IsOptional() @IsString() displayName?: string;
+}
+
 export class BotSchema {
   /** The bot's handle in this platform (recipient id towards the client, lookup key). */
   @IsString() @Matches(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/) id!: string;
@@ -93,6 +119,13 @@ export class BotSchema {
    * requests carrying it are this bot's, with or without `client_id` (a system-assigned identity).
    */
   @IsOptional() @IsSecretSource() identityHeader?: SecretSource;
+
+  /** connector-gateway: the bot's OAuth connections (the user-token service; docs/protocols/user-token-service.md). */
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => OAuthConnectionSchema)
+  oauthConnections?: OAuthConnectionSchema[];
 }
 
 export class RelaySchema {

@@ -365,6 +365,67 @@ describe('platform configuration', () => {
     ]);
   });
 
+  it("reads a bot's OAuth connections (secret resolved, default scopes and name); refuses bad and duplicate ones", () => {
+    const config = parsePlatformConfig(
+      [
+        'bots:',
+        '  - id: signer',
+        '    appId: signer-app',
+        '    messagingEndpoint: http://localhost:3978/api/messages',
+        '    oauthConnections:',
+        '      - name: company',
+        '        issuer: https://id.example.com/realms/fieldops',
+        '        clientId: fieldops-bot',
+        '        clientSecret: { env: COMPANY_OIDC_SECRET }',
+        '      - name: public-client',
+        '        issuer: http://idp.local:8080',
+        '        clientId: pkce-only',
+        '        scopes: [openid, email]',
+        '        displayName: Company login',
+      ].join('\n'),
+      'test',
+      { ...context, environment: { COMPANY_OIDC_SECRET: 'company-oidc-secret-1' } },
+    );
+    expect(config.bots[0]?.oauthConnections).toEqual([
+      {
+        name: 'company',
+        issuer: 'https://id.example.com/realms/fieldops',
+        clientId: 'fieldops-bot',
+        clientSecret: 'company-oidc-secret-1',
+        scopes: ['openid', 'profile', 'offline_access'],
+        displayName: 'company',
+      },
+      {
+        name: 'public-client',
+        issuer: 'http://idp.local:8080',
+        clientId: 'pkce-only',
+        scopes: ['openid', 'email'],
+        displayName: 'Company login',
+      },
+    ]);
+    const problems = problemsOf(() =>
+      parsePlatformConfig(
+        [
+          'bots:',
+          '  - id: b1',
+          '    appId: a',
+          '    messagingEndpoint: http://localhost/api/messages',
+          '    oauthConnections:',
+          '      - { name: one, issuer: not-a-url, clientId: c }',
+          '      - { name: two, issuer: https://idp.example.com, clientId: c, clientSecret: { env: UNSET_OIDC } }',
+          '      - { name: two, issuer: https://idp.example.com, clientId: c }',
+        ].join('\n'),
+        'test',
+        context,
+      ),
+    );
+    expect(problems).toEqual([
+      expect.stringMatching(/^bots\.0\.oauthConnections\.0\.issuer: /),
+      expect.stringMatching(/^bots\.0\.oauthConnections\.1\.clientSecret: environment variable UNSET_OIDC/),
+      expect.stringMatching(/^bots\.0\.oauthConnections\.2\.name: duplicate connection name "two"/),
+    ]);
+  });
+
   it('refuses documents that are not YAML mappings and files that cannot be read', () => {
     expect(problemsOf(() => parsePlatformConfig('bots: [unclosed', 'test', context))[0]).toMatch(
       /not valid YAML/,

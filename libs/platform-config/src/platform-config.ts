@@ -41,7 +41,23 @@ export interface BotConfig {
   readonly channelTokenIssuer?: string;
   /** The bot's own managed-identity secret (resolved). */
   readonly identityHeader?: string;
+  /** The bot's OAuth connections (user-token service); absent: none. */
+  readonly oauthConnections?: readonly OAuthConnectionConfig[];
 }
+
+/** An OAuth connection of a bot, secret resolved. */
+export interface OAuthConnectionConfig {
+  readonly name: string;
+  /** The issuer, without a trailing slash added or removed (as the provider names itself). */
+  readonly issuer: string;
+  readonly clientId: string;
+  /** Absent: a public client. */
+  readonly clientSecret?: string;
+  readonly scopes: readonly string[];
+  readonly displayName: string;
+}
+
+export const DEFAULT_OAUTH_SCOPES: readonly string[] = ['openid', 'profile', 'offline_access'];
 
 export interface BotCertificateConfig {
   /** Certificate or SPKI public key, PEM (resolved). */
@@ -177,6 +193,7 @@ function resolveValidated(
       | 'sdk'
       | 'channelTokenIssuer'
       | 'identityHeader'
+      | 'oauthConnections'
     > = {
       ...(bot.appPassword !== undefined && { appPassword: secret(`${key}.appPassword`, bot.appPassword) }),
       ...(bot.appPasswordHash !== undefined && {
@@ -197,6 +214,29 @@ function resolveValidated(
           `${key}.identityHeader`,
           secret(`${key}.identityHeader`, bot.identityHeader),
         ),
+      }),
+      ...(bot.oauthConnections !== undefined && {
+        oauthConnections: bot.oauthConnections.map((connection, connectionIndex): OAuthConnectionConfig => {
+          const connectionKey = `${key}.oauthConnections.${connectionIndex}`;
+          if (
+            bot.oauthConnections?.some(
+              (other, otherIndex) => otherIndex < connectionIndex && other.name === connection.name,
+            )
+          )
+            problems.push(
+              `${connectionKey}.name: duplicate connection name ${JSON.stringify(connection.name)}`,
+            );
+          return {
+            name: connection.name,
+            issuer: connection.issuer,
+            clientId: connection.clientId,
+            ...(connection.clientSecret !== undefined && {
+              clientSecret: secret(`${connectionKey}.clientSecret`, connection.clientSecret),
+            }),
+            scopes: connection.scopes ?? DEFAULT_OAUTH_SCOPES,
+            displayName: connection.displayName ?? connection.name,
+          };
+        }),
       }),
     };
     return {

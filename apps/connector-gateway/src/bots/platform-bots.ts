@@ -21,5 +21,6 @@ export function registeredBotsFromPlatformConfig(config: PlatformConfig): Regist
     ...(bot.sdk !== undefined && { sdk: bot.sdk }),
     ...(bot.channelTokenIssuer !== undefined && { channelTokenIssuer: bot.channelTokenIssuer }),
     ...(bot.identityHeader !== undefined && { identityHeader: bot.identityHeader }),
+    ...(bot.oauthConnections !== undefined && { oauthConnections: bot.oauthConnections }),
   }));
 }

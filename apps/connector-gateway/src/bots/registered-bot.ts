@@ -1,6 +1,6 @@
 import { createHash, createPublicKey, type KeyObject, timingSafeEqual, X509Certificate } from 'node:crypto';
 import { ConfigurationError } from '@fieldops/platform';
-import { BOT_SDKS, type BotSdk } from '@fieldops/platform-config';
+import { BOT_SDKS, type BotSdk, type OAuthConnectionConfig } from '@fieldops/platform-config';
 
 /**
  * A certificate (or bare public key) a bot may sign RFC 7523 client assertions with. The assertion's
@@ -50,6 +50,8 @@ export interface RegisteredBot {
    * the bot's, with or without `client_id` (`authType=SystemManagedIdentity`).
    */
   identityHeader?: string;
+  /** The bot's OAuth connections (the user-token service), validated by the platform configuration. */
+  oauthConnections?: readonly OAuthConnectionConfig[];
 }
 
 /** A registered certificate, parsed. */
@@ -77,6 +79,8 @@ export interface BotRegistration {
   channelTokenIssuer?: string;
   /** SHA-256 of the bot's own identity header. */
   identityHeaderDigest?: Buffer;
+  /** The bot's OAuth connections (user-token service). */
+  oauthConnections: readonly OAuthConnectionConfig[];
 }
 
 const APP_ID = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
@@ -278,6 +282,7 @@ export function validateRegisteredBots(bots: readonly RegisteredBot[], source = 
       sdk: bot.sdk ?? 'botbuilder',
       ...(bot.channelTokenIssuer !== undefined && { channelTokenIssuer: bot.channelTokenIssuer }),
       ...(bot.identityHeader !== undefined && { identityHeaderDigest: passwordDigest(bot.identityHeader) }),
+      oauthConnections: bot.oauthConnections ?? [],
     });
   });
   if (problems.length > 0) throw new ConfigurationError(source, problems);

@@ -211,6 +211,13 @@ export class ConnectorGatewayEnvironment extends ConversationStateEnvironment {
   @IsReadableFile()
   CONNECTOR_TLS_KEY_FILE?: string;
 
+  /**
+   * Secret (32+ characters) the user-token service derives its keys from: AES-256-GCM encryption of users' tokens at
+   * rest and the signature of sign-in states. Equal on every instance. Unset: a random key per process (signed-in
+   * users are lost on restart); required with REDIS_URL when a bot has OAuth connections.
+   */
+  @Expose() @IsOptional() @IsString() @MinLength(32) CONNECTOR_USER_TOKEN_KEY?: string;
+
   /** The configured signing keys, parsed (undefined when CONNECTOR_SIGNING_KEYS is unset). */
   configuredSigningKeys(): ResolvedSigningKey[] | undefined {
     if (this.CONNECTOR_SIGNING_KEYS === undefined) return undefined;

@@ -224,6 +224,13 @@ export class InspectionApiEnvironment extends CommonEnvironment {
   })
   INSPECTION_PUBLIC_URL?: string;
 
+  /**
+   * Run the event runner (outbox dispatch, webhook deliveries, scheduled events) in this process. Off: the API still
+   * writes events to the outbox, and a replica with the runner on (or this one after a restart with it on) delivers
+   * them. `/readyz` shows the runner as the advisory check `events` when it is on.
+   */
+  @Expose() @ToBoolean() @IsBoolean() INSPECTION_EVENTS_RUNNER: boolean = true;
+
   /** How often each replica looks for events not yet handed to the job runner (pg-boss), in milliseconds. */
   @Expose() @ToInteger() @IsInt() @Min(50) @Max(3_600_000) INSPECTION_EVENTS_POLL_MS: number = 1000;
 

@@ -19,6 +19,7 @@ import { AddTokenRevocation1732921000000 } from './migrations/1732921000000-add-
 import { CreateAuditTrail1732922000000 } from './migrations/1732922000000-create-audit-trail';
 import { CreateEvents1732923000000 } from './migrations/1732923000000-create-events';
 import { CreateWebhooks1732923100000 } from './migrations/1732923100000-create-webhooks';
+import { AddPlanSchedules1732924000000 } from './migrations/1732924000000-add-plan-schedules';
 
 /** Every migration, in order. New ones are appended here (and never edited once released). */
 export const INSPECTION_MIGRATIONS = [
@@ -36,6 +37,7 @@ export const INSPECTION_MIGRATIONS = [
   CreateAuditTrail1732922000000,
   CreateEvents1732923000000,
   CreateWebhooks1732923100000,
+  AddPlanSchedules1732924000000,
 ];
 
 /** Every entity of the service. */

@@ -6,10 +6,14 @@ import {
   dueWindow,
   type DueWindow,
   type Frequency,
+  FREQUENCY_SCHEDULES,
   localDate,
   parseCalendarDate,
   periodOf,
+  planPeriodsSql,
   previousPeriodOf,
+  type Schedule,
+  scheduleBounds,
   startOfDay,
 } from './due-rules';
 
@@ -72,6 +76,8 @@ describe('time zones', () => {
 /** The facts of one check as the due statements see them. */
 interface CheckFacts {
   frequency: Frequency;
+  /** A schedule other than the frequency's own. */
+  schedule?: Schedule;
   /** The last record of the check, if any (the statement looks only before the end of the date). */
   lastCheckedAt: Date | undefined;
   deviceCreatedAt: Date;
@@ -94,13 +100,20 @@ describe('due status (dueStatusSql, evaluated by PostgreSQL)', () => {
 
   /** The status the due statements give a check with these facts, in this window. */
   const dueStatus = async (facts: CheckFacts, window: DueWindow): Promise<DueStatus> => {
-    const bounds = window.frequencies[facts.frequency];
+    const schedule = facts.schedule ?? {
+      ...FREQUENCY_SCHEDULES[facts.frequency],
+      starts_on: null,
+      due_time: null,
+    };
+    const bounds = scheduleBounds(schedule, window.date, window.timeZone);
     const sql = `SELECT ${dueStatusSql({
       lastCheckedAt: '$1::timestamptz',
       deviceCreatedAt: '$2::timestamptz',
       start: '$3::timestamptz',
       previousStart: '$4::timestamptz',
       asOf: '$5::timestamptz',
+      dueAt: '$6::timestamptz',
+      now: '$7::timestamptz',
     })} AS "status"`;
     const values = [
       facts.lastCheckedAt ?? null,
@@ -108,6 +121,8 @@ describe('due status (dueStatusSql, evaluated by PostgreSQL)', () => {
       bounds.start,
       bounds.previousStart,
       window.asOf,
+      bounds.dueAt,
+      window.now,
     ];
     const { rows } = await client.query<{ status: DueStatus }>(sql, values);
     return rows[0].status;
@@ -174,11 +189,81 @@ describe('due status (dueStatusSql, evaluated by PostgreSQL)', () => {
     expect(await dueStatus(weekly, dueWindow('2026-12-07', 'UTC'))).toBe('overdue');
   });
 
-  it("the window carries each frequency's period and its instants", () => {
+  it('a due time makes an unchecked check overdue once it has passed', async () => {
+    const schedule: Schedule = { every: 1, unit: 'day', starts_on: null, due_time: '09:00:00' };
+    const before = dueWindow('2026-11-24', 'Asia/Shanghai', new Date('2026-11-24T00:59:00Z')); // 08:59
+    const after = dueWindow('2026-11-24', 'Asia/Shanghai', new Date('2026-11-24T01:00:00Z')); // 09:00
+    const yesterday = new Date('2026-11-23T02:00:00Z');
+    expect(await dueStatus(facts({ schedule, lastCheckedAt: yesterday }), before)).toBe('due');
+    expect(await dueStatus(facts({ schedule, lastCheckedAt: yesterday }), after)).toBe('overdue');
+    const today = new Date('2026-11-24T03:00:00Z'); // a late check is still done
+    expect(await dueStatus(facts({ schedule, lastCheckedAt: today }), after)).toBe('done');
+  });
+
+  it('the window carries the end of the date', () => {
     const window = dueWindow('2026-11-24', 'Asia/Shanghai');
     expect(window.asOf.toISOString()).toBe('2026-11-24T16:00:00.000Z');
-    expect(window.frequencies.weekly.period).toEqual({ start: '2026-11-23', end: '2026-11-29' });
-    expect(window.frequencies.weekly.start.toISOString()).toBe('2026-11-22T16:00:00.000Z');
-    expect(window.frequencies.monthly.previousStart.toISOString()).toBe('2026-09-30T16:00:00.000Z');
+  });
+});
+
+describe('plan periods in SQL (planPeriodsSql) agree with schedulePeriod and scheduleBounds', () => {
+  let database: ScratchDatabase;
+  let client: Client;
+
+  beforeAll(async () => {
+    database = await createScratchDatabase(process.env.DATABASE_URL ?? '', 'due_periods');
+    client = new Client({ connectionString: database.url });
+    await client.connect();
+  });
+
+  afterAll(async () => {
+    await client?.end();
+    await database?.drop();
+  });
+
+  const schedules: Schedule[] = [
+    { every: 1, unit: 'day', starts_on: null, due_time: null },
+    { every: 1, unit: 'week', starts_on: null, due_time: '02:30:00' },
+    { every: 1, unit: 'month', starts_on: null, due_time: '23:59:59' },
+    { every: 3, unit: 'month', starts_on: null, due_time: null },
+    { every: 1, unit: 'year', starts_on: null, due_time: '09:00:00' },
+    { every: 2, unit: 'year', starts_on: '2024-02-29', due_time: null },
+    { every: 1, unit: 'month', starts_on: '2026-01-31', due_time: '01:30:00' },
+    { every: 3, unit: 'month', starts_on: '2025-11-30', due_time: null },
+    { every: 2, unit: 'week', starts_on: '2026-11-04', due_time: '18:00:00' },
+    { every: 10, unit: 'day', starts_on: '2028-02-25', due_time: null },
+  ];
+  const dates = [
+    '2026-01-31',
+    '2026-02-28',
+    '2026-03-08',
+    '2026-03-29',
+    '2026-11-01',
+    '2026-12-31',
+    '2028-02-29',
+    '1999-12-31',
+  ];
+  const zones = ['America/New_York', 'Europe/Berlin', 'Asia/Shanghai'];
+
+  it.each(zones)('%s', async (zone) => {
+    for (const schedule of schedules)
+      for (const date of dates) {
+        const { rows } = await client.query<Record<string, Date | string | null>>(
+          `SELECT pp."period_start"::text AS "start", pp."period_end"::text AS "end", pp."start_at", pp."previous_start_at", pp."due_at"
+           FROM (SELECT $3::int AS "schedule_every", $4::text AS "schedule_unit", $5::date AS "starts_on", $6::time AS "due_time") p
+           ${planPeriodsSql('$1', '$2::text')}`,
+          [date, zone, schedule.every, schedule.unit, schedule.starts_on, schedule.due_time],
+        );
+        const bounds = scheduleBounds(schedule, date, zone);
+        expect({ schedule, date, ...rows[0] }).toEqual({
+          schedule,
+          date,
+          start: bounds.period.start,
+          end: bounds.period.end,
+          start_at: bounds.start,
+          previous_start_at: bounds.previousStart,
+          due_at: bounds.dueAt,
+        });
+      }
   });
 });

@@ -9,9 +9,9 @@ import {
   dueStatusSql,
   dueWindow,
   type DueWindow,
-  FREQUENCIES,
   type Frequency,
   localDate,
+  planPeriodsSql,
 } from './due-rules';
 
 export interface DueFilters {
@@ -42,49 +42,58 @@ export interface DueSummary {
 const json = (value: string): string => `COALESCE(to_json(${value})::text, 'null')`;
 
 /**
- * The CTE `checks`: every check of the active plans (filtered), one row per (plan, device of the plan, check item of
- * the device; a device without items is one check), without its status. Archived plans, devices and items have none.
+ * The CTEs `plan_periods` (each active plan's current period on the window's date, `planPeriodsSql`, computed once
+ * per plan) and `checks`: every check of those plans (filtered), one row per (plan, device of the plan, check item of
+ * the device; a device without items is one check), without its status. Archived plans, devices and items have none;
+ * nor has a plan before its `starts_on`.
  */
-function checksCte(filters: DueFilters, parameters: SqlParameters): string {
-  const conditions = ['p."active"', 'p."archived_at" IS NULL', 'd."archived_at" IS NULL'];
-  if (filters.plan !== undefined) conditions.push(`p."id" = ${parameters.add(filters.plan)}`);
-  if (filters.group !== undefined) conditions.push(`d."group" = ${parameters.add(filters.group)}`);
-  return `"checks" AS (
-      SELECT p."id" AS "plan_id", p."name" AS "plan_name", p."frequency",
+function checksCte(window: DueWindow, filters: DueFilters, parameters: SqlParameters): string {
+  const date = parameters.add(window.date);
+  const plans = [
+    'p."active"',
+    'p."archived_at" IS NULL',
+    `(p."starts_on" IS NULL OR p."starts_on" <= ${date}::date)`,
+  ];
+  if (filters.plan !== undefined) plans.push(`p."id" = ${parameters.add(filters.plan)}`);
+  const devices = ['d."archived_at" IS NULL'];
+  if (filters.group !== undefined) devices.push(`d."group" = ${parameters.add(filters.group)}`);
+  return `"plan_periods" AS MATERIALIZED (
+      SELECT p."id", p."name", p."frequency", pp.* FROM "check_plans" p
+      ${planPeriodsSql(date, `${parameters.add(window.timeZone)}::text`)}
+      WHERE ${plans.join(' AND ')}),
+    "checks" AS (
+      SELECT p."id" AS "plan_id", p."name" AS "plan_name", p."frequency", p."period_start", p."period_end",
+        p."start_at", p."previous_start_at", p."due_at", GREATEST(d."created_at", p."starts_at") AS "since",
         d."id" AS "device_id", d."code" AS "device_code", d."name" AS "device_name", d."group" AS "device_group",
-        d."location" AS "device_location", d."created_at" AS "device_created_at", i."id" AS "item_id", i."name" AS "item_name"
-      FROM "check_plans" p
+        d."location" AS "device_location", i."id" AS "item_id", i."name" AS "item_name"
+      FROM "plan_periods" p
       JOIN "check_plan_devices" pd ON pd."plan_id" = p."id"
       JOIN "devices" d ON d."id" = pd."device_id"
       LEFT JOIN "check_items" i ON i."device_id" = d."id" AND i."archived_at" IS NULL
-      WHERE ${conditions.join(' AND ')})`;
+      WHERE ${devices.join(' AND ')})`;
 }
 
 /**
  * What classifies the checks of alias `c` (columns of `checks`) in the window: a join giving `l."last_checked_at"`,
  * the time of the check's last record before the end of the date (an index-only probe of the item's
  * (item_id, checked_at) index, or the device's for a device without items; `OFFSET 0` keeps it one probe however
- * often the status refers to it), and the status (`dueStatusSql`) and period dates as expressions. The window's
- * instants and dates are parameters (`due-rules.ts` computes them); `asOf` is the window's end.
+ * often the status refers to it), and the status (`dueStatusSql`). `asOf` is the window's end.
  */
 function classification(window: DueWindow, parameters: SqlParameters, asOf: string) {
-  const byFrequency = (value: (frequency: Frequency) => unknown, type: string) =>
-    `(CASE c."frequency" ${FREQUENCIES.map((frequency) => `WHEN '${frequency}' THEN ${parameters.add(value(frequency))}::${type}`).join(' ')} END)`;
   const lastOf = (column: string, owner: string) =>
     `(SELECT max(r."checked_at") FROM "check_records" r WHERE r."${column}" = ${owner} AND r."checked_at" < ${asOf})`;
   const join = `LEFT JOIN LATERAL (SELECT CASE WHEN c."item_id" IS NULL THEN ${lastOf('device_id', 'c."device_id"')}
       ELSE ${lastOf('item_id', 'c."item_id"')} END AS "last_checked_at" OFFSET 0) l ON TRUE`;
   const status = dueStatusSql({
     lastCheckedAt: 'l."last_checked_at"',
-    deviceCreatedAt: 'c."device_created_at"',
-    start: byFrequency((frequency) => window.frequencies[frequency].start, 'timestamptz'),
-    previousStart: byFrequency((frequency) => window.frequencies[frequency].previousStart, 'timestamptz'),
+    deviceCreatedAt: 'c."since"',
+    start: 'c."start_at"',
+    previousStart: 'c."previous_start_at"',
     asOf,
+    dueAt: 'c."due_at"',
+    now: `${parameters.add(window.now)}::timestamptz`,
   });
-  // Functions: each adds its parameters only when the statement uses it.
-  const periodStart = () => byFrequency((frequency) => window.frequencies[frequency].period.start, 'text');
-  const periodEnd = () => byFrequency((frequency) => window.frequencies[frequency].period.end, 'text');
-  return { join, status, periodStart, periodEnd };
+  return { join, status };
 }
 
 const CHECK_ORDER = 'c."plan_id", c."device_id", c."item_id" NULLS FIRST';
@@ -96,10 +105,9 @@ const CHECK_ORDER = 'c."plan_id", c."device_id", c."item_id" NULLS FIRST';
 export function duePageSql(window: DueWindow, filters: DueFilters, limit: number, offset: number) {
   const parameters = new SqlParameters();
   const asOf = parameters.add(window.asOf);
-  const checks = checksCte(filters, parameters);
-  const { join, status, periodStart, periodEnd } = classification(window, parameters, asOf);
-  const classified = `SELECT c.*, ${status} AS "status", ${periodStart()} AS "period_start", ${periodEnd()} AS "period_end"
-    FROM "checks" c ${join}`;
+  const checks = checksCte(window, filters, parameters);
+  const { join, status } = classification(window, parameters, asOf);
+  const classified = `SELECT c.*, ${status} AS "status" FROM "checks" c ${join}`;
   const page = `LIMIT ${Math.trunc(limit)} OFFSET ${parameters.add(offset)}`;
   let ctes: string;
   let count: string;
@@ -125,6 +133,7 @@ export function duePageSql(window: DueWindow, filters: DueFilters, limit: number
     || ',"group":' || ${json('c."device_group"')} || ',"location":' || ${json('c."device_location"')}
     || '},"item":' || CASE WHEN c."item_id" IS NULL THEN 'null' ELSE '{"id":' || c."item_id" || ',"name":' || ${json('c."item_name"')} || '}' END
     || ',"status":' || ${json('c."status"')} || ',"period_start":' || ${json('c."period_start"')} || ',"period_end":' || ${json('c."period_end"')}
+    || ',"due_at":' || ${json(isoTimestamp('c."due_at"'))}
     || ',"last_record":' || CASE WHEN ${last('id')} IS NULL THEN 'null' ELSE '{"id":' || ${last('id')} || ',"status":' || ${json(last('status'))}
       || ',"checked_at":' || ${json(isoTimestamp(last('checked_at')))} || ',"checked_by":' || ${json(last('checked_by'))} || '}' END
     || '}'`;
@@ -141,7 +150,7 @@ export function duePageSql(window: DueWindow, filters: DueFilters, limit: number
 export function dueSummarySql(window: DueWindow, filters: DueFilters) {
   const parameters = new SqlParameters();
   const asOf = parameters.add(window.asOf);
-  const checks = checksCte(filters, parameters);
+  const checks = checksCte(window, filters, parameters);
   const { join, status } = classification(window, parameters, asOf);
   const sql = `WITH ${checks}, "classified" AS (SELECT c.*, ${status} AS "status" FROM "checks" c ${join})
     SELECT c."plan_id" AS "id", c."plan_name" AS "name", c."frequency",

@@ -17,8 +17,11 @@ export const JOB_SCHEMA = 'pgboss';
 export const WEBHOOK_QUEUE = 'webhook-delivery';
 /** Events taken from the outbox per transaction. */
 const DISPATCH_BATCH = 200;
-/** Deliveries one replica attempts at once. */
-const DELIVERY_WORKERS = 4;
+/** pg-boss workers per replica; each fetches up to DELIVERY_BATCH jobs per poll and sends them concurrently. */
+const DELIVERY_WORKERS = 2;
+const DELIVERY_BATCH = 10;
+/** How often an idle worker polls for jobs; a dispatch on this replica wakes its workers at once. */
+const DELIVERY_POLL_SECONDS = 0.5;
 
 /**
  * The event runner, on PostgreSQL (docs/decisions/events-on-postgresql.md). Each replica polls the outbox: in one
@@ -34,6 +37,9 @@ export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShu
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private stopping = false;
+  private readonly workerIds: string[] = [];
+  /** Why the runner is not healthy (shown in `/readyz`), or undefined when its last dispatch went through. */
+  private failure: string | undefined = 'not started';
 
   constructor(
     private readonly dataSource: DataSource,
@@ -43,8 +49,19 @@ export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShu
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
+  /** `/readyz`'s advisory `events` check: throws while the runner is not started or its last dispatch failed. */
+  health(): Promise<void> {
+    return this.failure === undefined
+      ? Promise.resolve()
+      : Promise.reject(new Error(`event runner: ${this.failure}`));
+  }
+
   async onApplicationBootstrap(): Promise<void> {
     const environment = this.environment;
+    if (!environment.INSPECTION_EVENTS_RUNNER) {
+      this.logger.info('event runner off in this process (INSPECTION_EVENTS_RUNNER=false)');
+      return;
+    }
     const boss = new PgBoss({
       connectionString: this.databaseUrl,
       schema: JOB_SCHEMA,
@@ -67,20 +84,50 @@ export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShu
     };
     await boss.createQueue(WEBHOOK_QUEUE, queue);
     await boss.updateQueue(WEBHOOK_QUEUE, queue);
-    for (let worker = 0; worker < DELIVERY_WORKERS; worker += 1)
-      await boss.work<{ delivery: string }>(
+    for (let worker = 0; worker < DELIVERY_WORKERS; worker += 1) {
+      let workerId = '';
+      workerId = await boss.work<{ delivery: string }>(
         WEBHOOK_QUEUE,
-        { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 0.5 },
-        async ([job]) => {
-          if (job) await this.deliveries.attempt(job.data.delivery, job.retryCount >= job.retryLimit);
+        { batchSize: DELIVERY_BATCH, includeMetadata: true, pollingIntervalSeconds: DELIVERY_POLL_SECONDS },
+        async (jobs) => {
+          await this.attemptBatch(boss, jobs);
+          // A full batch: more are likely waiting, so fetch again now instead of after the polling interval.
+          if (jobs.length === DELIVERY_BATCH) boss.notifyWorker(workerId);
         },
       );
+      this.workerIds.push(workerId);
+    }
     this.boss = boss;
+    this.failure = undefined;
     this.logger.info(
       { retryLimit: queue.retryLimit, pollMs: environment.INSPECTION_EVENTS_POLL_MS },
       'event runner started',
     );
     this.schedule(0);
+  }
+
+  /**
+   * Attempts a batch's deliveries concurrently. pg-boss completes every job of a batch whose handler resolves, or
+   * fails them all when it throws; so the failed ones are failed here, one by one (each retried on its own
+   * schedule), and the handler resolves, which completes only the jobs still active: the delivered ones.
+   */
+  private async attemptBatch(
+    boss: PgBoss,
+    jobs: Array<PgBoss.JobWithMetadata<{ delivery: string }>>,
+  ): Promise<void> {
+    const outcomes = await Promise.allSettled(
+      jobs.map((job) => this.deliveries.attempt(job.data.delivery, job.retryCount >= job.retryLimit)),
+    );
+    await Promise.all(
+      outcomes.map(async (outcome, index) => {
+        const job = jobs[index];
+        if (outcome.status === 'fulfilled' || !job) return;
+        const error: unknown = outcome.reason;
+        await boss.fail(WEBHOOK_QUEUE, job.id, {
+          message: error instanceof Error ? error.message : String(error),
+        });
+      }),
+    );
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -101,8 +148,13 @@ export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShu
   private async tick(): Promise<void> {
     let taken = 0;
     try {
-      taken = await this.dispatch();
+      const { events, deliveries } = await this.dispatch();
+      taken = events;
+      this.failure = undefined;
+      // The jobs are committed: wake this replica's workers rather than wait for their next poll.
+      if (deliveries) for (const id of this.workerIds) this.boss?.notifyWorker(id);
     } catch (error) {
+      this.failure = `dispatch failed: ${error instanceof Error ? error.message : String(error)}`;
       this.logger.error({ err: error }, 'event runner: dispatch failed (retried at the next poll)');
     }
     this.ticking = undefined;
@@ -110,14 +162,14 @@ export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   /** One transaction: take undispatched events, fan them out to deliveries and jobs, mark them dispatched. */
-  async dispatch(): Promise<number> {
+  async dispatch(): Promise<{ events: number; deliveries: number }> {
     const boss = this.boss;
-    if (!boss) return 0;
+    if (!boss) return { events: 0, deliveries: 0 };
     return this.dataSource.transaction(async (manager) => {
       const events: Array<{ id: string }> = await manager.query(
         `SELECT "id" FROM "events" WHERE "dispatched_at" IS NULL ORDER BY "id" LIMIT ${DISPATCH_BATCH} FOR UPDATE SKIP LOCKED`,
       );
-      if (!events.length) return 0;
+      if (!events.length) return { events: 0, deliveries: 0 };
       const ids = events.map((event) => event.id);
       const deliveries = await this.deliveries.fanOut(manager, ids);
       if (deliveries.length) {
@@ -137,7 +189,7 @@ export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShu
       await manager.query(`UPDATE "events" SET "dispatched_at" = now() WHERE "id" = ANY($1::bigint[])`, [
         ids,
       ]);
-      return events.length;
+      return { events: events.length, deliveries: deliveries.length };
     });
   }
 }

@@ -2,13 +2,18 @@ import { audited } from '../audit/audit-actor';
 import { type ResourceRequest } from '../drf/resource-routes';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, IsNull } from 'typeorm';
-import { isFieldErrors, notFound, validationError } from '../drf/exceptions';
+import { DrfException, notFound, validationError } from '../drf/exceptions';
 import { type Input, validateInput } from '../drf/serializer';
 import { type PageRequest, paginate, type PageRows } from '../drf/pagination';
 import { existingIdsIn, SqlParameters, sqlState } from '../database/sql';
 import { type OpenActionOn } from '../actions/action-transitions';
 import { CheckPlanEntity, type Frequency } from './check-plan.entity';
 import { CHECK_PLAN_FIELDS } from './dto/check-plan.dto';
+import { FREQUENCY_SCHEDULES, frequencyOf, type Schedule } from '../due/due-rules';
+import { frequencyMismatch, readSchedule } from './plan-schedule';
+
+const isObject = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The plan's devices in use (alias `pd`, for the plan of alias `p`): archived devices stay members, unlisted. */
 const DEVICES_IN_USE = `FROM "check_plan_devices" pd JOIN "devices" pd_d ON pd_d."id" = pd."device_id" AND pd_d."archived_at" IS NULL WHERE pd."plan_id" = p."id"`;
@@ -17,7 +22,7 @@ const DEVICES_IN_USE = `FROM "check_plan_devices" pd JOIN "devices" pd_d ON pd_d
  * The CheckPlan representation of alias `p`: `devices` (those in use) ascending; `has_devices` is false when every
  * device of the plan was deleted (archived), so a plan left without devices says so.
  */
-export const PLAN_JSON = `json_build_object('id', p."id", 'devices', COALESCE((SELECT json_agg(pd."device_id" ORDER BY pd."device_id") ${DEVICES_IN_USE}), '[]'::json), 'name', p."name", 'frequency', p."frequency", 'active', p."active", 'has_devices', EXISTS (SELECT 1 ${DEVICES_IN_USE}), 'open_action_on', p."open_action_on")`;
+export const PLAN_JSON = `json_build_object('id', p."id", 'devices', COALESCE((SELECT json_agg(pd."device_id" ORDER BY pd."device_id") ${DEVICES_IN_USE}), '[]'::json), 'name', p."name", 'frequency', p."frequency", 'active', p."active", 'has_devices', EXISTS (SELECT 1 ${DEVICES_IN_USE}), 'open_action_on', p."open_action_on", 'schedule', json_build_object('every', p."schedule_every", 'unit', p."schedule_unit", 'starts_on', p."starts_on", 'due_time', to_char(p."due_time", 'HH24:MI:SS')))`;
 
 export function planPageSql(active: boolean | undefined, limit: number, offset: number) {
   const parameters = new SqlParameters();
@@ -33,15 +38,31 @@ type PlanValues = {
   frequency?: Frequency;
   active?: boolean;
   open_action_on?: OpenActionOn;
+  /** A frequency sent alone changes `every` and `unit` only. */
+  schedule?: Pick<Schedule, 'every' | 'unit'> & Partial<Schedule>;
 };
 
 /** The plan's columns of the validated fields (entity properties). */
 function planColumns({
   open_action_on: openActionOn,
+  schedule,
   ...plan
 }: Omit<PlanValues, 'devices'>): Partial<CheckPlanEntity> {
-  return openActionOn === undefined ? plan : { ...plan, openActionOn };
+  const columns: Partial<CheckPlanEntity> = { ...plan };
+  if (openActionOn !== undefined) columns.openActionOn = openActionOn;
+  if (schedule) {
+    columns.scheduleEvery = schedule.every;
+    columns.scheduleUnit = schedule.unit;
+    if (schedule.starts_on !== undefined) columns.startsOn = schedule.starts_on;
+    if (schedule.due_time !== undefined) columns.dueTime = schedule.due_time;
+  }
+  return columns;
 }
+
+/** Error keys in the serializer's field order (a mismatch found after the fields were read goes in its place). */
+const FIELD_ORDER = ['non_field_errors', ...CHECK_PLAN_FIELDS.map((spec) => spec.name), 'schedule'];
+const ordered = (errors: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(FIELD_ORDER.filter((name) => name in errors).map((name) => [name, errors[name]]));
 
 @Injectable()
 export class PlansService {
@@ -69,13 +90,35 @@ export class PlansService {
     return rows[0].body;
   }
 
-  private async validate(input: Input, partial: boolean): Promise<PlanValues> {
+  /**
+   * The fields, and `frequency` and `schedule` reconciled (docs/protocols/inspection-api.md, "Schedules"): a
+   * schedule sets the frequency word it shows as (a frequency sent with it must be that word); a frequency sent
+   * alone sets its own schedule (every 1 day, week or month) unless it is the word the plan's schedule already
+   * shows as (`current`), so a client that writes back what it read keeps the schedule.
+   */
+  private async validate(input: Input, partial: boolean, current?: Frequency): Promise<PlanValues> {
     const { values, errors } = await validateInput(input, CHECK_PLAN_FIELDS, {
       partial,
       existingIds: existingIdsIn(this.dataSource),
     });
-    if (isFieldErrors(errors)) throw validationError(errors);
-    return values;
+    const all: Record<string, unknown> = { ...errors };
+    const reading =
+      input.kind === 'json' && !isObject(input.data) ? { missing: true as const } : readSchedule(input);
+    const plan = values as PlanValues;
+    if (!('missing' in reading)) {
+      if ((all.frequency as string[] | undefined)?.[0] === 'This field is required.') delete all.frequency; // the schedule gives it
+      if ('errors' in reading) all.schedule = reading.errors;
+      else {
+        const mismatch = plan.frequency && frequencyMismatch(plan.frequency, reading.schedule);
+        if (mismatch) all.frequency = [mismatch];
+        plan.schedule = reading.schedule;
+        plan.frequency = frequencyOf(reading.schedule.unit);
+      }
+    } else if (plan.frequency !== undefined && plan.frequency !== current) {
+      plan.schedule = { ...FREQUENCY_SCHEDULES[plan.frequency] };
+    }
+    if (Object.keys(all).length) throw new DrfException(400, ordered(all));
+    return plan;
   }
 
   /**
@@ -130,9 +173,11 @@ export class PlansService {
     partial: boolean,
     request?: ResourceRequest,
   ): Promise<unknown> {
-    if (!(await this.dataSource.getRepository(CheckPlanEntity).existsBy({ id, archivedAt: IsNull() })))
-      throw notFound();
-    const { devices, ...plan } = await this.validate(readInput(), partial);
+    const current = await this.dataSource
+      .getRepository(CheckPlanEntity)
+      .findOne({ select: { frequency: true }, where: { id, archivedAt: IsNull() } });
+    if (!current) throw notFound();
+    const { devices, ...plan } = await this.validate(readInput(), partial, current.frequency);
     return this.writing(request, async (manager) => {
       if (Object.keys(plan).length)
         await manager

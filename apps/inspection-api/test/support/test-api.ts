@@ -53,6 +53,8 @@ export class TestApi {
       INSPECTION_MEDIA_ROOT: mediaRoot,
       // Django's local defaults plus the example domain tests send as a trusted proxy's X-Forwarded-Host.
       INSPECTION_ALLOWED_HOSTS: '.localhost,127.0.0.1,[::1],.example.test',
+      // The event runner (pg-boss) is off unless a test is about delivery: it passes INSPECTION_EVENTS_RUNNER=true.
+      INSPECTION_EVENTS_RUNNER: 'false',
       ...extra,
     };
     const api = await startInspectionApi({ environment });

@@ -15,7 +15,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import {
@@ -28,6 +28,7 @@ import {
   useUpdate,
 } from 'react-admin';
 import { type ConsoleDataProvider } from '../api/data-provider';
+import { AuditHistory } from '../audit/audit-history';
 import { type ActionStatus, type CheckItem, type CorrectiveAction, type Device } from '../api/resources';
 import { FactList } from '../layout/fact-list';
 import { SectionState } from '../layout/section-state';
@@ -134,6 +135,7 @@ function Comments({ action }: { action: CorrectiveAction }) {
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
+  const queryClient = useQueryClient();
   const comments = useQuery({
     queryKey: ['actions', action.id, 'comments'],
     queryFn: () => dataProvider.actionComments(action.id),
@@ -145,6 +147,7 @@ function Comments({ action }: { action: CorrectiveAction }) {
       await dataProvider.addActionComment(action.id, text.trim());
       setText('');
       await comments.refetch();
+      await queryClient.invalidateQueries({ queryKey: ['audit', 'action', action.id] });
     } catch (error) {
       notify(error instanceof Error ? error.message : String(error), { type: 'error' });
     } finally {
@@ -206,29 +209,6 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
         {children}
       </CardContent>
     </Card>
-  );
-}
-
-/** Every status change, oldest first: who made it and when. */
-function History({ action }: { action: CorrectiveAction }) {
-  const translate = useTranslate();
-  return (
-    <Section title={translate('console.actions.history')}>
-      <Box component="ol" sx={{ m: 0, pl: 3 }} data-testid="action-history">
-        {action.transitions.map((step, index) => (
-          <li key={index}>
-            <Typography component="span">
-              {step.from === null
-                ? translate('console.actions.opened')
-                : `${translate(`console.action_status.${step.from}`)} → ${translate(`console.action_status.${step.to}`)}`}
-            </Typography>
-            <Typography component="span" color="text.secondary">
-              {` · ${step.by || translate('console.actions.by_record')} · ${dateTime.format(new Date(step.at))}`}
-            </Typography>
-          </li>
-        ))}
-      </Box>
-    </Section>
   );
 }
 
@@ -303,7 +283,7 @@ function ActionDetails() {
         <Transitions action={action} />
       </Box>
       <Comments action={action} />
-      <History action={action} />
+      <AuditHistory resource="action" id={action.id} version={action.updated_at} />
     </Box>
   );
 }
@@ -314,7 +294,7 @@ function ActionTitle() {
   return <span>{translate('console.actions.title', { id: action?.id ?? '' })}</span>;
 }
 
-/** A corrective action: what, who and by when, its moves, its comments and its history. */
+/** A corrective action: what, who and by when, its moves, its comments and its history (the audit trail). */
 export function ActionShow() {
   return (
     <Show title={<ActionTitle />} actions={false}>

@@ -2,6 +2,8 @@ import { type DataProvider, HttpError, type Identifier, type RaRecord } from 're
 import { apiJson, apiRequest } from './http-client';
 import {
   type ActionComment,
+  type AuditEntry,
+  type AuditResource,
   type CheckItem,
   type ConsoleUser,
   type Device,
@@ -46,6 +48,9 @@ function localDayBoundary(day: string, end: boolean): string {
   const mm = String(Math.abs(offset) % 60).padStart(2, '0');
   return `${day}T${end ? '23:59:59' : '00:00:00'}${sign}${hh}:${mm}`;
 }
+
+/** Audit entries per page of a History section. */
+export const AUDIT_PAGE_SIZE = 10;
 
 /** Resources whose list takes DRF's `?ordering=`. */
 const ORDERED = new Set(['records', 'actions']);
@@ -111,6 +116,8 @@ export interface ConsoleDataProvider extends DataProvider {
   addActionComment(id: Identifier, text: string): Promise<ActionComment>;
   /** The distinct device groups (`/api/devices/groups/`). */
   deviceGroups(): Promise<string[]>;
+  /** One page of a resource's audit trail, newest first (`/api/audit/?resource=&resource_id=`). */
+  auditTrail(resource: AuditResource, id: Identifier, page: number): Promise<DrfPage<AuditEntry>>;
 }
 
 export const dataProvider: ConsoleDataProvider = {
@@ -209,6 +216,15 @@ export const dataProvider: ConsoleDataProvider = {
     const response = await apiRequest('records/export.csv', { query: filterQuery(filter) });
     return response.blob();
   },
+  auditTrail: (resource, id, page) =>
+    apiJson<DrfPage<AuditEntry>>('audit/', {
+      query: new URLSearchParams({
+        resource,
+        resource_id: String(id),
+        page: String(page),
+        page_size: String(AUDIT_PAGE_SIZE),
+      }),
+    }),
   actionComments: (id) => apiJson<ActionComment[]>(`actions/${id}/comments/`),
   addActionComment: (id, text) =>
     apiJson<ActionComment>(`actions/${id}/comments/`, { method: 'POST', body: { text } }),

@@ -130,3 +130,28 @@ export interface ActionComment {
   author: string;
   created_at: string;
 }
+
+export type AuditResource = 'device' | 'item' | 'plan' | 'record' | 'action' | 'user';
+export type AuditEvent =
+  | 'created'
+  | 'updated'
+  | 'archived'
+  | 'restored'
+  | 'deleted'
+  | 'device_added'
+  | 'device_removed'
+  | 'commented';
+
+/** One entry of the audit trail (`/api/audit/`): who changed what, when, before and after. */
+export interface AuditEntry {
+  id: number;
+  resource: AuditResource;
+  resource_id: number;
+  event: AuditEvent;
+  actor: number | null;
+  actor_username: string;
+  at: string;
+  changed: string[];
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}

@@ -34,6 +34,7 @@ import {
 } from 'react-admin';
 import { type ConsoleDataProvider } from '../api/data-provider';
 import { type Device } from '../api/resources';
+import { RecordAuditHistory } from '../audit/audit-history';
 import { labelSheetPath } from '../labels/label-sheet';
 import { EmptyList } from '../layout/empty-list';
 
@@ -226,6 +227,7 @@ export function DeviceEdit() {
       }
     >
       <DeviceForm />
+      <RecordAuditHistory resource="device" />
     </Edit>
   );
 }

@@ -16,6 +16,7 @@ export const consoleEnglish = {
     },
     status: { ok: 'OK', warn: 'Warning', fail: 'Failure', due: 'Due', overdue: 'Overdue', done: 'Done' },
     frequency: { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly' },
+    open_action_on: { fail: 'On a failure', warn: 'On a warning or failure', never: 'Never' },
     role: { inspector: 'Inspector', supervisor: 'Supervisor' },
     action_status: {
       open: 'Open',
@@ -37,8 +38,6 @@ export const consoleEnglish = {
       no_comments: 'No comments yet.',
       comment: 'Comment',
       send_comment: 'Add comment',
-      history: 'History',
-      opened: 'Opened',
       by_record: 'the check record',
       moved: 'Action moved to “%{status}”',
       read_only: 'Verified: this action is closed and read-only.',
@@ -131,6 +130,22 @@ export const consoleEnglish = {
       password_help: 'At least 8 characters. Tell the user in person.',
       you: 'you',
     },
+    audit: {
+      title: 'History',
+      empty: 'No changes recorded yet.',
+      system: 'the system',
+      older: 'Show older changes',
+      event: {
+        created: 'Created',
+        updated: 'Changed',
+        archived: 'Archived',
+        restored: 'Restored',
+        deleted: 'Deleted',
+        device_added: 'Device added',
+        device_removed: 'Device removed',
+        commented: 'Commented',
+      },
+    },
     errors: { server: 'The server could not answer. Please try again.' },
   },
   resources: {
@@ -152,7 +167,14 @@ export const consoleEnglish = {
     },
     plans: {
       name: 'Plan |||| Plans',
-      fields: { id: 'ID', name: 'Name', frequency: 'Frequency', active: 'Active', devices: 'Devices' },
+      fields: {
+        id: 'ID',
+        name: 'Name',
+        frequency: 'Frequency',
+        active: 'Active',
+        devices: 'Devices',
+        open_action_on: 'Open an action automatically',
+      },
     },
     records: {
       name: 'Record |||| Records',
@@ -184,7 +206,10 @@ export const consoleEnglish = {
         q: 'Search',
       },
     },
-    items: { name: 'Check item |||| Check items', fields: { name: 'Name' } },
+    items: {
+      name: 'Check item |||| Check items',
+      fields: { name: 'Name', expected_value: 'Expected value', description: 'Description' },
+    },
     actions: {
       name: 'Action |||| Actions',
       fields: {
@@ -199,6 +224,8 @@ export const consoleEnglish = {
         close_out_note: 'Close-out note',
         close_out_photo: 'Close-out photo',
         created_by: 'Opened by',
+        device: 'Device',
+        item: 'Check item',
       },
     },
   },
@@ -223,6 +250,7 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
     },
     status: { ok: '正常', warn: '警告', fail: '故障', due: '待检', overdue: '逾期', done: '已完成' },
     frequency: { daily: '每天', weekly: '每周', monthly: '每月' },
+    open_action_on: { fail: '故障时', warn: '警告或故障时', never: '从不' },
     role: { inspector: '巡检员', supervisor: '主管' },
     action_status: {
       open: '待处理',
@@ -244,8 +272,6 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
       no_comments: '还没有评论。',
       comment: '评论',
       send_comment: '添加评论',
-      history: '历史',
-      opened: '已创建',
       by_record: '检查记录',
       moved: '整改措施已改为“%{status}”',
       read_only: '已验证：此整改措施已关闭，只读。',
@@ -337,6 +363,22 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
       password_help: '至少 8 个字符。请当面告知该用户。',
       you: '您',
     },
+    audit: {
+      title: '历史',
+      empty: '还没有变更记录。',
+      system: '系统',
+      older: '显示更早的变更',
+      event: {
+        created: '已创建',
+        updated: '已修改',
+        archived: '已归档',
+        restored: '已恢复',
+        deleted: '已删除',
+        device_added: '添加了设备',
+        device_removed: '移除了设备',
+        commented: '添加了评论',
+      },
+    },
     errors: { server: '服务器无法响应，请重试。' },
   },
   resources: {
@@ -358,7 +400,14 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
     },
     plans: {
       name: '计划',
-      fields: { id: 'ID', name: '名称', frequency: '频率', active: '启用', devices: '设备' },
+      fields: {
+        id: 'ID',
+        name: '名称',
+        frequency: '频率',
+        active: '启用',
+        devices: '设备',
+        open_action_on: '自动创建整改措施',
+      },
     },
     records: {
       name: '记录',
@@ -390,7 +439,7 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
         q: '搜索',
       },
     },
-    items: { name: '检查项', fields: { name: '名称' } },
+    items: { name: '检查项', fields: { name: '名称', expected_value: '期望值', description: '说明' } },
     actions: {
       name: '整改措施',
       fields: {
@@ -405,6 +454,8 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
         close_out_note: '完成说明',
         close_out_photo: '完成照片',
         created_by: '创建人',
+        device: '设备',
+        item: '检查项',
       },
     },
   },

@@ -27,6 +27,7 @@ import {
 } from 'react-admin';
 import { type ConsoleDataProvider } from '../api/data-provider';
 import { type CheckPlan, type DueRow } from '../api/resources';
+import { RecordAuditHistory } from '../audit/audit-history';
 import { EmptyList } from '../layout/empty-list';
 import { SectionState } from '../layout/section-state';
 import { StatusChip } from '../layout/status-chip';
@@ -170,6 +171,7 @@ export function PlanEdit() {
         sx={{ '& .RaEdit-main': { flexDirection: { xs: 'column', lg: 'row' } } }}
       >
         <PlanForm />
+        <RecordAuditHistory resource="plan" />
       </Edit>
     </Box>
   );

@@ -11,6 +11,7 @@ import {
 } from 'react-admin';
 import { ActionStatusChip, OverdueChip } from '../actions/action-status-chip';
 import { OpenActionButton } from '../actions/open-action-button';
+import { AuditHistory } from '../audit/audit-history';
 import { type CheckItem, type CheckRecord, type CorrectiveAction, type Device } from '../api/resources';
 import { FactList } from '../layout/fact-list';
 import { SectionState } from '../layout/section-state';
@@ -127,6 +128,7 @@ function RecordDetails() {
         )}
       </Box>
       <RecordActions record={record} title={actionTitle} />
+      <AuditHistory resource="record" id={record.id} />
     </Box>
   );
 }

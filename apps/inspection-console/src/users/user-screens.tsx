@@ -24,6 +24,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { type ConsoleUser } from '../api/resources';
+import { RecordAuditHistory } from '../audit/audit-history';
 import { EmptyList } from '../layout/empty-list';
 import { ResetPasswordButton } from './reset-password-button';
 
@@ -115,6 +116,7 @@ export function UserEdit() {
         <SelectInput source="role" choices={useRoleChoices()} validate={required()} />
         <BooleanInput source="is_active" />
       </SimpleForm>
+      <RecordAuditHistory resource="user" />
     </Edit>
   );
 }

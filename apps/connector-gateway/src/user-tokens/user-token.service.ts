@@ -1,0 +1,318 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { badArgument, forbidden } from '@fieldops/contracts';
+import { LOGGER, type Logger } from '@fieldops/platform';
+import { type OAuthConnectionConfig } from '@fieldops/platform-config';
+import { type BotPrincipal } from '../bot-auth/bot-access-token-verifier';
+import { BotRegistry } from '../bots/bot-registry';
+import { parseTokenExchangeState, type SignInConversation } from './token-exchange-state';
+import { UserTokenCrypto } from './user-token-crypto';
+import { USER_TOKEN_STORE, type UserTokenStore } from './user-token-store';
+
+/** How long a sign-in link works (OAuthPrompt's default timeout). */
+export const SIGN_IN_TTL_SECONDS = 900;
+/** How long a magic code waits to be typed in the chat. */
+export const MAGIC_CODE_TTL_SECONDS = 300;
+/** Wrong codes a pending magic code survives; the next wrong one discards it. */
+export const MAGIC_CODE_ATTEMPTS = 3;
+/** A stored token this close to its expiry is refreshed (or, without a refresh token, no longer given out). */
+export const EXPIRY_MARGIN_SECONDS = 60;
+
+/** The Bot Framework TokenResponse. */
+export interface TokenResponse {
+  channelId: string;
+  connectionName: string;
+  token: string;
+  /** ISO 8601; absent when the provider gave no lifetime. */
+  expiration?: string;
+}
+
+export interface TokenStatus {
+  channelId: string;
+  connectionName: string;
+  hasToken: boolean;
+  serviceProviderDisplayName: string;
+}
+
+export interface SignInResource {
+  signInLink: string;
+  tokenExchangeResource?: { id?: string; uri?: string; providerId?: string };
+  tokenPostResource?: { sasUrl?: string };
+}
+
+/** Who a token belongs to: one user of one channel, for one connection of one bot. */
+export interface UserTokenKey {
+  userId: string;
+  connectionName: string;
+  channelId: string;
+}
+
+/** A user's tokens from the provider, as stored (encrypted). */
+export interface StoredTokens {
+  accessToken: string;
+  refreshToken?: string;
+  idToken?: string;
+  /** Seconds since the epoch. */
+  expiresAt?: number;
+}
+
+/** A sign-in a bot asked for, waiting for the user's browser (stored encrypted, single use). */
+export interface PendingSignIn {
+  appId: string;
+  connectionName: string;
+  channelId: string;
+  userId: string;
+  conversation: SignInConversation;
+  codeVerifier: string;
+  finalRedirect?: string;
+}
+
+/** Tokens waiting for the user to type their magic code in the conversation that asked. */
+interface PendingCode {
+  code: string;
+  tokens: StoredTokens;
+  attemptsLeft: number;
+  expiresAt: number;
+}
+
+const digest = (parts: readonly string[]): string =>
+  createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+
+/**
+ * The Bot Framework token service's rules: per bot (the caller's own connector token names it), per connection, per
+ * channel and user. Records are sealed for their own key (UserTokenCrypto), so a record cannot be read as another
+ * user's. Docs: docs/protocols/user-token-service.md.
+ */
+@Injectable()
+export class UserTokenService {
+  constructor(
+    @Inject(USER_TOKEN_STORE) private readonly store: UserTokenStore,
+    private readonly crypto: UserTokenCrypto,
+    private readonly registry: BotRegistry,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** The calling bot's connection named `name`; 400 when it has none by that name. */
+  connection(bot: BotPrincipal, name: string): OAuthConnectionConfig {
+    const found = this.connectionsOf(bot).find((connection) => connection.name === name);
+    if (!found) throw badArgument(`The bot has no OAuth connection named '${name}'.`);
+    return found;
+  }
+
+  connectionsOf(bot: BotPrincipal): readonly OAuthConnectionConfig[] {
+    return this.registry.find(bot.appId)?.oauthConnections ?? [];
+  }
+
+  /** GetToken: the user's token, or a pending sign-in redeemed by `code`; undefined: no token (404). */
+  async getToken(bot: BotPrincipal, key: UserTokenKey, code?: string): Promise<TokenResponse | undefined> {
+    this.connection(bot, key.connectionName);
+    if (code !== undefined && code !== '') {
+      const tokens = await this.redeemCode(bot, key, code);
+      if (!tokens) return undefined;
+      await this.saveTokens(bot, key, tokens);
+      return this.response(key, tokens);
+    }
+    const tokens = await this.currentTokens(bot, key);
+    return tokens && this.response(key, tokens);
+  }
+
+  /** SignOut: forgets the user's tokens (and pending code) of one connection, or of all the bot's connections. */
+  async signOut(
+    bot: BotPrincipal,
+    userId: string,
+    channelId: string,
+    connectionName?: string,
+  ): Promise<void> {
+    const names =
+      connectionName !== undefined && connectionName !== ''
+        ? [this.connection(bot, connectionName).name]
+        : this.connectionsOf(bot).map((connection) => connection.name);
+    for (const name of names) {
+      const key = { userId, channelId, connectionName: name };
+      await this.store.delete(this.tokenRecord(bot, key));
+      await this.store.delete(this.codeRecord(bot, key));
+    }
+  }
+
+  /** GetTokenStatus: one entry per connection of the bot (those named in `include`, comma-separated, when given). */
+  async tokenStatus(
+    bot: BotPrincipal,
+    userId: string,
+    channelId: string,
+    include?: string,
+  ): Promise<TokenStatus[]> {
+    const wanted = include
+      ?.split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== '' && name !== 'null');
+    const connections = this.connectionsOf(bot).filter(
+      (connection) => !wanted?.length || wanted.includes(connection.name),
+    );
+    return Promise.all(
+      connections.map(async (connection) => ({
+        channelId,
+        connectionName: connection.name,
+        hasToken:
+          (await this.currentTokens(bot, { userId, channelId, connectionName: connection.name })) !==
+          undefined,
+        serviceProviderDisplayName: connection.displayName,
+      })),
+    );
+  }
+
+  /**
+   * GetSignInResource: a sign-in link bound to the conversation and user the bot's `state` names (single use,
+   * SIGN_IN_TTL_SECONDS). `baseUrl` is where users' browsers reach this service.
+   */
+  async signInResource(
+    bot: BotPrincipal,
+    state: string | undefined,
+    baseUrl: string,
+    options: { userId?: string; finalRedirect?: string } = {},
+  ): Promise<SignInResource> {
+    const parsed = parseTokenExchangeState(state);
+    if (parsed.msAppId !== '' && parsed.msAppId !== bot.appId)
+      throw forbidden('The state names another bot (msAppId).');
+    if (options.userId !== undefined && options.userId !== parsed.conversation.userId)
+      throw badArgument('The state names another user than userId.');
+    this.connection(bot, parsed.connectionName);
+    const id = randomBytes(24).toString('base64url');
+    const pending: PendingSignIn = {
+      appId: bot.appId,
+      connectionName: parsed.connectionName,
+      channelId: parsed.conversation.channelId,
+      userId: parsed.conversation.userId,
+      conversation: parsed.conversation,
+      codeVerifier: randomBytes(32).toString('base64url'),
+      ...(options.finalRedirect && { finalRedirect: options.finalRedirect }),
+    };
+    const record = this.signInRecord(id);
+    await this.store.set(record, this.crypto.seal(pending, record), SIGN_IN_TTL_SECONDS);
+    return {
+      signInLink: `${baseUrl}/api/oauth/signin?signin=${encodeURIComponent(this.crypto.signState(id))}`,
+    };
+  }
+
+  /** GetTokenOrSignInResource: the token when there is one (or `code` redeems one), else a sign-in resource. */
+  async tokenOrSignInResource(
+    bot: BotPrincipal,
+    key: UserTokenKey,
+    state: string | undefined,
+    baseUrl: string,
+    options: { code?: string; finalRedirect?: string } = {},
+  ): Promise<{ tokenResponse: TokenResponse } | { signInResource: SignInResource }> {
+    const tokenResponse = await this.getToken(bot, key, options.code);
+    if (tokenResponse) return { tokenResponse };
+    return {
+      signInResource: await this.signInResource(bot, state, baseUrl, {
+        userId: key.userId,
+        finalRedirect: options.finalRedirect,
+      }),
+    };
+  }
+
+  /** The pending sign-in a signed id names, without consuming it (the browser is sent to the provider). */
+  async peekSignIn(signedId: string): Promise<{ id: string; pending: PendingSignIn } | undefined> {
+    const id = this.crypto.verifyState(signedId);
+    if (id === undefined) return undefined;
+    const record = this.signInRecord(id);
+    const sealed = await this.store.get(record);
+    const pending = sealed === undefined ? undefined : this.crypto.open<PendingSignIn>(sealed, record);
+    return pending && { id, pending };
+  }
+
+  /** Consumes the pending sign-in a signed state names: of two callbacks with one state, one gets it. */
+  async takeSignIn(signedState: string): Promise<PendingSignIn | undefined> {
+    const id = this.crypto.verifyState(signedState);
+    if (id === undefined) return undefined;
+    const record = this.signInRecord(id);
+    const sealed = await this.store.take(record);
+    return sealed === undefined ? undefined : this.crypto.open<PendingSignIn>(sealed, record);
+  }
+
+  /** After the provider's callback: the tokens wait for the six-digit code, typed by the user the sign-in is bound to. */
+  async awaitMagicCode(pending: PendingSignIn, tokens: StoredTokens): Promise<string> {
+    const code = String(randomBytes(4).readUInt32BE(0) % 1_000_000).padStart(6, '0');
+    const key = {
+      userId: pending.userId,
+      channelId: pending.channelId,
+      connectionName: pending.connectionName,
+    };
+    const record = this.codeRecord({ appId: pending.appId }, key);
+    const value: PendingCode = {
+      code,
+      tokens,
+      attemptsLeft: MAGIC_CODE_ATTEMPTS,
+      expiresAt: Date.now() + MAGIC_CODE_TTL_SECONDS * 1000,
+    };
+    await this.store.set(record, this.crypto.seal(value, record), MAGIC_CODE_TTL_SECONDS);
+    return code;
+  }
+
+  private async redeemCode(
+    bot: Pick<BotPrincipal, 'appId'>,
+    key: UserTokenKey,
+    code: string,
+  ): Promise<StoredTokens | undefined> {
+    const record = this.codeRecord(bot, key);
+    const sealed = await this.store.take(record);
+    const pending = sealed === undefined ? undefined : this.crypto.open<PendingCode>(sealed, record);
+    if (!pending) return undefined;
+    const given = Buffer.from(code.trim(), 'utf8');
+    const expected = Buffer.from(pending.code, 'utf8');
+    if (given.length === expected.length && timingSafeEqual(given, expected)) return pending.tokens;
+    const remainingSeconds = Math.floor((pending.expiresAt - Date.now()) / 1000);
+    if (pending.attemptsLeft > 1 && remainingSeconds > 0) {
+      const next: PendingCode = { ...pending, attemptsLeft: pending.attemptsLeft - 1 };
+      await this.store.set(record, this.crypto.seal(next, record), remainingSeconds);
+    } else {
+      this.logger.warn({ connectionName: key.connectionName }, 'magic code discarded after wrong attempts');
+    }
+    return undefined;
+  }
+
+  private async currentTokens(
+    bot: Pick<BotPrincipal, 'appId'>,
+    key: UserTokenKey,
+  ): Promise<StoredTokens | undefined> {
+    const record = this.tokenRecord(bot, key);
+    const sealed = await this.store.get(record);
+    const tokens = sealed === undefined ? undefined : this.crypto.open<StoredTokens>(sealed, record);
+    if (!tokens) return undefined;
+    if (tokens.expiresAt !== undefined && tokens.expiresAt - EXPIRY_MARGIN_SECONDS <= Date.now() / 1000) {
+      await this.store.delete(record);
+      return undefined;
+    }
+    return tokens;
+  }
+
+  private async saveTokens(
+    bot: Pick<BotPrincipal, 'appId'>,
+    key: UserTokenKey,
+    tokens: StoredTokens,
+  ): Promise<void> {
+    const record = this.tokenRecord(bot, key);
+    await this.store.set(record, this.crypto.seal(tokens, record));
+  }
+
+  private response(key: UserTokenKey, tokens: StoredTokens): TokenResponse {
+    return {
+      channelId: key.channelId,
+      connectionName: key.connectionName,
+      token: tokens.accessToken,
+      ...(tokens.expiresAt !== undefined && { expiration: new Date(tokens.expiresAt * 1000).toISOString() }),
+    };
+  }
+
+  private tokenRecord(bot: Pick<BotPrincipal, 'appId'>, key: UserTokenKey): string {
+    return `usertoken:token:${digest([bot.appId, key.connectionName, key.channelId, key.userId])}`;
+  }
+
+  private codeRecord(bot: Pick<BotPrincipal, 'appId'>, key: UserTokenKey): string {
+    return `usertoken:code:${digest([bot.appId, key.connectionName, key.channelId, key.userId])}`;
+  }
+
+  private signInRecord(id: string): string {
+    return `usertoken:signin:${id}`;
+  }
+}
