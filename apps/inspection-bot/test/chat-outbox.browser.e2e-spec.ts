@@ -472,6 +472,55 @@ function exifSegment(): Buffer {
       }
     }, 240_000);
 
+    it('phone en: a session that ended while offline asks to sign in again, then sends what waited, once', async () => {
+      const { context, page } = await open('phone', 'en-US');
+      try {
+        const extinguisher = await platform.client.findDeviceByCode('FE-010');
+        const devices = [extinguisher?.id ?? 0];
+        const before = await recordIds(devices);
+        await page.goto(`${platform.bot.url}/?locale=en-US`);
+        await signIn(page);
+        await page.getByText(WORDS['en-US'].hello).first().waitFor({ timeout: 30_000 });
+        await until(
+          () => page.evaluate<boolean>('!!navigator.serviceWorker.controller'),
+          'the service worker to control the page',
+        );
+        await sendText(page, 'check FE-010');
+        await itemCard(page, 'Seal intact').waitFor({ timeout: 30_000 });
+
+        await context.setOffline(true);
+        await itemCard(page, 'Seal intact').getByRole('button', { name: 'warn', exact: true }).click();
+        await pendingSays(page, WORDS['en-US'].toSend(1));
+        // The session ends while the phone is offline (its cookie gone), and the page is opened again there.
+        await context.clearCookies();
+        await page.reload();
+        await pendingSays(page, WORDS['en-US'].toSend(1));
+
+        await context.setOffline(false);
+        await page.getByText('Your session has ended. Please sign in again.').waitFor({ timeout: 60_000 });
+        await expect(page.locator('#pending').textContent()).resolves.toBe(WORDS['en-US'].toSend(1));
+        await shoot(page, 'phone-en-session-ended');
+        expect(await recordsSince(devices, before)).toEqual([]);
+        await signIn(page);
+        await page.locator('#pending').waitFor({ state: 'hidden', timeout: 90_000 });
+        let made: CheckRecord[] = [];
+        await until(async () => {
+          made = await recordsSince(devices, before);
+          return made.length >= 1;
+        }, 'the answer sent after signing in again');
+        expect(made.map((record) => record.status)).toEqual(['warn']);
+        expect(await axeViolations(page, 'phone-en-session-ended')).toEqual([]);
+        expect(
+          browserErrors.filter(
+            (error) =>
+              !/net::ERR|Failed to load resource: the server responded with a status of 401/.test(error),
+          ),
+        ).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }, 240_000);
+
     // Both sizes and both languages between the two runs: the walk's words and layout differ by language, and the
     // relay's stop and start is the same at any size.
     for (const [viewport, locale] of [
