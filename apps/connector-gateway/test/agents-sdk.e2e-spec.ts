@@ -1,3 +1,4 @@
+import { waitFor } from '@fieldops/testing';
 import XMLHttpRequest from 'xhr2';
 import { WebSocket } from 'ws';
 
@@ -29,20 +30,6 @@ function withProcessEnvironment(values: Record<string, string>): () => void {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor<T>(
-  probe: () => T | undefined | Promise<T | undefined>,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 type ConversationReference = ReturnType<TurnContext['activity']['getConversationReference']>;
 
@@ -260,7 +247,7 @@ describe('a stock Agents SDK agent and a stock botbuilder bot on one platform, a
           .subscribe(resolve, reject),
       );
       const fromBot = () => received.filter((activity) => activity.from.role === 'bot');
-      await waitFor(() => (done(fromBot()) ? true : undefined), 'the bot’s activities');
+      await waitFor(() => (done(fromBot()) ? true : undefined), 'the bot’s activities', 15_000);
       const conversationId = received[0]?.conversation?.id ?? '';
       return { fromBot: fromBot(), client, conversationId, close };
     } catch (error) {
@@ -326,6 +313,7 @@ describe('a stock Agents SDK agent and a stock botbuilder bot on one platform, a
       await waitFor(
         () => (received.some((activity) => activity.text === 'proactive hello') ? true : undefined),
         'the proactive message',
+        15_000,
       );
       subscription.unsubscribe();
     } finally {
@@ -391,13 +379,17 @@ describe('a stock Agents SDK agent and a stock botbuilder bot on one platform, a
       }),
     });
     expect(posted.status).toBe(200);
-    const fromBot = await waitFor(async () => {
-      const history = (await (await fetch(`${base}/activities`, { headers })).json()) as {
-        activities: Received[];
-      };
-      const replies = history.activities.filter((activity) => activity.from.role === 'bot');
-      return replies.length >= 2 ? replies : undefined;
-    }, 'the agent’s two replies');
+    const fromBot = await waitFor(
+      async () => {
+        const history = (await (await fetch(`${base}/activities`, { headers })).json()) as {
+          activities: Received[];
+        };
+        const replies = history.activities.filter((activity) => activity.from.role === 'bot');
+        return replies.length >= 2 ? replies : undefined;
+      },
+      'the agent’s two replies',
+      15_000,
+    );
     expect(fromBot[0]?.text).toBe('got p.png (image/png)');
     const file = fromBot[1]?.attachments?.[0];
     expect(file).toMatchObject({ contentType: 'text/plain', name: 'report.txt' });

@@ -1,3 +1,4 @@
+import { waitFor } from '@fieldops/testing';
 import XMLHttpRequest from 'xhr2';
 import { WebSocket } from 'ws';
 
@@ -47,16 +48,6 @@ function withProcessEnvironment(values: Record<string, string>): () => void {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor<T>(probe: () => T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 const HERO = (title: string) =>
   CardFactory.heroCard(

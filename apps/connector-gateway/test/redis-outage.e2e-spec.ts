@@ -1,5 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer, type Server, type Socket } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
+import { killRedisServer, listenSilently, startRedisServer, waitFor } from '@fieldops/testing';
 import { type GatewayFixture, requestToken, SCOPE, SECRET_BOT, startGatewayFixture } from './support/gateway';
 
 /** A redis-server of the test's own (ports 7250–7299), killed and started again under the running gateway. */
@@ -7,37 +7,6 @@ const REDIS_PORT = 7250 + Math.floor(Math.random() * 50);
 const UNAVAILABLE = {
   error: { code: 'ServiceUnavailable', message: 'Service temporarily unavailable, try again later.' },
 };
-
-function startRedis(): Promise<ChildProcess> {
-  const server = spawn(
-    'redis-server',
-    ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  return new Promise((resolve, reject) => {
-    let output = '';
-    server.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) resolve(server);
-    });
-    server.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
-  });
-}
-
-async function stopRedis(server: ChildProcess): Promise<void> {
-  if (server.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  server.kill('SIGKILL');
-  await exited;
-}
-
-async function waitFor(probe: () => Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 /**
  * connector-gateway with Redis away (issue 22, item 11): every bot call that needs the store answers 503 with
@@ -50,7 +19,7 @@ describe('connector-gateway with Redis away', () => {
   let token = '';
 
   beforeAll(async () => {
-    redis = await startRedis();
+    redis = await startRedisServer(REDIS_PORT);
     fixture = await startGatewayFixture({ REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}` });
     const issued = await requestToken(fixture.gateway, {
       grant_type: 'client_credentials',
@@ -62,7 +31,7 @@ describe('connector-gateway with Redis away', () => {
   }, 60_000);
   afterAll(async () => {
     await fixture?.gateway.close();
-    await stopRedis(redis);
+    await killRedisServer(redis);
   }, 60_000);
 
   const call = async (method: string, path: string, body?: unknown) => {
@@ -112,11 +81,11 @@ describe('connector-gateway with Redis away', () => {
     expect(created.status).toBe(201);
     const conversationId = (created.body as { id: string }).id;
 
-    await stopRedis(redis);
+    await killRedisServer(redis);
     for (const botCall of botCalls(conversationId)) expect(await botCall()).toEqual(unavailable);
     expect((await fetch(`${fixture.gateway.url}/readyz`)).status).toBe(503);
 
-    redis = await startRedis();
+    redis = await startRedisServer(REDIS_PORT);
     // The connections come back by themselves (reconnection backoff at most 2 s); the killed server had no
     // persistence, so a new conversation is started.
     await waitFor(
@@ -133,22 +102,16 @@ describe('connector-gateway with Redis away', () => {
     const conversationId = (created.body as { id: string }).id;
 
     // Redis goes away and a silent listener takes its port: the gateway reconnects to it and no answer ever comes.
-    await stopRedis(redis);
-    const sockets = new Set<Socket>();
-    const silent: Server = createServer((socket) => {
-      sockets.add(socket);
-      socket.on('error', () => undefined);
-    });
-    await new Promise<void>((resolve) => silent.listen(REDIS_PORT, '127.0.0.1', resolve));
+    await killRedisServer(redis);
+    const silent = await listenSilently(REDIS_PORT);
     try {
-      await waitFor(() => Promise.resolve(sockets.size > 0), 'the gateway to reconnect', 20_000);
+      await waitFor(() => silent.connections() > 0, 'the gateway to reconnect', 20_000, 200);
       for (const botCall of botCalls(conversationId)) expect(await botCall()).toEqual(unavailable);
     } finally {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => silent.close(resolve));
+      await silent.close();
     }
 
-    redis = await startRedis();
+    redis = await startRedisServer(REDIS_PORT);
     await waitFor(
       async () => (await createConversation()).status === 201,
       'the gateway to use Redis again',

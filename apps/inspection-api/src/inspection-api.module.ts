@@ -30,6 +30,7 @@ import { StatisticsService } from './statistics/statistics.service';
 import { DrfExceptionFilter } from './errors/drf-exception.filter';
 import { EventOutbox } from './events/event-outbox';
 import { EVENTS_DATABASE_URL, EventRunner } from './events/event-runner';
+import { ScheduledEvents } from './events/scheduled-events';
 import { WebhookDeliveriesService } from './webhooks/webhook-deliveries.service';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { WebhooksService } from './webhooks/webhooks.service';
@@ -109,6 +110,7 @@ export class InspectionApiModule {
         { provide: EVENTS_DATABASE_URL, useValue: databaseUrl },
         WebhookDeliveriesService,
         WebhooksService,
+        ScheduledEvents,
         EventRunner,
         DevicesService,
         ItemsService,

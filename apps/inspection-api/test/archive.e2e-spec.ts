@@ -106,7 +106,18 @@ describe('history that cannot be deleted: devices, items and plans are archived'
       'archived_at',
     ]);
     expect(entry?.check_items).toEqual([
-      { id: second.id, name: 'Level', description: '', expected_value: '', device: device.id },
+      {
+        id: second.id,
+        name: 'Level',
+        description: '',
+        expected_value: '',
+        device: device.id,
+        type: 'text',
+        unit: '',
+        min: null,
+        max: null,
+        options: [],
+      },
     ]);
     expect((await api.get('/api/devices/?archived=true', { token: inspector })).body).toEqual(DENIED);
     expect((await api.get('/api/devices/?archived=true', { token: inspector })).status).toBe(403);

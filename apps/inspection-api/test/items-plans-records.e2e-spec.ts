@@ -22,6 +22,11 @@ describe('check items', () => {
       'description',
       'expected_value',
       'device',
+      'type',
+      'unit',
+      'min',
+      'max',
+      'options',
     ]);
     expect(created.body).toMatchObject({
       name: 'Pressure',
@@ -216,6 +221,7 @@ describe('check records and cascades', () => {
       'device',
       'item',
       'source',
+      'out_of_range',
     ]);
     expect(record).toMatchObject({
       status: 'ok',

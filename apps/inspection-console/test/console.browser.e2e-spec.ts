@@ -299,13 +299,18 @@ interface ApiDevice {
       await expect(page.getByRole('cell', { name: 'wang' }).count()).resolves.toBe(0);
     }, 60_000);
 
-    it('exports the filtered records as CSV, every matching row with absolute photo URLs', async () => {
+    it('exports the filtered records as data: the API’s CSV byte for byte, every matching row with absolute photo URLs', async () => {
+      await page.getByRole('button', { name: 'Export CSV' }).click();
       const [download] = await Promise.all([
         page.waitForEvent('download'),
-        page.getByRole('button', { name: 'Export CSV' }).click(),
+        page.getByRole('menuitem', { name: /^As data/ }).click(),
       ]);
       expect(download.suggestedFilename()).toBe('records.csv');
       const path = await download.path();
+      const direct = await fetch(`${stack.api.url}/api/records/export.csv?status=fail`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      expect(readFileSync(path).equals(Buffer.from(await direct.arrayBuffer()))).toBe(true);
       const lines = readFileSync(path, 'utf8').trim().split(/\r?\n/);
       expect(lines[0]).toBe(
         'id,checked_at,device_code,device_name,item,plan,status,value,note,checked_by,photo,attachment,source',
@@ -324,6 +329,55 @@ interface ApiDevice {
       ]);
       expect(cells[10]).toMatch(new RegExp(`^${stack.api.url}/media/photos/[0-9a-f]{32}\\.png$`));
       expect(cells[12]).toBe('api');
+    }, 60_000);
+
+    it('exports the filtered records for Excel: a byte order mark, titles and results in Chinese, times in the reader’s time zone', async () => {
+      const session = await stack.newPage({ locale: 'zh-CN', size: 'desktop', timezoneId: 'Asia/Shanghai' });
+      try {
+        const excel = session.page;
+        await signIn(excel, stack.consoleUrl, 'zh-CN', SUPERVISOR.username, SUPERVISOR.password);
+        await excel.locator('.RaLayout-content').waitFor({ timeout: 20_000 });
+        await excel.goto(
+          `${stack.consoleUrl}?locale=zh-CN#/records?filter=${encodeURIComponent('{"status":"fail"}')}`,
+        );
+        await excel.getByRole('cell', { name: 'pressure drop' }).waitFor({ timeout: 20_000 });
+        await excel.getByRole('button', { name: '导出 CSV' }).click();
+        await excel.getByRole('menuitem', { name: /^用于 Excel/ }).waitFor();
+        await excel.waitForTimeout(300); // the menu's fade-in
+        await excel.screenshot({ path: join(SCREENSHOTS, 'records-export.zh-CN.desktop.png') });
+        const [download] = await Promise.all([
+          excel.waitForEvent('download'),
+          excel.getByRole('menuitem', { name: /^用于 Excel/ }).click(),
+        ]);
+        expect(download.suggestedFilename()).toBe('records-excel.csv');
+        const bytes = readFileSync(await download.path());
+        expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+        const lines = bytes.subarray(3).toString('utf8').split('\r\n');
+        expect(lines[0]).toBe(
+          'ID,检查时间 (Asia/Shanghai),设备编号,设备,检查项,计划,结果,数值,备注,巡检员,照片,附件,记录方式',
+        );
+        expect(lines).toHaveLength(3); // the header, the one failure, the last line's end
+        const [failure] = (await api<{ results: { checked_at: string }[] }>('records/?status=fail')).results;
+        const shanghai = new Date(Date.parse(failure?.checked_at ?? '') + 8 * 3600_000)
+          .toISOString()
+          .slice(0, 19)
+          .replace('T', ' ');
+        const cells = (lines[1] ?? '').split(',');
+        expect(cells.slice(1, 10)).toEqual([
+          shanghai,
+          'PUMP-T1',
+          'Test pump 1',
+          'Outlet pressure',
+          'Daily pumps',
+          '故障',
+          '0.8 bar',
+          'pressure drop',
+          'insp',
+        ]);
+        expect(cells[12]).toBe('API');
+      } finally {
+        await session.context.close();
+      }
     }, 60_000);
 
     it('creates an inspector on the Users screen and resets their password', async () => {

@@ -1,46 +1,21 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer, type Server, type Socket } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
+import { killRedisServer, listenSilently, startRedisServer } from '@fieldops/testing';
 import { WebSocket } from 'ws';
 import { auth, type Fixture, SECRET, startFixture, waitFor } from './support/relay-harness';
 
 /** A redis-server of the test's own (ports 7200–7249), killed and started again under the running relay. */
 const REDIS_PORT = 7200 + Math.floor(Math.random() * 50);
 
-function startRedis(port = REDIS_PORT): Promise<ChildProcess> {
-  const server = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  return new Promise((resolve, reject) => {
-    let output = '';
-    server.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) resolve(server);
-    });
-    server.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
-  });
-}
-
-async function stopRedis(server: ChildProcess): Promise<void> {
-  if (server.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  server.kill('SIGKILL');
-  await exited;
-}
-
 describe('relay-gateway with Redis away', () => {
   let redis: ChildProcess;
   let fixture: Fixture;
   beforeAll(async () => {
-    redis = await startRedis();
+    redis = await startRedisServer(REDIS_PORT);
     fixture = await startFixture({ REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}` });
   }, 60_000);
   afterAll(async () => {
     await fixture?.close();
-    await stopRedis(redis);
+    await killRedisServer(redis);
   }, 60_000);
 
   it("a send answers 503 ServiceUnavailable with Retry-After in Direct Line's format, then works again", async () => {
@@ -55,7 +30,7 @@ describe('relay-gateway with Redis away', () => {
       });
     expect((await send('before')).status).toBe(200);
 
-    await stopRedis(redis);
+    await killRedisServer(redis);
     const away = await send('while away');
     expect(away.status).toBe(503);
     expect(away.headers.get('retry-after')).toBe('5');
@@ -63,7 +38,7 @@ describe('relay-gateway with Redis away', () => {
       error: { code: 'ServiceUnavailable', message: 'Service temporarily unavailable, try again later.' },
     });
 
-    redis = await startRedis();
+    redis = await startRedisServer(REDIS_PORT);
     // The connection comes back by itself (reconnection backoff at most 2 s); the conversation's data went with
     // the killed server, so a new conversation is started.
     await waitFor(
@@ -93,24 +68,18 @@ describe('relay-gateway with Redis away', () => {
 
     // Redis goes away and a silent listener takes its port: the relay's connections reconnect to it and wait for
     // an answer that never comes. Queued commands would wait with them (their reconnection attempts never fail).
-    await stopRedis(redis);
-    const sockets = new Set<Socket>();
-    const silent: Server = createServer((socket) => {
-      sockets.add(socket);
-      socket.on('error', () => undefined);
-    });
-    await new Promise<void>((resolve) => silent.listen(REDIS_PORT, '127.0.0.1', resolve));
+    await killRedisServer(redis);
+    const silent = await listenSilently(REDIS_PORT);
     try {
-      await waitFor(() => (sockets.size > 0 ? true : undefined), 'the relay to reconnect', 20_000);
+      await waitFor(() => (silent.connections() > 0 ? true : undefined), 'the relay to reconnect', 20_000);
       const away = await send('while Redis is silent');
       expect(away.status).toBe(503);
       expect(away.headers.get('retry-after')).toBe('5');
     } finally {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => silent.close(resolve));
+      await silent.close();
     }
 
-    redis = await startRedis();
+    redis = await startRedisServer(REDIS_PORT);
     await waitFor(
       async () => {
         const response = await fetch(`${fixture.base}/conversations`, {
@@ -131,12 +100,12 @@ describe('issue 22, item 12: streams of a conversation that no longer exists', (
   let redis: ChildProcess;
   let fixture: Fixture;
   beforeAll(async () => {
-    redis = await startRedis(PORT);
+    redis = await startRedisServer(PORT);
     fixture = await startFixture({ REDIS_URL: `redis://127.0.0.1:${PORT}` });
   }, 60_000);
   afterAll(async () => {
     await fixture?.close();
-    await stopRedis(redis);
+    await killRedisServer(redis);
   }, 60_000);
 
   it('are closed with 4404 "conversation not found" when Redis comes back without them', async () => {
@@ -153,8 +122,8 @@ describe('issue 22, item 12: streams of a conversation that no longer exists', (
       socket.once('error', reject);
     });
     // Redis restarted without persistence: every conversation is gone.
-    await stopRedis(redis);
-    redis = await startRedis(PORT);
+    await killRedisServer(redis);
+    redis = await startRedisServer(PORT);
     expect(await closed).toEqual({ code: 4404, reason: 'conversation not found' });
     // The conversation answers 404 from now on (DirectLineJS's reconnection ends there).
     const reconnect = await fetch(`${fixture.base}/conversations/${started.conversationId}`, {

@@ -1,2 +1,4 @@
 export * from './parity';
 export * from './security-probes';
+export * from './redis-server';
+export * from './wait-for';

@@ -16,15 +16,7 @@ import { type Principal } from '../auth/tokens.service';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { type FieldErrors } from '../drf/exceptions';
 import { booleanFilter, choiceFilter, filterError, integerFilter, orderingFilter } from '../drf/filters';
-import {
-  pageCount,
-  pageEnvelope,
-  pageLinks,
-  pageRequest,
-  parseQuery,
-  queryValue,
-  requestOrigin,
-} from '../drf/pagination';
+import { pagedEnvelope, pageRequest, parseQuery, queryValue, requestOrigin } from '../drf/pagination';
 import { Body, type RequestInput } from '../drf/request-input';
 import { parseId, ResourceRoutes } from '../drf/resource-routes';
 import { LIST_METHODS, otherMethod, postActions } from '../drf/routes';
@@ -41,6 +33,7 @@ import {
   ActionMultipartDto,
   ActionPageDto,
 } from './dto/action.dto';
+import { ApiPageQueries } from '../drf/page-queries.decorator';
 
 /**
  * Corrective actions. Inspectors pass the role guard here on every method: what each may do to an action (the
@@ -78,8 +71,7 @@ export class ActionsController extends ResourceRoutes({
 
   @Get()
   @ApiOperation({ summary: 'List corrective actions (paged, newest first unless `ordering` says otherwise)' })
-  @ApiQuery({ name: 'page', required: false, type: Number, description: 'Page number, or "last".' })
-  @ApiQuery({ name: 'page_size', required: false, type: Number, description: 'Default 20, at most 100.' })
+  @ApiPageQueries()
   @ActionFilterQueries()
   @ApiOkResponse({ type: ActionPageDto })
   async list(@Req() request: Request): Promise<object> {
@@ -93,7 +85,7 @@ export class ActionsController extends ResourceRoutes({
       actionFilters(query),
       wanted,
     );
-    return pageEnvelope(count, pageLinks(request, query, page, pageCount(count, wanted.size)), results);
+    return pagedEnvelope(request, query, wanted, { count, page, results });
   }
 
   /** Before the detail routes (a subclass's routes are registered first). */

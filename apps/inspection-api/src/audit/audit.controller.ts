@@ -13,12 +13,13 @@ import { InspectorsMay } from '../auth/role-access';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { type FieldErrors } from '../drf/exceptions';
 import { choiceFilter, dateTimeFilter, filterError, integerFilter } from '../drf/filters';
-import { pageCount, pageEnvelope, pageLinks, pageRequest, parseQuery, queryValue } from '../drf/pagination';
+import { pagedEnvelope, pageRequest, parseQuery, queryValue } from '../drf/pagination';
 import { parseId } from '../drf/resource-routes';
 import { otherMethod, ROOT_METHODS } from '../drf/routes';
 import { AUDIT_EVENTS, AUDIT_RESOURCES } from './audit-resources';
 import { type AuditFilters, AuditService } from './audit.service';
 import { AuditEntryDto, AuditPageDto } from './dto/audit-entry.dto';
+import { ApiPageQueries } from '../drf/page-queries.decorator';
 
 /**
  * The audit trail, read-only (supervisors): a list and a detail that answer GET, HEAD and OPTIONS; any write is
@@ -42,8 +43,7 @@ export class AuditController {
     summary:
       'The audit trail (newest first): who changed which device, item, plan, record, action or user, when and how',
   })
-  @ApiQuery({ name: 'page', required: false, type: Number, description: 'Page number, or "last".' })
-  @ApiQuery({ name: 'page_size', required: false, type: Number, description: 'Default 20, at most 100.' })
+  @ApiPageQueries()
   @ApiQuery({ name: 'resource', required: false, enum: AUDIT_RESOURCES })
   @ApiQuery({ name: 'resource_id', required: false, type: Number, description: "The resource's id." })
   @ApiQuery({ name: 'actor', required: false, type: Number, description: "The acting user's id." })
@@ -62,7 +62,7 @@ export class AuditController {
       maxSize: this.environment.INSPECTION_MAX_PAGE_SIZE,
     });
     const { count, page, results } = await this.audit.page(auditFilters(query), wanted);
-    return pageEnvelope(count, pageLinks(request, query, page, pageCount(count, wanted.size)), results);
+    return pagedEnvelope(request, query, wanted, { count, page, results });
   }
 
   @All()

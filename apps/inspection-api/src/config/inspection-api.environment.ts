@@ -235,6 +235,13 @@ export class InspectionApiEnvironment extends CommonEnvironment {
   @Expose() @ToInteger() @IsInt() @Min(50) @Max(3_600_000) INSPECTION_EVENTS_POLL_MS: number = 1000;
 
   /**
+   * How often the event runner's schedule looks for checks that fell due or overdue and actions gone overdue (the
+   * `check.due`, `check.overdue` and `action.overdue` events), in milliseconds. One replica does it per interval.
+   */
+  @Expose() @ToInteger() @IsInt() @Min(100) @Max(3_600_000) INSPECTION_SCHEDULED_EVENTS_INTERVAL_MS: number =
+    60_000;
+
+  /**
    * First delay before a failed webhook delivery is tried again, in seconds; each retry waits about twice as long
    * as the one before (pg-boss's exponential backoff, with jitter).
    */

@@ -20,6 +20,8 @@ import { CreateAuditTrail1732922000000 } from './migrations/1732922000000-create
 import { CreateEvents1732923000000 } from './migrations/1732923000000-create-events';
 import { CreateWebhooks1732923100000 } from './migrations/1732923100000-create-webhooks';
 import { AddPlanSchedules1732924000000 } from './migrations/1732924000000-add-plan-schedules';
+import { AddTypedCheckItems1732924100000 } from './migrations/1732924100000-add-typed-check-items';
+import { CreateEventNotices1732925000000 } from './migrations/1732925000000-create-event-notices';
 
 /** Every migration, in order. New ones are appended here (and never edited once released). */
 export const INSPECTION_MIGRATIONS = [
@@ -38,6 +40,8 @@ export const INSPECTION_MIGRATIONS = [
   CreateEvents1732923000000,
   CreateWebhooks1732923100000,
   AddPlanSchedules1732924000000,
+  AddTypedCheckItems1732924100000,
+  CreateEventNotices1732925000000,
 ];
 
 /** Every entity of the service. */

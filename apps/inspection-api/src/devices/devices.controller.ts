@@ -28,6 +28,7 @@ import { parseId, ResourceRoutes } from '../drf/resource-routes';
 import { otherMethod, ROOT_METHODS, TOKEN_METHODS } from '../drf/routes';
 import { DevicesService } from './devices.service';
 import { DEVICE_INFO, DeviceDto, DeviceInputDto, DevicePageDto } from './dto/device.dto';
+import { ApiPageQueries } from '../drf/page-queries.decorator';
 
 @ApiTags('devices')
 @ApiBearerAuth()
@@ -50,8 +51,7 @@ export class DevicesController extends ResourceRoutes({
 
   @Get()
   @ApiOperation({ summary: 'List devices (paged, ordered by id)' })
-  @ApiQuery({ name: 'page', required: false, type: Number, description: 'Page number, or "last".' })
-  @ApiQuery({ name: 'page_size', required: false, type: Number, description: 'Default 20, at most 100.' })
+  @ApiPageQueries()
   @ApiQuery({ name: 'group', required: false, description: 'Exact group.' })
   @ApiQuery({ name: 'search', required: false, description: 'Case-insensitive match on name or code.' })
   @ApiQuery({

@@ -133,3 +133,14 @@ export function rawPageEnvelope(count: number, links: PageLinks, resultsJson: st
 export function pageEnvelope(count: number, links: PageLinks, results: unknown) {
   return { count, next: links.next, previous: links.previous, results };
 }
+
+/** The envelope of a page found by `paginate`, with its next/previous links for this request. */
+export function pagedEnvelope(
+  request: DrfRequest,
+  query: Map<string, string[]>,
+  wanted: PageRequest,
+  found: PageRows<unknown> & { page: number },
+) {
+  const links = pageLinks(request, query, found.page, pageCount(found.count, wanted.size));
+  return pageEnvelope(found.count, links, found.results);
+}

@@ -24,6 +24,7 @@ import { otherMethod, ROOT_METHODS } from '../drf/routes';
 import { DUE_STATUSES, type DueStatus } from './due-rules';
 import { type DueFilters, DueService } from './due.service';
 import { DuePageDto, DueSummaryDto } from './dto/due.dto';
+import { ApiPageQueries } from '../drf/page-queries.decorator';
 
 const DATE_QUERY = {
   name: 'date',
@@ -57,8 +58,7 @@ export class DueController {
   @ApiQuery({ name: 'status', required: false, enum: DUE_STATUSES })
   @ApiQuery({ name: 'plan', required: false, type: Number })
   @ApiQuery({ name: 'group', required: false, description: 'Exact device group.' })
-  @ApiQuery({ name: 'page', required: false, type: Number, description: 'Page number, or "last".' })
-  @ApiQuery({ name: 'page_size', required: false, type: Number, description: 'Default 20, at most 100.' })
+  @ApiPageQueries()
   @ApiOkResponse({ type: DuePageDto })
   async list(@Req() request: Request): Promise<RawJson> {
     const query = parseQuery(request);

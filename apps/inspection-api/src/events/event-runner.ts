@@ -10,6 +10,7 @@ import { DataSource } from 'typeorm';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { WebhookDeliveriesService } from '../webhooks/webhook-deliveries.service';
 import { retryLimitFor } from '../webhooks/webhook-retries';
+import { ScheduledEvents } from './scheduled-events';
 
 /** The PostgreSQL the job runner connects to (the API's own database; pg-boss keeps its tables in `pgboss`). */
 export const EVENTS_DATABASE_URL = Symbol('EVENTS_DATABASE_URL');
@@ -36,24 +37,27 @@ export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShu
   private boss: PgBoss | undefined;
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
+  private scheduleTimer: NodeJS.Timeout | undefined;
+  private scheduling: Promise<void> | undefined;
   private stopping = false;
   private readonly workerIds: string[] = [];
-  /** Why the runner is not healthy (shown in `/readyz`), or undefined when its last dispatch went through. */
-  private failure: string | undefined = 'not started';
+  /** Why the runner is not healthy (shown in `/readyz`): not started, or its last dispatch / schedule run failed. */
+  private readonly failures = new Map<'start' | 'dispatch' | 'schedule', string>([['start', 'not started']]);
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly environment: InspectionApiEnvironment,
     private readonly deliveries: WebhookDeliveriesService,
+    private readonly scheduled: ScheduledEvents,
     @Inject(EVENTS_DATABASE_URL) private readonly databaseUrl: string,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   /** `/readyz`'s advisory `events` check: throws while the runner is not started or its last dispatch failed. */
   health(): Promise<void> {
-    return this.failure === undefined
-      ? Promise.resolve()
-      : Promise.reject(new Error(`event runner: ${this.failure}`));
+    return this.failures.size
+      ? Promise.reject(new Error(`event runner: ${[...this.failures.values()].join('; ')}`))
+      : Promise.resolve();
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -98,12 +102,13 @@ export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShu
       this.workerIds.push(workerId);
     }
     this.boss = boss;
-    this.failure = undefined;
+    this.failures.delete('start');
     this.logger.info(
       { retryLimit: queue.retryLimit, pollMs: environment.INSPECTION_EVENTS_POLL_MS },
       'event runner started',
     );
     this.schedule(0);
+    this.scheduleRun(0);
   }
 
   /**
@@ -133,7 +138,8 @@ export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShu
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.timer);
-    await this.ticking;
+    clearTimeout(this.scheduleTimer);
+    await Promise.all([this.ticking, this.scheduling]);
     await this.boss?.stop({ graceful: true, wait: true, timeout: 10_000 });
     this.boss = undefined;
   }
@@ -150,15 +156,45 @@ export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShu
     try {
       const { events, deliveries } = await this.dispatch();
       taken = events;
-      this.failure = undefined;
+      this.failures.delete('dispatch');
       // The jobs are committed: wake this replica's workers rather than wait for their next poll.
       if (deliveries) for (const id of this.workerIds) this.boss?.notifyWorker(id);
     } catch (error) {
-      this.failure = `dispatch failed: ${error instanceof Error ? error.message : String(error)}`;
+      this.failures.set(
+        'dispatch',
+        `dispatch failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
       this.logger.error({ err: error }, 'event runner: dispatch failed (retried at the next poll)');
     }
     this.ticking = undefined;
     this.schedule(taken === DISPATCH_BATCH ? 0 : this.environment.INSPECTION_EVENTS_POLL_MS);
+  }
+
+  private scheduleRun(delayMs: number): void {
+    if (this.stopping) return;
+    this.scheduleTimer = setTimeout(() => {
+      this.scheduling = this.runSchedule();
+    }, delayMs);
+  }
+
+  /** The schedule's events (due, overdue), by one replica per interval; then the outbox poll hands them on. */
+  private async runSchedule(): Promise<void> {
+    const interval = this.environment.INSPECTION_SCHEDULED_EVENTS_INTERVAL_MS;
+    try {
+      if (await this.scheduled.claim(interval)) {
+        const written = await this.scheduled.run();
+        if (written) this.logger.info({ events: written }, 'event runner: scheduled events written');
+      }
+      this.failures.delete('schedule');
+    } catch (error) {
+      this.failures.set(
+        'schedule',
+        `scheduled events failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      this.logger.error({ err: error }, 'event runner: scheduled events failed (tried again next interval)');
+    }
+    this.scheduling = undefined;
+    this.scheduleRun(interval);
   }
 
   /** One transaction: take undispatched events, fan them out to deliveries and jobs, mark them dispatched. */

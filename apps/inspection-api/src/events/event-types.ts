@@ -11,11 +11,17 @@ export const EVENT_TYPES = [
   'action.assigned',
   'action.done',
   'action.verified',
+  'check.due',
+  'check.overdue',
+  'action.overdue',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const isEventType = (value: unknown): value is EventType =>
   typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);
+
+/** The events of the runner's schedule (scheduled-events.ts), each emitted once per occurrence (EventOutbox.emitOnce). */
+export type ScheduledEventType = Extract<EventType, 'check.due' | 'check.overdue' | 'action.overdue'>;
 
 /** Each subject's table (alias `x`) and the JSON of one row: the event's `data`. */
 export const EVENT_SUBJECTS: Record<string, { table: string; json: string }> = {

@@ -2,12 +2,13 @@ import { audited } from '../audit/audit-actor';
 import { type ResourceRequest } from '../drf/resource-routes';
 import { Injectable } from '@nestjs/common';
 import { DataSource, IsNull } from 'typeorm';
-import { isFieldErrors, notFound, validationError } from '../drf/exceptions';
+import { type FieldErrors, isFieldErrors, notFound, validationError } from '../drf/exceptions';
 import { type Input, validateInput } from '../drf/serializer';
 import { existingIdsIn, sqlState } from '../database/sql';
 import { CHECK_ITEM_JSON } from '../devices/devices.service';
 import { CheckItemEntity } from './check-item.entity';
 import { CHECK_ITEM_FIELDS } from './dto/check-item.dto';
+import { definitionAfter, type ItemDefinition, type ItemType, readLimit, readOptions } from './item-type';
 
 const COLUMNS: Record<string, string> = {
   name: 'name',
@@ -15,6 +16,51 @@ const COLUMNS: Record<string, string> = {
   expected_value: 'expectedValue',
   device: 'deviceId',
 };
+
+/** A new item's definition: the spec's free-text item. */
+const TEXT_ITEM: ItemDefinition = { type: 'text', unit: '', min: null, max: null, options: [] };
+
+/** Error keys in the serializer's field order. */
+const FIELD_ORDER = [
+  'non_field_errors',
+  ...CHECK_ITEM_FIELDS.map((spec) => spec.name),
+  'min',
+  'max',
+  'options',
+];
+
+/** `min`, `max` and `options` of a body (JSON, or form fields: repeated `options` keys make the list). */
+function typedFields(input: Input): { sent: Partial<ItemDefinition>; errors: FieldErrors } {
+  const sent: Partial<ItemDefinition> = {};
+  const errors: FieldErrors = {};
+  const raw = (name: string): unknown => {
+    if (input.kind === 'form') {
+      const values = input.data.get(name);
+      if (values === undefined) return undefined;
+      return name === 'options' ? values.filter((value) => value !== '') : values[values.length - 1];
+    }
+    const data = input.data as Record<string, unknown>;
+    return Object.prototype.hasOwnProperty.call(data, name) ? data[name] : undefined;
+  };
+  for (const name of ['min', 'max'] as const) {
+    const value = raw(name);
+    if (value === undefined) continue;
+    const reading = readLimit(value);
+    if ('error' in reading) errors[name] = [reading.error];
+    else sent[name] = reading.value;
+  }
+  const options = raw('options');
+  if (options === null) errors.options = ['This field may not be null.'];
+  else if (options !== undefined) {
+    const reading = readOptions(options);
+    if ('error' in reading) errors.options = reading.error;
+    else sent.options = reading.value;
+  }
+  return { sent, errors };
+}
+
+const ordered = (errors: FieldErrors): FieldErrors =>
+  Object.fromEntries(FIELD_ORDER.filter((name) => name in errors).map((name) => [name, errors[name]]));
 
 @Injectable()
 export class ItemsService {
@@ -39,14 +85,31 @@ export class ItemsService {
     return rows[0].body;
   }
 
-  private async validate(input: Input, partial: boolean): Promise<Partial<CheckItemEntity>> {
+  /** The spec's fields, then the item's type and what it allows (`item-type.ts`), given its stored definition. */
+  private async validate(
+    input: Input,
+    partial: boolean,
+    current: ItemDefinition = TEXT_ITEM,
+  ): Promise<Partial<CheckItemEntity>> {
     const { values, errors } = await validateInput(input, CHECK_ITEM_FIELDS, {
       partial,
       existingIds: existingIdsIn(this.dataSource),
     });
-    if (isFieldErrors(errors)) throw validationError(errors);
+    const typed = 'non_field_errors' in errors ? { sent: {}, errors: {} } : typedFields(input);
+    const all: FieldErrors = { ...errors, ...typed.errors };
+    if (isFieldErrors(all)) throw validationError(ordered(all));
+    const { type, unit, ...spec } = values as { type?: ItemType; unit?: string } & Record<string, unknown>;
+    const sent: Partial<ItemDefinition> = { ...typed.sent };
+    if (type !== undefined) sent.type = type;
+    if (unit !== undefined) sent.unit = unit;
+    const after = definitionAfter(current, sent);
+    if ('errors' in after) throw validationError(ordered(after.errors));
     const entity: Record<string, unknown> = {};
-    for (const [field, value] of Object.entries(values)) entity[COLUMNS[field] ?? field] = value;
+    for (const [field, value] of Object.entries(spec)) entity[COLUMNS[field] ?? field] = value;
+    const { definition } = after;
+    for (const key of ['type', 'unit', 'min', 'max', 'options'] as const)
+      if (JSON.stringify(definition[key]) !== JSON.stringify(current[key]) || key in sent || !partial)
+        entity[key] = definition[key];
     return entity;
   }
 
@@ -81,9 +144,12 @@ export class ItemsService {
     partial: boolean,
     request?: ResourceRequest,
   ): Promise<unknown> {
-    if (!(await this.dataSource.getRepository(CheckItemEntity).existsBy({ id, archivedAt: IsNull() })))
-      throw notFound();
-    const values = await this.validate(readInput(), partial);
+    const current = await this.dataSource.getRepository(CheckItemEntity).findOne({
+      select: { type: true, unit: true, min: true, max: true, options: true },
+      where: { id, archivedAt: IsNull() },
+    });
+    if (!current) throw notFound();
+    const values = await this.validate(readInput(), partial, current);
     if (Object.keys(values).length) {
       try {
         await audited(this.dataSource, request?.user, (manager) =>

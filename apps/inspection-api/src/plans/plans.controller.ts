@@ -7,6 +7,7 @@ import { pageCount, pageEnvelope, pageLinks, pageRequest, parseQuery, queryValue
 import { ResourceRoutes } from '../drf/resource-routes';
 import { CHECK_PLAN_INFO, CheckPlanDto, CheckPlanInputDto, CheckPlanPageDto } from './dto/check-plan.dto';
 import { PlansService } from './plans.service';
+import { ApiPageQueries } from '../drf/page-queries.decorator';
 
 @ApiTags('plans')
 @ApiBearerAuth()
@@ -28,8 +29,7 @@ export class PlansController extends ResourceRoutes({
 
   @Get()
   @ApiOperation({ summary: 'List check plans (paged, ordered by id)' })
-  @ApiQuery({ name: 'page', required: false, type: Number, description: 'Page number, or "last".' })
-  @ApiQuery({ name: 'page_size', required: false, type: Number, description: 'Default 20, at most 100.' })
+  @ApiPageQueries()
   @ApiQuery({ name: 'active', required: false, type: Boolean })
   @ApiOkResponse({ type: CheckPlanPageDto })
   async list(@Req() request: Request): Promise<object> {

@@ -23,4 +23,6 @@ export class CheckRecordEntity {
   /** Items are archived, never deleted: the reference stays. */
   @Column({ name: 'item_id', type: 'integer', nullable: true }) itemId: number | null;
   @Column({ type: 'varchar', length: 4, default: 'api' }) source: string;
+  /** The value was outside its item's definition when written (`src/items/item-type.ts`); read-only. */
+  @Column({ name: 'out_of_range', type: 'boolean', default: false }) outOfRange: boolean;
 }

@@ -12,7 +12,14 @@ import { type Request } from 'express';
 import { InspectorsMay } from '../auth/role-access';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { type FieldErrors } from '../drf/exceptions';
-import { choiceFilter, dateTimeFilter, filterError, integerFilter, orderingFilter } from '../drf/filters';
+import {
+  booleanFilter,
+  choiceFilter,
+  dateTimeFilter,
+  filterError,
+  integerFilter,
+  orderingFilter,
+} from '../drf/filters';
 import {
   pageCount,
   pageEnvelope,
@@ -35,6 +42,7 @@ import {
 } from './dto/check-record.dto';
 import { EXPORT_COLUMNS, RecordsExportService } from './records-export.service';
 import { RECORD_ORDERING_COLUMNS, type RecordFilters, RecordsService } from './records.service';
+import { ApiPageQueries } from '../drf/page-queries.decorator';
 
 @ApiTags('records')
 @ApiBearerAuth()
@@ -65,8 +73,7 @@ export class RecordsController extends ResourceRoutes({
 
   @Get()
   @ApiOperation({ summary: 'List check records (paged, newest first unless `ordering` says otherwise)' })
-  @ApiQuery({ name: 'page', required: false, type: Number, description: 'Page number, or "last".' })
-  @ApiQuery({ name: 'page_size', required: false, type: Number, description: 'Default 20, at most 100.' })
+  @ApiPageQueries()
   @RecordFilterQueries()
   @ApiOkResponse({ type: CheckRecordPageDto })
   async list(@Req() request: Request): Promise<object> {
@@ -123,6 +130,7 @@ function recordFilters(query: Map<string, string[]>): RecordFilters {
     checkedBy: queryValue(query, 'checked_by') || undefined,
     checkedAfter: dateTimeFilter(queryValue(query, 'checked_after'), 'checked_after', errors),
     checkedBefore: dateTimeFilter(queryValue(query, 'checked_before'), 'checked_before', errors),
+    outOfRange: booleanFilter(queryValue(query, 'out_of_range')),
     ordering: orderingFilter(queryValue(query, 'ordering'), Object.keys(RECORD_ORDERING_COLUMNS)),
   };
   filterError(errors);
@@ -133,6 +141,7 @@ function RecordFilterQueries(): MethodDecorator {
   return applyDecorators(
     ApiQuery({ name: 'device', required: false, type: Number }),
     ApiQuery({ name: 'plan', required: false, type: Number }),
+    ApiQuery({ name: 'out_of_range', required: false, type: Boolean }),
     ApiQuery({ name: 'item', required: false, type: Number }),
     ApiQuery({ name: 'status', required: false, enum: STATUSES }),
     ApiQuery({ name: 'checked_by', required: false, description: 'Exact inspector username.' }),

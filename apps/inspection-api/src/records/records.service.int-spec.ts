@@ -181,6 +181,7 @@ describe('RecordsService.create', () => {
       'device',
       'item',
       'source',
+      'out_of_range',
     ]);
     expect(record).toMatchObject({
       id: 1,

@@ -1,6 +1,6 @@
 import { auditActor, audited } from '../audit/audit-actor';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ActionsService } from '../actions/actions.service';
 import { recordEvents } from '../events/event-rules';
 import { EventOutbox } from '../events/event-outbox';
@@ -22,13 +22,14 @@ import { imageExtension, safeExtension } from '../media/image-type';
 import { type MediaKind, MediaStorage } from '../media/media-storage';
 import { mediaUrlBase } from '../media/media-url';
 import { CheckRecordEntity } from './check-record.entity';
+import { isOutOfRange, type ItemDefinition } from '../items/item-type';
 import { fixedCheckedBy, recordFieldsFor } from './checked-by';
 import { CHECK_RECORD_FIELDS } from './dto/check-record.dto';
 import { requestFingerprint } from '../idempotency/idempotency-key';
 import { IdempotencyService, type WriteDatabase, type WriteResult } from '../idempotency/idempotency.service';
 
 /** The CheckRecord representation of alias `r`; `$1` is the absolute media base URL. */
-export const RECORD_JSON = `json_build_object('id', r."id", 'status', r."status", 'value', r."value", 'note', r."note", 'photo', CASE WHEN r."photo" IS NULL THEN NULL ELSE $1::text || r."photo" END, 'attachment', CASE WHEN r."attachment" IS NULL THEN NULL ELSE $1::text || r."attachment" END, 'checked_at', ${isoTimestamp('r."checked_at"')}, 'checked_by', r."checked_by", 'plan', r."plan_id", 'device', r."device_id", 'item', r."item_id", 'source', r."source")`;
+export const RECORD_JSON = `json_build_object('id', r."id", 'status', r."status", 'value', r."value", 'note', r."note", 'photo', CASE WHEN r."photo" IS NULL THEN NULL ELSE $1::text || r."photo" END, 'attachment', CASE WHEN r."attachment" IS NULL THEN NULL ELSE $1::text || r."attachment" END, 'checked_at', ${isoTimestamp('r."checked_at"')}, 'checked_by', r."checked_by", 'plan', r."plan_id", 'device', r."device_id", 'item', r."item_id", 'source', r."source", 'out_of_range', r."out_of_range")`;
 
 export interface RecordFilters {
   device?: number;
@@ -38,6 +39,8 @@ export interface RecordFilters {
   checkedBy?: string;
   checkedAfter?: string;
   checkedBefore?: string;
+  /** `?out_of_range=true|false`. */
+  outOfRange?: boolean;
   /** `?ordering=` (DRF's OrderingFilter); empty: the default, newest first (`RECORD_DEFAULT_ORDERING`). */
   ordering?: OrderingTerm[];
 }
@@ -83,6 +86,8 @@ export function recordConditions(filters: RecordFilters, parameters: SqlParamete
     conditions.push(`r."checked_at" >= ${parameters.add(filters.checkedAfter)}::timestamptz`);
   if (filters.checkedBefore !== undefined)
     conditions.push(`r."checked_at" <= ${parameters.add(filters.checkedBefore)}::timestamptz`);
+  if (filters.outOfRange !== undefined)
+    conditions.push(`r."out_of_range" = ${parameters.add(filters.outOfRange)}`);
   return conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
 }
 
@@ -224,6 +229,16 @@ export class RecordsService implements ResourceService {
     return { entity: entity as Partial<CheckRecordEntity>, changes };
   }
 
+  /** Whether a value is outside its item's definition as it stands now (`isOutOfRange`); false without an item. */
+  private async outOfRange(db: WriteDatabase | EntityManager, item: number | null, value: string) {
+    if (item === null || !value.trim()) return false;
+    const rows: ItemDefinition[] = await db.query(
+      'SELECT "type", "unit", "min", "max", "options" FROM "check_items" WHERE "id" = $1',
+      [item],
+    );
+    return rows[0] ? isOutOfRange(rows[0], value) : false;
+  }
+
   /** Writes new files first; returns their keys (null = cleared) and a rollback that removes them. */
   private async storeFiles(changes: Partial<Record<'photo' | 'attachment', FileChange>>) {
     const keys: Partial<Record<'photo' | 'attachment', string | null>> = {};
@@ -280,6 +295,7 @@ export class RecordsService implements ResourceService {
     );
     const checkedBy = fixedCheckedBy(request.user);
     if (checkedBy !== undefined) entity.checkedBy = checkedBy;
+    entity.outOfRange = await this.outOfRange(db, entity.itemId ?? null, entity.value ?? '');
     const { keys, rollback } = await this.storeFiles(changes);
     let id: number;
     try {
@@ -331,13 +347,24 @@ export class RecordsService implements ResourceService {
       try {
         previous = await db.transaction(async (manager) => {
           await auditActor(manager, request.user);
-          const rows: Array<{ photo: string | null; attachment: string | null; status: string }> =
-            await manager.query(
-              'SELECT "photo", "attachment", "status" FROM "check_records" WHERE "id" = $1 FOR UPDATE',
-              [id],
-            );
+          const rows: Array<{
+            photo: string | null;
+            attachment: string | null;
+            status: string;
+            value: string;
+            item_id: number | null;
+          }> = await manager.query(
+            'SELECT "photo", "attachment", "status", "value", "item_id" FROM "check_records" WHERE "id" = $1 FOR UPDATE',
+            [id],
+          );
           const row = rows[0];
           if (!row) throw notFound();
+          if (values.value !== undefined || values.itemId !== undefined)
+            values.outOfRange = await this.outOfRange(
+              manager,
+              values.itemId !== undefined ? values.itemId : row.item_id,
+              values.value ?? row.value,
+            );
           await manager
             .createQueryBuilder()
             .update(CheckRecordEntity)

@@ -19,7 +19,7 @@ import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { type FieldErrors } from '../drf/exceptions';
 import { choiceFilter, filterError } from '../drf/filters';
 import { parseId } from '../drf/resource-routes';
-import { pageCount, pageEnvelope, pageLinks, pageRequest, parseQuery, queryValue } from '../drf/pagination';
+import { pagedEnvelope, pageRequest, parseQuery, queryValue } from '../drf/pagination';
 import { Body, type RequestInput } from '../drf/request-input';
 import {
   DETAIL_METHODS,
@@ -44,6 +44,7 @@ import {
 } from './dto/user.dto';
 import { serializerInfo } from '../drf/metadata';
 import { USER_KINDS, type UserKind, UsersService } from './users.service';
+import { ApiPageQueries } from '../drf/page-queries.decorator';
 
 const PASSWORD_INFO = serializerInfo(PASSWORD_FIELDS, ['password']);
 
@@ -65,8 +66,7 @@ export class UsersController {
   @ApiOperation({
     summary: 'List people (paged, ordered by id; supervisors only); ?kind=service lists service accounts',
   })
-  @ApiQuery({ name: 'page', required: false, type: Number, description: 'Page number, or "last".' })
-  @ApiQuery({ name: 'page_size', required: false, type: Number, description: 'Default 20, at most 100.' })
+  @ApiPageQueries()
   @ApiQuery({ name: 'search', required: false, description: 'Case-insensitive match on the username.' })
   @ApiQuery({ name: 'role', required: false, enum: ROLES })
   @ApiQuery({
@@ -91,7 +91,7 @@ export class UsersController {
     };
     filterError(errors);
     const { count, page, results } = await this.users.page(filters, wanted);
-    return pageEnvelope(count, pageLinks(request, query, page, pageCount(count, wanted.size)), results);
+    return pagedEnvelope(request, query, wanted, { count, page, results });
   }
 
   @Post()

@@ -1,9 +1,9 @@
 import { Controller, Get, Param, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type Request } from 'express';
 import { InspectorsMay } from '../auth/role-access';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
-import { pageCount, pageEnvelope, pageLinks, pageRequest, parseQuery } from '../drf/pagination';
+import { pagedEnvelope, pageRequest, parseQuery } from '../drf/pagination';
 import { parseId, ResourceRoutes } from '../drf/resource-routes';
 import {
   WEBHOOK_INFO,
@@ -13,6 +13,7 @@ import {
   WebhookPageDto,
 } from './dto/webhook.dto';
 import { WebhooksService } from './webhooks.service';
+import { ApiPageQueries } from '../drf/page-queries.decorator';
 
 /** Webhook endpoints and their delivery logs (supervisors; docs/protocols/events-and-webhooks.md). */
 @ApiTags('webhooks')
@@ -43,26 +44,24 @@ export class WebhooksController extends ResourceRoutes({
 
   @Get()
   @ApiOperation({ summary: 'List webhook endpoints (paged, ordered by id)' })
-  @ApiQuery({ name: 'page', required: false, type: Number })
-  @ApiQuery({ name: 'page_size', required: false, type: Number })
+  @ApiPageQueries()
   @ApiOkResponse({ type: WebhookPageDto })
   async list(@Req() request: Request): Promise<object> {
     const query = parseQuery(request);
     const wanted = this.wanted(query);
     const { count, page, results } = await this.webhooks.page(wanted);
-    return pageEnvelope(count, pageLinks(request, query, page, pageCount(count, wanted.size)), results);
+    return pagedEnvelope(request, query, wanted, { count, page, results });
   }
 
   /** Before the detail routes (a subclass's routes are registered first). */
   @Get(':id/deliveries')
   @ApiOperation({ summary: "An endpoint's delivery log: status, attempts, last error (paged, newest first)" })
-  @ApiQuery({ name: 'page', required: false, type: Number })
-  @ApiQuery({ name: 'page_size', required: false, type: Number })
+  @ApiPageQueries()
   @ApiOkResponse({ type: WebhookDeliveryPageDto })
   async deliveries(@Param('id') id: string, @Req() request: Request): Promise<object> {
     const query = parseQuery(request);
     const wanted = this.wanted(query);
     const { count, page, results } = await this.webhooks.deliveries(parseId(id), wanted);
-    return pageEnvelope(count, pageLinks(request, query, page, pageCount(count, wanted.size)), results);
+    return pagedEnvelope(request, query, wanted, { count, page, results });
   }
 }

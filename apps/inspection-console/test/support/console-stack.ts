@@ -50,10 +50,11 @@ export interface ConsoleStack {
   consoleUrl: string;
   /** A bearer token of the supervisor, for calls made "through the API" in the test. */
   token(username?: string, password?: string): Promise<string>;
-  /** A signed-out browser context in a locale, its page errors collected in `errors`. */
+  /** A signed-out browser context in a locale (and time zone: UTC unless named), its page errors in `errors`. */
   newPage(options: {
     locale: 'en' | 'zh-CN';
     size: SizeName;
+    timezoneId?: string;
   }): Promise<{ context: BrowserContext; page: Page }>;
   errors: string[];
   close(): Promise<void>;
@@ -101,11 +102,11 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
       if (!response.ok) throw new Error(`token for ${username}: ${response.status} ${await response.text()}`);
       return ((await response.json()) as { access: string }).access;
     },
-    async newPage({ locale, size }) {
+    async newPage({ locale, size, timezoneId = 'UTC' }) {
       const context = await browser.newContext({
         viewport: SIZES[size],
         locale,
-        timezoneId: 'UTC',
+        timezoneId,
         acceptDownloads: true,
       });
       const page = await context.newPage();

@@ -167,19 +167,7 @@ export async function startFixture(overrides: NodeJS.ProcessEnv = {}, logger?: L
   };
 }
 
-export async function waitFor<T>(
-  probe: () => T | undefined | Promise<T | undefined>,
-  description: string,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${description}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+export { waitFor } from '@fieldops/testing';
 
 export function auth(credential: string, extra: Record<string, string> = {}): Record<string, string> {
   return { Authorization: `Bearer ${credential}`, 'Content-Type': 'application/json', ...extra };

@@ -46,6 +46,12 @@ export class CheckRecordDto {
       'How the record was made: "chat", "qr" (the chat opened from a scanned device label), "api".',
   })
   source?: string;
+  @ApiProperty({
+    readOnly: true,
+    description:
+      "True when the value was outside its item's definition when written: a number item's value below min, above max or not a number, a choice item's value not among its options.",
+  })
+  out_of_range: boolean;
 }
 
 export class CheckRecordInputDto {
@@ -128,4 +134,5 @@ export const CHECK_RECORD_INFO = serializerInfo(CHECK_RECORD_FIELDS, [
   'device',
   'item',
   'source',
+  ['out_of_range', readOnlyFieldInfo('out_of_range', 'boolean')],
 ]);
