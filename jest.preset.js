@@ -24,6 +24,9 @@ const esmOnly = [
   'load-esm',
   // jwks-rsa's (the Agents SDK's JWT middleware) JOSE implementation.
   'jose',
+  // connector-gateway's OpenID Connect relying party (the user-token service).
+  'openid-client',
+  'oauth4webapi',
 ];
 
 const base = {

@@ -35,6 +35,7 @@ interface ComposeService {
   depends_on?: Record<string, { condition: string }>;
   expose?: string[];
   healthcheck?: { test: string[] };
+  ports?: string[];
   volumes?: string[];
 }
 
@@ -171,6 +172,19 @@ describe('docker-compose.yml', () => {
       }
     }
     expect(checkedConfigurations).toBe(2);
+  });
+
+  it("names each gateway's public URL, so no request's Host header becomes a streamUrl or jwks_uri (issue 22)", () => {
+    const relay = interpolateDefaults(compose.services['relay-gateway']?.environment ?? {});
+    const connector = interpolateDefaults(compose.services['connector-gateway']?.environment ?? {});
+    // Clients reach the relay through nginx's published port; bots reach the connector where the relay sends them.
+    const published = (compose.services.nginx?.ports ?? [])[0]?.split(':')[0];
+    expect(relay.RELAY_PUBLIC_URL).toBe(`http://localhost:${published}`);
+    expect(connector.CONNECTOR_PUBLIC_URL).toBe(relay.RELAY_BOT_SERVICE_URL?.replace(/\/$/, ''));
+    const bot = compose.services['inspection-bot']?.environment ?? {};
+    expect(bot.ToBotFromChannelOpenIdMetadataUrl?.startsWith(`${connector.CONNECTOR_PUBLIC_URL}/`)).toBe(
+      true,
+    );
   });
 
   it('starts apps only after healthy databases and a finished migration', () => {

@@ -116,6 +116,24 @@ describe('Kubernetes manifests', () => {
     }
   });
 
+  it("names each gateway's public URL, so no request's Host header becomes a streamUrl or jwks_uri (issue 22)", () => {
+    const variable = (app: string, name: string): string | undefined => {
+      const deployment = byKind('Deployment').find((candidate) => candidate.metadata.name === app);
+      if (!deployment) throw new Error(`no ${app} Deployment`);
+      return podContainers(deployment)[0]?.env?.find((entry) => entry.name === name)?.value;
+    };
+    // Clients reach the relay at the Ingress host (inspection-api's public URL); bots reach the connector where
+    // the relay sends them (its serviceUrl), and read its OpenID metadata there.
+    expect(variable('relay-gateway', 'RELAY_PUBLIC_URL')).toBe(
+      variable('inspection-api', 'INSPECTION_PUBLIC_URL'),
+    );
+    const connector = variable('connector-gateway', 'CONNECTOR_PUBLIC_URL');
+    expect(connector).toBe(variable('relay-gateway', 'RELAY_BOT_SERVICE_URL')?.replace(/\/$/, ''));
+    expect(variable('inspection-bot', 'ToBotFromChannelOpenIdMetadataUrl')?.startsWith(`${connector}/`)).toBe(
+      true,
+    );
+  });
+
   it('keeps the metrics port out of every Service (so out of the Ingress too): Prometheus scrapes the pods', () => {
     for (const service of byKind('Service')) {
       const ports = (service.spec as { ports: Array<{ name?: string; port: number; targetPort?: unknown }> })

@@ -31,6 +31,8 @@ import { DrfExceptionFilter } from './errors/drf-exception.filter';
 import { EventOutbox } from './events/event-outbox';
 import { EVENTS_DATABASE_URL, EventRunner } from './events/event-runner';
 import { ScheduledEvents } from './events/scheduled-events';
+import { NotificationPreferencesController } from './notifications/notification-preferences.controller';
+import { NotificationPreferencesService } from './notifications/notification-preferences.service';
 import { WebhookDeliveriesService } from './webhooks/webhook-deliveries.service';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { WebhooksService } from './webhooks/webhooks.service';
@@ -99,6 +101,8 @@ export class InspectionApiModule {
         RecordsController,
         ActionsController,
         MediaController,
+        // Before UsersController: its `:id` routes must not see `me/notifications`.
+        NotificationPreferencesController,
         UsersController,
         DueController,
         StatisticsController,
@@ -111,6 +115,7 @@ export class InspectionApiModule {
         WebhookDeliveriesService,
         WebhooksService,
         ScheduledEvents,
+        NotificationPreferencesService,
         EventRunner,
         DevicesService,
         ItemsService,

@@ -1,4 +1,4 @@
-import { type IncomingMessage } from 'node:http';
+import { type IncomingMessage, request as httpRequest } from 'node:http';
 import { WebSocket } from 'ws';
 import { type Activity } from '@fieldops/contracts';
 import { auth, type Fixture, SECRET, startFixture, waitFor } from './support/relay-harness';
@@ -180,6 +180,86 @@ describe('relay-gateway under attack and failure', () => {
       });
       expect(malformed.status).toBe(200);
       expect(await attachmentNames(((await malformed.json()) as { id: string }).id)).toEqual(['plain.txt']);
+    });
+  });
+
+  describe('item 10: a Host header outside RELAY_ALLOWED_HOSTS never becomes a streamUrl', () => {
+    /** POST …/conversations with exactly the given Host header (fetch sets its own). */
+    const startWithHost = (base: string, host: string): Promise<{ status: number; body: string }> =>
+      new Promise((resolve, reject) => {
+        const url = new URL(`${base}/conversations`);
+        const outgoing = httpRequest(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            headers: { host, authorization: `Bearer ${SECRET}`, 'content-length': '0' },
+            setHost: false,
+          },
+          (response) => {
+            let body = '';
+            response.setEncoding('utf8');
+            response.on('data', (chunk: string) => (body += chunk));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+          },
+        );
+        outgoing.on('error', reject);
+        outgoing.end();
+      });
+
+    describe('without RELAY_PUBLIC_URL (local names allowed by default)', () => {
+      let fixture: Fixture;
+      beforeAll(async () => {
+        fixture = await startFixture();
+      });
+      afterAll(() => fixture?.close());
+
+      it("a stranger's Host is 400 BadArgument, with no URL on it", async () => {
+        const refused = await startWithHost(fixture.base, 'attacker.example:443');
+        expect(refused.status).toBe(400);
+        expect(JSON.parse(refused.body)).toMatchObject({ error: { code: 'BadArgument' } });
+        expect(refused.body).not.toContain('attacker.example/');
+      });
+
+      it('a local name is answered with a streamUrl on it', async () => {
+        const port = new URL(fixture.base).port;
+        const started = await startWithHost(fixture.base, `localhost:${port}`);
+        expect(started.status).toBe(201);
+        expect((JSON.parse(started.body) as { streamUrl: string }).streamUrl).toMatch(
+          new RegExp(`^ws://localhost:${port}/v3/directline/conversations/`),
+        );
+      });
+    });
+
+    describe('with RELAY_ALLOWED_HOSTS or RELAY_PUBLIC_URL', () => {
+      let listed: Fixture;
+      let configured: Fixture;
+      beforeAll(async () => {
+        listed = await startFixture({ RELAY_ALLOWED_HOSTS: '.chat.example.org' });
+        configured = await startFixture({ RELAY_PUBLIC_URL: 'https://chat.example.com' });
+      });
+      afterAll(async () => {
+        await listed?.close();
+        await configured?.close();
+      });
+
+      it('a listed domain (and its subdomains) is answered; 127.0.0.1 is then no longer', async () => {
+        const started = await startWithHost(listed.base, 'eu.chat.example.org');
+        expect(started.status).toBe(201);
+        expect((JSON.parse(started.body) as { streamUrl: string }).streamUrl).toMatch(
+          /^ws:\/\/eu\.chat\.example\.org\/v3\/directline\//,
+        );
+        expect((await startWithHost(listed.base, '127.0.0.1')).status).toBe(400);
+      });
+
+      it('the configured public URL is used whatever Host the request names', async () => {
+        const started = await startWithHost(configured.base, 'attacker.example');
+        expect(started.status).toBe(201);
+        expect((JSON.parse(started.body) as { streamUrl: string }).streamUrl).toMatch(
+          /^wss:\/\/chat\.example\.com\/v3\/directline\/conversations\//,
+        );
+      });
     });
   });
 });

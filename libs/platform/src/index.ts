@@ -12,6 +12,7 @@ export * from './http/fast-path';
 export * from './http/http-front';
 export * from './http/json-poster';
 export * from './http/path-pattern';
+export * from './http/allowed-hosts';
 export * from './http/public-base-url';
 export * from './http/route-request';
 export * from './http/upgrade-exchange';

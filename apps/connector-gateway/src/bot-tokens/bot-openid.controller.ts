@@ -30,7 +30,11 @@ export class BotOpenIdController {
   @Get('openidconfiguration')
   @Header('Cache-Control', 'public, max-age=3600')
   configuration(@Req() request: Request): BotOpenIdMetadata {
-    const base = publicBaseUrl(request, this.environment.CONNECTOR_PUBLIC_URL);
+    const base = publicBaseUrl(
+      request,
+      this.environment.CONNECTOR_PUBLIC_URL,
+      this.environment.CONNECTOR_ALLOWED_HOSTS,
+    );
     return {
       issuer: this.environment.CONNECTOR_BOT_TOKEN_ISSUER,
       authorization_endpoint: `${base}/v1/authorize-unsupported`,

@@ -16,7 +16,7 @@ import {
   type ValidationOptions,
 } from 'class-validator';
 import { ConversationStateEnvironment } from '@fieldops/conversation-store';
-import { repositoryRoot, ToInteger } from '@fieldops/platform';
+import { LOCAL_HOSTS, repositoryRoot, ToInteger, toHostList } from '@fieldops/platform';
 import { type ResolvedSigningKey, resolveSigningKeys } from './signing-keys.setting';
 
 /** Splits a comma-separated list (blanks dropped); leaves non-strings for validation to report. */
@@ -105,6 +105,18 @@ export class ConnectorGatewayEnvironment extends ConversationStateEnvironment {
     message: 'CONNECTOR_PUBLIC_URL must have no trailing slash, query or fragment',
   })
   CONNECTOR_PUBLIC_URL?: string;
+
+  /**
+   * Host names this gateway builds absolute URLs for when CONNECTOR_PUBLIC_URL is unset (Django's ALLOWED_HOSTS patterns,
+   * comma-separated: `.example.com` = the domain and its subdomains, `*` = any). A request naming another host (Host,
+   * or X-Forwarded-Host from a trusted proxy) that asks for such a URL gets 400. Default: local names only. With
+   * CONNECTOR_PUBLIC_URL set, URLs are built from it and any host is answered.
+   */
+  @Expose()
+  @Transform(toHostList)
+  @IsString({ each: true })
+  @ArrayNotEmpty()
+  CONNECTOR_ALLOWED_HOSTS: string[] = [...LOCAL_HOSTS];
 
   /** `iss` of the tokens the token endpoint issues to bots (and that the `/v3` API accepts). */
   @Expose() @IsString() @MinLength(1) CONNECTOR_TOKEN_ISSUER: string = 'urn:fieldops:connector-gateway';

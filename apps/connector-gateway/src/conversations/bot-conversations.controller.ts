@@ -46,7 +46,7 @@ export class BotConversationsController {
     return {
       id: record.conversationId,
       ...(initial && { activityId: initial.activity.id }),
-      serviceUrl: `${publicBaseUrl(request, this.environment.CONNECTOR_PUBLIC_URL)}/`,
+      serviceUrl: `${publicBaseUrl(request, this.environment.CONNECTOR_PUBLIC_URL, this.environment.CONNECTOR_ALLOWED_HOSTS)}/`,
     };
   }
 

@@ -61,7 +61,10 @@ export class TokenController {
     const clientId = form.client_id;
     if (clientId === undefined) throw OAuthError.missingParameter('client_id');
     if (form.scope === undefined) throw OAuthError.missingParameter('scope');
-    const endpoint = tokenEndpointUrl(publicBaseUrl(request, this.environment.CONNECTOR_PUBLIC_URL), tenant);
+    const endpoint = tokenEndpointUrl(
+      publicBaseUrl(request, this.environment.CONNECTOR_PUBLIC_URL, this.environment.CONNECTOR_ALLOWED_HOSTS),
+      tenant,
+    );
     const client = await this.authenticator.authenticate({ ...form, client_id: clientId }, endpoint);
     const audience = this.audienceFor(form.scope);
     const issued = this.tokens.issue({ appId: client.bot.appId, audience, tenant, method: client.method });

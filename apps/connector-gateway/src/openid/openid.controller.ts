@@ -24,7 +24,11 @@ export class OpenIdController {
   @Header('Cache-Control', 'public, max-age=3600')
   configuration(@Param('tenant') tenant: string, @Req() request: Request): OpenIdConfiguration {
     this.assertTenant(tenant);
-    const base = publicBaseUrl(request, this.environment.CONNECTOR_PUBLIC_URL);
+    const base = publicBaseUrl(
+      request,
+      this.environment.CONNECTOR_PUBLIC_URL,
+      this.environment.CONNECTOR_ALLOWED_HOSTS,
+    );
     const authority = `${base}/${encodeURIComponent(tenant)}`;
     return {
       token_endpoint: tokenEndpointUrl(base, tenant),

@@ -162,6 +162,10 @@ export class UserTokenController {
   }
 
   private baseUrl(request: Request): string {
-    return publicBaseUrl(request, this.environment.CONNECTOR_PUBLIC_URL);
+    return publicBaseUrl(
+      request,
+      this.environment.CONNECTOR_PUBLIC_URL,
+      this.environment.CONNECTOR_ALLOWED_HOSTS,
+    );
   }
 }

@@ -5,6 +5,7 @@ import { LOGGER, type Logger } from '@fieldops/platform';
 import { type OAuthConnectionConfig } from '@fieldops/platform-config';
 import { type BotPrincipal } from '../bot-auth/bot-access-token-verifier';
 import { BotRegistry } from '../bots/bot-registry';
+import { OAuthProviderError, OAuthProviders } from './oauth-providers';
 import { parseTokenExchangeState, type SignInConversation } from './token-exchange-state';
 import { UserTokenCrypto } from './user-token-crypto';
 import { USER_TOKEN_STORE, type UserTokenStore } from './user-token-store';
@@ -89,6 +90,7 @@ export class UserTokenService {
     @Inject(USER_TOKEN_STORE) private readonly store: UserTokenStore,
     private readonly crypto: UserTokenCrypto,
     private readonly registry: BotRegistry,
+    private readonly providers: OAuthProviders,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -211,27 +213,59 @@ export class UserTokenService {
     };
   }
 
-  /** The pending sign-in a signed id names, without consuming it (the browser is sent to the provider). */
-  async peekSignIn(signedId: string): Promise<{ id: string; pending: PendingSignIn } | undefined> {
+  /**
+   * The user's browser opened the sign-in link: where to send it at the provider (the pending sign-in stays until the
+   * callback). Undefined: the link is forged, expired or already used.
+   */
+  async startSignIn(signedId: string, redirectUri: string): Promise<URL | undefined> {
     const id = this.crypto.verifyState(signedId);
     if (id === undefined) return undefined;
     const record = this.signInRecord(id);
     const sealed = await this.store.get(record);
     const pending = sealed === undefined ? undefined : this.crypto.open<PendingSignIn>(sealed, record);
-    return pending && { id, pending };
+    const connection = pending && this.pendingConnection(pending);
+    if (!pending || !connection) return undefined;
+    return this.providers.authorizationUrl(pending.appId, connection, {
+      redirectUri,
+      state: signedId,
+      codeVerifier: pending.codeVerifier,
+    });
   }
 
-  /** Consumes the pending sign-in a signed state names: of two callbacks with one state, one gets it. */
-  async takeSignIn(signedState: string): Promise<PendingSignIn | undefined> {
-    const id = this.crypto.verifyState(signedState);
+  /**
+   * The provider sent the browser back: consumes the pending sign-in the signed `state` names (of two callbacks with
+   * one state, one gets it), redeems the code and returns the magic code the user types in the chat. Undefined: the
+   * state is forged, expired or already used. Throws OAuthProviderError when the provider refuses.
+   */
+  async completeSignIn(
+    state: string,
+    callbackUrl: URL,
+  ): Promise<{ code: string; provider: string } | undefined> {
+    const id = this.crypto.verifyState(state);
     if (id === undefined) return undefined;
     const record = this.signInRecord(id);
     const sealed = await this.store.take(record);
-    return sealed === undefined ? undefined : this.crypto.open<PendingSignIn>(sealed, record);
+    const pending = sealed === undefined ? undefined : this.crypto.open<PendingSignIn>(sealed, record);
+    const connection = pending && this.pendingConnection(pending);
+    if (!pending || !connection) return undefined;
+    if (callbackUrl.searchParams.has('error')) {
+      throw new OAuthProviderError(callbackUrl.searchParams.get('error') ?? 'error');
+    }
+    const tokens = await this.providers.redeem(pending.appId, connection, callbackUrl, {
+      state,
+      codeVerifier: pending.codeVerifier,
+    });
+    return { code: await this.awaitMagicCode(pending, tokens), provider: connection.displayName };
+  }
+
+  private pendingConnection(pending: PendingSignIn): OAuthConnectionConfig | undefined {
+    return this.registry
+      .find(pending.appId)
+      ?.oauthConnections.find((connection) => connection.name === pending.connectionName);
   }
 
   /** After the provider's callback: the tokens wait for the six-digit code, typed by the user the sign-in is bound to. */
-  async awaitMagicCode(pending: PendingSignIn, tokens: StoredTokens): Promise<string> {
+  private async awaitMagicCode(pending: PendingSignIn, tokens: StoredTokens): Promise<string> {
     const code = String(randomBytes(4).readUInt32BE(0) % 1_000_000).padStart(6, '0');
     const key = {
       userId: pending.userId,
@@ -271,6 +305,7 @@ export class UserTokenService {
     return undefined;
   }
 
+  /** The user's tokens, refreshed when they are about to expire; undefined when there are none (any more). */
   private async currentTokens(
     bot: Pick<BotPrincipal, 'appId'>,
     key: UserTokenKey,
@@ -279,11 +314,24 @@ export class UserTokenService {
     const sealed = await this.store.get(record);
     const tokens = sealed === undefined ? undefined : this.crypto.open<StoredTokens>(sealed, record);
     if (!tokens) return undefined;
-    if (tokens.expiresAt !== undefined && tokens.expiresAt - EXPIRY_MARGIN_SECONDS <= Date.now() / 1000) {
-      await this.store.delete(record);
-      return undefined;
+    if (tokens.expiresAt === undefined || tokens.expiresAt - EXPIRY_MARGIN_SECONDS > Date.now() / 1000)
+      return tokens;
+    const connection = this.registry
+      .find(bot.appId)
+      ?.oauthConnections.find((candidate) => candidate.name === key.connectionName);
+    if (tokens.refreshToken !== undefined && connection) {
+      try {
+        const refreshed = await this.providers.refresh(bot.appId, connection, tokens.refreshToken);
+        await this.saveTokens(bot, key, refreshed);
+        return refreshed;
+      } catch (error) {
+        if (!(error instanceof OAuthProviderError)) throw error;
+        // Unreachable provider: keep the refresh token for the next call; refused: the user signs in again.
+        if (!error.refused) return undefined;
+      }
     }
-    return tokens;
+    await this.store.delete(record);
+    return undefined;
   }
 
   private async saveTokens(

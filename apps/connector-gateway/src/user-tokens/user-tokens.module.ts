@@ -2,6 +2,8 @@ import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '
 import { ConfigurationError } from '@fieldops/platform';
 import { type RegisteredBot } from '../bots/registered-bot';
 import { type ConnectorGatewayEnvironment } from '../config/connector-gateway.environment';
+import { OAuthProviders } from './oauth-providers';
+import { SignInController } from './sign-in.controller';
 import { UserTokenController } from './user-token.controller';
 import { UserTokenCrypto } from './user-token-crypto';
 import { UserTokenService } from './user-token.service';
@@ -35,7 +37,7 @@ export class UserTokensModule {
       ]);
     return {
       module: UserTokensModule,
-      controllers: [UserTokenController],
+      controllers: [UserTokenController, SignInController],
       providers: [
         { provide: UserTokenCrypto, useValue: new UserTokenCrypto(environment.CONNECTOR_USER_TOKEN_KEY) },
         {
@@ -47,6 +49,7 @@ export class UserTokensModule {
               : new InProcessUserTokenStore(),
         },
         UserTokenStoreLifecycle,
+        OAuthProviders,
         UserTokenService,
       ],
     };

@@ -15,7 +15,7 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
-import { CommonEnvironment, ToBoolean, ToInteger } from '@fieldops/platform';
+import { CommonEnvironment, LOCAL_HOSTS, ToBoolean, ToInteger, toHostList } from '@fieldops/platform';
 import { IsRedisUrl } from '@fieldops/redis-connection';
 import { AreNetworks } from '../webhooks/webhook-address';
 
@@ -200,17 +200,10 @@ export class InspectionApiEnvironment extends CommonEnvironment {
    * subdomains, `*` = any). Others get 400. Default: what Django allows in DEBUG mode, local names only.
    */
   @Expose()
-  @Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string'
-      ? value
-          .split(',')
-          .map((host) => host.trim())
-          .filter((host) => host !== '')
-      : value,
-  )
+  @Transform(toHostList)
   @IsString({ each: true })
   @ArrayNotEmpty()
-  INSPECTION_ALLOWED_HOSTS: string[] = ['.localhost', '127.0.0.1', '[::1]'];
+  INSPECTION_ALLOWED_HOSTS: string[] = [...LOCAL_HOSTS];
 
   /**
    * Public base URL of the API (scheme and host clients use); when set, pagination links and media URLs are built

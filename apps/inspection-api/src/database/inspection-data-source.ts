@@ -22,6 +22,7 @@ import { CreateWebhooks1732923100000 } from './migrations/1732923100000-create-w
 import { AddPlanSchedules1732924000000 } from './migrations/1732924000000-add-plan-schedules';
 import { AddTypedCheckItems1732924100000 } from './migrations/1732924100000-add-typed-check-items';
 import { CreateEventNotices1732925000000 } from './migrations/1732925000000-create-event-notices';
+import { CreateNotificationPreferences1732925100000 } from './migrations/1732925100000-create-notification-preferences';
 
 /** Every migration, in order. New ones are appended here (and never edited once released). */
 export const INSPECTION_MIGRATIONS = [
@@ -42,6 +43,7 @@ export const INSPECTION_MIGRATIONS = [
   AddPlanSchedules1732924000000,
   AddTypedCheckItems1732924100000,
   CreateEventNotices1732925000000,
+  CreateNotificationPreferences1732925100000,
 ];
 
 /** Every entity of the service. */

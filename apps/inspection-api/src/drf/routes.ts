@@ -8,6 +8,8 @@ export const LIST_METHODS = ['GET', 'POST', 'HEAD', 'OPTIONS'] as const;
 export const DETAIL_METHODS = ['GET', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 export const TOKEN_METHODS = ['POST', 'OPTIONS'] as const;
 export const ROOT_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
+/** A singleton a user reads and changes (notification preferences). */
+export const PREFERENCE_METHODS = ['GET', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'] as const;
 
 const ROUTES: Array<[RegExp, readonly string[]]> = [
   [/^\/api\/?$/, ROOT_METHODS],
@@ -22,6 +24,7 @@ const ROUTES: Array<[RegExp, readonly string[]]> = [
   [/^\/api\/(devices|items|plans|records|users)\/[^/.]+\/?$/, DETAIL_METHODS],
   [/^\/api\/token(\/refresh|\/blacklist)?\/?$/, TOKEN_METHODS],
   [/^\/api\/users\/me\/sign_out_everywhere\/?$/, TOKEN_METHODS],
+  [/^\/api\/users\/[^/.]+\/notifications\/?$/, PREFERENCE_METHODS],
   [/^\/api\/(due|due\/summary|statistics\/records|statistics\/actions)\/?$/, ROOT_METHODS],
   [/^\/api\/audit(\/[^/.]+)?\/?$/, ROOT_METHODS],
   [/^\/api\/records\/export\.csv$/, ROOT_METHODS],

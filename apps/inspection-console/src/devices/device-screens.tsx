@@ -36,6 +36,7 @@ import { type ConsoleDataProvider } from '../api/data-provider';
 import { type Device } from '../api/resources';
 import { RecordAuditHistory } from '../audit/audit-history';
 import { labelSheetPath } from '../labels/label-sheet';
+import { CardLine, CardList, CardTitle, usePhone } from '../layout/card-list';
 import { EmptyList } from '../layout/empty-list';
 
 /** The group filter's choices: every device group (`GET /api/devices/groups/`). */
@@ -113,8 +114,29 @@ function DeviceLabelButton() {
   );
 }
 
+/** A device as a card (phones): code · name, group and location, its check items. */
+function DeviceCards() {
+  const translate = useTranslate();
+  return (
+    <CardList<Device> link="edit">
+      {(device) => (
+        <>
+          <CardTitle>{`${device.code} · ${device.name}`}</CardTitle>
+          {(device.group || device.location) && (
+            <CardLine>{[device.group, device.location].filter(Boolean).join(' · ')}</CardLine>
+          )}
+          <CardLine>
+            {translate('console.devices.items_count', { smart_count: device.check_items.length })}
+          </CardLine>
+        </>
+      )}
+    </CardList>
+  );
+}
+
 export function DeviceList() {
   const translate = useTranslate();
+  const phone = usePhone();
   return (
     <List
       filters={deviceFilters}
@@ -129,20 +151,24 @@ export function DeviceList() {
         </TopToolbar>
       }
     >
-      <Datagrid bulkActionButtons={false} rowClick="edit">
-        <TextField source="code" sortable={false} />
-        <TextField source="name" sortable={false} />
-        <TextField source="group" sortable={false} />
-        <TextField source="location" sortable={false} />
-        <FunctionField<Device>
-          label="resources.devices.fields.check_items"
-          sortable={false}
-          render={(device) =>
-            translate('console.devices.items_count', { smart_count: device.check_items.length })
-          }
-        />
-        <EditButton />
-      </Datagrid>
+      {phone ? (
+        <DeviceCards />
+      ) : (
+        <Datagrid bulkActionButtons={false} rowClick="edit">
+          <TextField source="code" sortable={false} />
+          <TextField source="name" sortable={false} />
+          <TextField source="group" sortable={false} />
+          <TextField source="location" sortable={false} />
+          <FunctionField<Device>
+            label="resources.devices.fields.check_items"
+            sortable={false}
+            render={(device) =>
+              translate('console.devices.items_count', { smart_count: device.check_items.length })
+            }
+          />
+          <EditButton />
+        </Datagrid>
+      )}
     </List>
   );
 }

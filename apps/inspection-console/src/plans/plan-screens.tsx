@@ -28,6 +28,7 @@ import {
 import { type ConsoleDataProvider } from '../api/data-provider';
 import { type CheckPlan, type DueRow } from '../api/resources';
 import { RecordAuditHistory } from '../audit/audit-history';
+import { CardLine, CardList, CardTitle, usePhone } from '../layout/card-list';
 import { EmptyList } from '../layout/empty-list';
 import { SectionState } from '../layout/section-state';
 import { StatusChip } from '../layout/status-chip';
@@ -60,8 +61,29 @@ function PlanDueState() {
 
 const planFilters = [<NullableBooleanInput key="active" source="active" alwaysOn />];
 
+/** A plan as a card (phones): name, frequency and devices, today's due state. */
+function PlanCards() {
+  const translate = useTranslate();
+  return (
+    <CardList<CheckPlan> link="edit">
+      {(plan) => (
+        <>
+          <CardTitle>{plan.name}</CardTitle>
+          <CardLine>
+            {`${translate(`console.frequency.${plan.frequency}`)} · ${translate('resources.plans.fields.devices')}: ${plan.devices.length}`}
+          </CardLine>
+          <CardLine>
+            <PlanDueState />
+          </CardLine>
+        </>
+      )}
+    </CardList>
+  );
+}
+
 export function PlanList() {
   const translate = useTranslate();
+  const phone = usePhone();
   return (
     <List
       filters={planFilters}
@@ -73,22 +95,26 @@ export function PlanList() {
         </TopToolbar>
       }
     >
-      <Datagrid bulkActionButtons={false} rowClick="edit">
-        <TextField source="name" sortable={false} />
-        <FunctionField<CheckPlan>
-          source="frequency"
-          sortable={false}
-          render={(plan) => translate(`console.frequency.${plan.frequency}`)}
-        />
-        <BooleanField source="active" sortable={false} />
-        <FunctionField<CheckPlan>
-          source="devices"
-          sortable={false}
-          render={(plan) => String(plan.devices.length)}
-        />
-        <FunctionField label="console.plans.due_state" render={() => <PlanDueState />} />
-        <EditButton />
-      </Datagrid>
+      {phone ? (
+        <PlanCards />
+      ) : (
+        <Datagrid bulkActionButtons={false} rowClick="edit">
+          <TextField source="name" sortable={false} />
+          <FunctionField<CheckPlan>
+            source="frequency"
+            sortable={false}
+            render={(plan) => translate(`console.frequency.${plan.frequency}`)}
+          />
+          <BooleanField source="active" sortable={false} />
+          <FunctionField<CheckPlan>
+            source="devices"
+            sortable={false}
+            render={(plan) => String(plan.devices.length)}
+          />
+          <FunctionField label="console.plans.due_state" render={() => <PlanDueState />} />
+          <EditButton />
+        </Datagrid>
+      )}
     </List>
   );
 }

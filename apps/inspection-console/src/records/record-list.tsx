@@ -1,5 +1,6 @@
 import { type ReactNode } from 'react';
 import { type Theme, useMediaQuery } from '@mui/material';
+import { CardLine, CardList, CardTitle, usePhone } from '../layout/card-list';
 import {
   AutocompleteInput,
   Datagrid,
@@ -13,6 +14,7 @@ import {
   TextField,
   TopToolbar,
   FilterButton,
+  SortButton,
   useListContext,
   useTranslate,
 } from 'react-admin';
@@ -80,10 +82,45 @@ function useRecordFilters() {
   ];
 }
 
-/** Check records, newest first, sortable by the columns the API orders by, filterable by every field it filters on. */
+/** A record as a card (phones): device — item and result, time and inspector, value and note, the photo beside. */
+function RecordCards() {
+  return (
+    <CardList<CheckRecord>
+      link="show"
+      media={(record) => record.photo && <PhotoThumbnail record={record} size={56} />}
+    >
+      {(record) => (
+        <>
+          <CardTitle end={<StatusChip status={record.status} />}>
+            <ReferenceField source="device" reference="devices" link={false} />
+            {record.item !== null && (
+              <>
+                {' — '}
+                <ReferenceField source="item" reference="items" link={false} />
+              </>
+            )}
+          </CardTitle>
+          <CardLine>
+            <DateField source="checked_at" showTime options={{ dateStyle: 'short', timeStyle: 'short' }} />
+            {record.checked_by && ` · ${record.checked_by}`}
+          </CardLine>
+          {(record.value || record.note) && (
+            <CardLine>{[record.value, record.note].filter(Boolean).join(' · ')}</CardLine>
+          )}
+        </>
+      )}
+    </CardList>
+  );
+}
+
+/**
+ * Check records, newest first, sortable by the columns the API orders by, filterable by every field it filters on;
+ * cards on phones.
+ */
 export function RecordList() {
   // The plan column only where there is room for it (it stays a filter, and is in the CSV export).
   const wide = useMediaQuery<Theme>((theme) => theme.breakpoints.up('lg'));
+  const phone = usePhone();
   return (
     <List
       filters={useRecordFilters()}
@@ -93,34 +130,39 @@ export function RecordList() {
       actions={
         <TopToolbar>
           <FilterButton />
+          {phone && <SortButton fields={['checked_at', 'device', 'status', 'checked_by']} />}
           <ExportRecordsButton />
         </TopToolbar>
       }
     >
       <PageGallery>
-        <Datagrid bulkActionButtons={false} rowClick="show">
-          <DateField
-            source="checked_at"
-            showTime
-            options={{ dateStyle: 'short', timeStyle: 'short' }}
-            sx={{ whiteSpace: 'nowrap' }}
-          />
-          <ReferenceField source="device" reference="devices" link={false} sx={{ whiteSpace: 'nowrap' }} />
-          <ReferenceField source="item" reference="items" link={false} emptyText="—" />
-          <FunctionField<CheckRecord>
-            source="status"
-            render={(record) => <StatusChip status={record.status} />}
-          />
-          <FunctionField<CheckRecord>
-            source="photo"
-            sortable={false}
-            render={(record) => <PhotoThumbnail record={record} />}
-          />
-          <TextField source="value" sortable={false} />
-          <TextField source="note" sortable={false} />
-          <TextField source="checked_by" />
-          {wide && <ReferenceField source="plan" reference="plans" link={false} emptyText="—" />}
-        </Datagrid>
+        {phone ? (
+          <RecordCards />
+        ) : (
+          <Datagrid bulkActionButtons={false} rowClick="show">
+            <DateField
+              source="checked_at"
+              showTime
+              options={{ dateStyle: 'short', timeStyle: 'short' }}
+              sx={{ whiteSpace: 'nowrap' }}
+            />
+            <ReferenceField source="device" reference="devices" link={false} sx={{ whiteSpace: 'nowrap' }} />
+            <ReferenceField source="item" reference="items" link={false} emptyText="—" />
+            <FunctionField<CheckRecord>
+              source="status"
+              render={(record) => <StatusChip status={record.status} />}
+            />
+            <FunctionField<CheckRecord>
+              source="photo"
+              sortable={false}
+              render={(record) => <PhotoThumbnail record={record} />}
+            />
+            <TextField source="value" sortable={false} />
+            <TextField source="note" sortable={false} />
+            <TextField source="checked_by" />
+            {wide && <ReferenceField source="plan" reference="plans" link={false} emptyText="—" />}
+          </Datagrid>
+        )}
       </PageGallery>
     </List>
   );

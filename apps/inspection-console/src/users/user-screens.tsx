@@ -25,6 +25,7 @@ import {
 } from 'react-admin';
 import { type ConsoleUser } from '../api/resources';
 import { RecordAuditHistory } from '../audit/audit-history';
+import { CardLine, CardList, CardTitle, usePhone } from '../layout/card-list';
 import { EmptyList } from '../layout/empty-list';
 import { ResetPasswordButton } from './reset-password-button';
 
@@ -45,8 +46,29 @@ function RoleChip({ user }: { user: ConsoleUser }) {
   );
 }
 
+/** A user as a card (phones): username and role, active or not, last sign-in. */
+function UserCards() {
+  const translate = useTranslate();
+  return (
+    <CardList<ConsoleUser> link="edit">
+      {(user) => (
+        <>
+          <CardTitle end={<RoleChip user={user} />}>{user.username}</CardTitle>
+          <CardLine>
+            {user.is_active ? translate('console.users.active') : translate('console.users.inactive')}
+            {' · '}
+            {translate('resources.users.fields.last_login')}:{' '}
+            <DateField source="last_login" showTime emptyText="—" />
+          </CardLine>
+        </>
+      )}
+    </CardList>
+  );
+}
+
 export function UserList() {
   const roleChoices = useRoleChoices();
+  const phone = usePhone();
   const filters = [
     <SearchInput key="q" source="q" alwaysOn />,
     <SelectInput key="role" source="role" choices={roleChoices} alwaysOn />,
@@ -62,18 +84,22 @@ export function UserList() {
         </TopToolbar>
       }
     >
-      <Datagrid bulkActionButtons={false} rowClick="edit">
-        <TextField source="username" sortable={false} />
-        <FunctionField<ConsoleUser>
-          source="role"
-          sortable={false}
-          render={(user) => <RoleChip user={user} />}
-        />
-        <BooleanField source="is_active" sortable={false} />
-        <DateField source="date_joined" sortable={false} />
-        <DateField source="last_login" showTime sortable={false} emptyText="—" />
-        <EditButton />
-      </Datagrid>
+      {phone ? (
+        <UserCards />
+      ) : (
+        <Datagrid bulkActionButtons={false} rowClick="edit">
+          <TextField source="username" sortable={false} />
+          <FunctionField<ConsoleUser>
+            source="role"
+            sortable={false}
+            render={(user) => <RoleChip user={user} />}
+          />
+          <BooleanField source="is_active" sortable={false} />
+          <DateField source="date_joined" sortable={false} />
+          <DateField source="last_login" showTime sortable={false} emptyText="—" />
+          <EditButton />
+        </Datagrid>
+      )}
     </List>
   );
 }

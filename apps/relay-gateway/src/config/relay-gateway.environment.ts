@@ -1,5 +1,6 @@
-import { Expose } from 'class-transformer';
+import { Expose, Transform } from 'class-transformer';
 import {
+  ArrayNotEmpty,
   IsIn,
   IsInt,
   IsOptional,
@@ -12,7 +13,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { ConversationStateEnvironment } from '@fieldops/conversation-store';
-import { type DerivesSettings, ToInteger } from '@fieldops/platform';
+import { type DerivesSettings, LOCAL_HOSTS, ToInteger, toHostList } from '@fieldops/platform';
 
 /** RELAY_BOT_SERVICE_URL's default: where connector-gateway's settings in the same environment put it. */
 export function defaultBotServiceUrl(connector: {
@@ -45,6 +46,18 @@ export class RelayGatewayEnvironment extends ConversationStateEnvironment implem
   @IsOptional()
   @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
   RELAY_PUBLIC_URL?: string;
+
+  /**
+   * Host names this gateway builds absolute URLs for when RELAY_PUBLIC_URL is unset (Django's ALLOWED_HOSTS patterns,
+   * comma-separated: `.example.com` = the domain and its subdomains, `*` = any). A request naming another host (Host,
+   * or X-Forwarded-Host from a trusted proxy) that asks for such a URL gets 400. Default: local names only. With
+   * RELAY_PUBLIC_URL set, URLs are built from it and any host is answered.
+   */
+  @Expose()
+  @Transform(toHostList)
+  @IsString({ each: true })
+  @ArrayNotEmpty()
+  RELAY_ALLOWED_HOSTS: string[] = [...LOCAL_HOSTS];
 
   /**
    * The `serviceUrl` stamped on activities for the bot (connector-gateway's public URL, trailing slash). Unset: it

@@ -9,7 +9,7 @@ import {
 import { type BotFrameworkError, notFound } from '@fieldops/contracts';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { type Credential } from '../direct-line/credentials';
-import { streamUrlFor } from '../direct-line/public-url';
+import { relayBaseUrl, streamUrlFor } from '../direct-line/public-url';
 import { TokenIssuer } from '../direct-line/token-issuer';
 import { FROM_START, parseWatermark } from '../direct-line/watermark';
 import { ConversationMembershipService } from './conversation-membership.service';
@@ -47,6 +47,7 @@ export class ConversationsService {
     body: StartRequest,
     request: Request,
   ): Promise<{ created: boolean; response: ConversationResponse; record: ConversationRecord }> {
+    relayBaseUrl(request, this.environment); // a host not allowed is refused before anything is created
     const bot = credential.bot;
     const conversationId = credential.kind === 'token' ? credential.conversationId : newConversationId();
     const bodyUser = typeof body.user?.id === 'string' && body.user.id !== '' ? body.user : undefined;
@@ -122,13 +123,7 @@ export class ConversationsService {
       conversationId,
       token,
       expires_in: expiresIn,
-      streamUrl: streamUrlFor(
-        request,
-        this.environment.RELAY_PUBLIC_URL,
-        conversationId,
-        watermark,
-        streamToken,
-      ),
+      streamUrl: streamUrlFor(request, this.environment, conversationId, watermark, streamToken),
     };
   }
 }

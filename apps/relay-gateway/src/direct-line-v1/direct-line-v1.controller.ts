@@ -1,12 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { type Request, type Response } from 'express';
-import { publicBaseUrl } from '@fieldops/platform';
 import { ActivitiesService } from '../activities/activities.service';
 import { validateClientActivity } from '../activities/activity-validation';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { ConversationsService } from '../conversations/conversations.service';
 import { startRequestOf } from '../conversations/conversations.controller';
 import { type Credential } from '../direct-line/credentials';
+import { relayBaseUrl } from '../direct-line/public-url';
 import {
   AcceptLegacySchemes,
   DirectLineAuthGuard,
@@ -115,7 +115,7 @@ export class DirectLineV1Controller {
     return v1MessageSetFromActivitySet(
       set,
       typeof watermark === 'string' ? watermark : undefined,
-      publicBaseUrl(request, this.environment.RELAY_PUBLIC_URL),
+      relayBaseUrl(request, this.environment),
     );
   }
 

@@ -19,7 +19,7 @@ import { validateClientActivity } from '../activities/activity-validation';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { conversationNotFound } from '../conversations/conversations.service';
 import { type Credential } from '../direct-line/credentials';
-import { attachmentUrlFor } from '../direct-line/public-url';
+import { attachmentUrlFor, relayBaseUrl } from '../direct-line/public-url';
 import { TokenIssuer } from '../direct-line/token-issuer';
 import { parseUpload } from './upload-parser';
 import { UploadQuota } from './upload-quota.service';
@@ -48,6 +48,12 @@ export class UploadsService {
     request: Request,
     activityOfPart: (part: Activity) => Activity = (part) => part,
   ): Promise<{ id: string }> {
+    try {
+      relayBaseUrl(request, this.environment); // a host not allowed is refused before anything is stored
+    } catch (error) {
+      request.resume();
+      throw error;
+    }
     if (typeof userId !== 'string' || userId === '') {
       request.resume();
       throw missingProperty('The userId query parameter is required');
@@ -128,7 +134,7 @@ export class UploadsService {
       attachments.push({
         contentType: file.contentType,
         name: file.name,
-        contentUrl: attachmentUrlFor(request, this.environment.RELAY_PUBLIC_URL, {
+        contentUrl: attachmentUrlFor(request, this.environment, {
           conversationId,
           attachmentId: stored.attachmentId,
           name: file.name,

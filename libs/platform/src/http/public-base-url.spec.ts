@@ -1,6 +1,7 @@
 import { type AddressInfo } from 'node:net';
 import { request as httpRequest, type Server } from 'node:http';
 import express from 'express';
+import { HostNotAllowedException, LOCAL_HOSTS } from './allowed-hosts';
 import { publicBaseUrl } from './public-base-url';
 
 /** A real Express app answering its publicBaseUrl, with `trust proxy` as given. */
@@ -66,5 +67,22 @@ describe('publicBaseUrl', () => {
   it('says localhost for a request without a host (Node refuses HTTP/1.1 ones; HTTP/1.0 may lack it)', () => {
     const request = { protocol: 'http', host: undefined as unknown as string };
     expect(publicBaseUrl(request)).toBe('http://localhost');
+  });
+
+  it('with allowed hosts, refuses a host none of them matches, unless a public URL is configured', () => {
+    const stranger = { protocol: 'http', host: 'attacker.example:8010' };
+    expect(() => publicBaseUrl(stranger, undefined, LOCAL_HOSTS)).toThrow(HostNotAllowedException);
+    expect(publicBaseUrl(stranger, 'https://relay.example.test', LOCAL_HOSTS)).toBe(
+      'https://relay.example.test',
+    );
+    expect(publicBaseUrl({ protocol: 'http', host: 'app.localhost:8010' }, undefined, LOCAL_HOSTS)).toBe(
+      'http://app.localhost:8010',
+    );
+    expect(publicBaseUrl({ protocol: 'https', host: 'eu.chat.example' }, undefined, ['.chat.example'])).toBe(
+      'https://eu.chat.example',
+    );
+    expect(() => publicBaseUrl({ protocol: 'http', host: 'a b' }, undefined, ['*'])).toThrow(
+      HostNotAllowedException,
+    );
   });
 });
