@@ -50,7 +50,7 @@ describe('due checks', () => {
     const body = response.body as { count: number; results: Array<Record<string, unknown>> };
     expect(body.count).toBe(4);
     expect(body.results[0]).toEqual({
-      plan: { id: ids.daily, name: 'Daily rounds', frequency: 'daily' },
+      plan: { id: ids.daily, name: 'Daily rounds', frequency: 'daily', assignees: [] },
       device: { id: ids.a, code: 'A', name: 'Pump A', group: 'pumps', location: 'Hall A' },
       item: { id: ids.a1, name: 'Pressure' },
       status: 'done',
@@ -129,6 +129,7 @@ describe('due checks', () => {
             total: 1,
           },
         ],
+        assignees: [],
       }),
     );
     const today = await api.get('/api/due/summary/');

@@ -106,6 +106,7 @@ describe('check plans', () => {
       'has_devices',
       'open_action_on',
       'schedule',
+      'assignees',
     ]);
     expect(created.body).toMatchObject({ devices: [a, b], name: 'Daily', frequency: 'daily', active: true });
     const id = (created.body as { id: number }).id;

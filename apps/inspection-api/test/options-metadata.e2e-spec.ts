@@ -104,6 +104,7 @@ describe('OPTIONS metadata', () => {
       'has_devices',
       'open_action_on',
       'schedule',
+      'assignees',
     ]);
     expect(plans.actions.POST.active).toEqual({
       type: 'boolean',

@@ -27,7 +27,7 @@ describe('plan schedules (PostgreSQL)', () => {
     const created = await api.post('/api/plans/', { name: 'Daily', devices: [device], frequency: 'daily' });
     expect(created.status).toBe(201);
     expect(created.text).toContain(
-      '"open_action_on":"fail","schedule":{"every":1,"unit":"day","starts_on":null,"due_time":null}}',
+      '"open_action_on":"fail","schedule":{"every":1,"unit":"day","starts_on":null,"due_time":null},',
     );
     const id = (created.body as Plan).id;
     const weekly = (await api.patch(`/api/plans/${id}/`, { frequency: 'weekly' })).body as Plan;

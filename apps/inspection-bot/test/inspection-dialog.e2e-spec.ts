@@ -56,6 +56,7 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
   let mediaRoot: string;
   let pump: Device;
   let extinguisher: Device;
+  let aliceId: number;
 
   beforeAll(async () => {
     database = await createScratchDatabase(process.env.DATABASE_URL ?? '', 'inspection_dialog');
@@ -79,6 +80,7 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
     const alice = await createAccount(client, api.url, INSPECTOR);
     // The name a client sends is never used: only the verified id.
     BotHarness.from = { id: `dl_${alice.id}`, name: 'Typed By The Client' };
+    aliceId = alice.id;
   });
 
   afterAll(async () => {
@@ -395,6 +397,25 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
         'Air compressor 2',
         'Fire extinguisher, entrance',
       ]);
+    });
+
+    it("lists the signed-in inspector's checks first (plans assigned to them)", async () => {
+      const access = await client.accessToken();
+      const monthly = (await client.listActivePlans()).find((plan) => plan.frequency === 'monthly');
+      const assign = (assignees: number[]) =>
+        fetch(`${api.url}/api/plans/${monthly?.id}/`, {
+          method: 'PATCH',
+          headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ assignees }),
+        });
+      expect((await assign([aliceId])).status).toBe(200);
+      const replies = await new BotHarness(client).say('today');
+      expect((replies[0]?.text ?? '').split('\n')).toEqual([
+        'Due now (2):',
+        '- Fire extinguisher, entrance (FE-010): plan Monthly safety, monthly',
+        '- Air compressor 2 (CMP-002): plan Daily rounds, daily',
+      ]);
+      expect((await assign([])).status).toBe(200);
     });
 
     it('the next period makes a checked device due again; nothing due and no plans are said plainly', async () => {

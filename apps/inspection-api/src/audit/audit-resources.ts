@@ -11,5 +11,7 @@ export const AUDIT_EVENTS = [
   'deleted',
   'device_added',
   'device_removed',
+  'assignee_added',
+  'assignee_removed',
   'commented',
 ] as const;

@@ -21,6 +21,7 @@ import { CreateEvents1732923000000 } from './migrations/1732923000000-create-eve
 import { CreateWebhooks1732923100000 } from './migrations/1732923100000-create-webhooks';
 import { AddPlanSchedules1732924000000 } from './migrations/1732924000000-add-plan-schedules';
 import { AddTypedCheckItems1732924100000 } from './migrations/1732924100000-add-typed-check-items';
+import { AddPlanAssignees1732924200000 } from './migrations/1732924200000-add-plan-assignees';
 import { CreateEventNotices1732925000000 } from './migrations/1732925000000-create-event-notices';
 import { CreateNotificationPreferences1732925100000 } from './migrations/1732925100000-create-notification-preferences';
 
@@ -42,6 +43,7 @@ export const INSPECTION_MIGRATIONS = [
   CreateWebhooks1732923100000,
   AddPlanSchedules1732924000000,
   AddTypedCheckItems1732924100000,
+  AddPlanAssignees1732924200000,
   CreateEventNotices1732925000000,
   CreateNotificationPreferences1732925100000,
 ];

@@ -12,7 +12,7 @@ export type FieldSpec =
   | { kind: 'choice'; name: string; required: boolean; choices: readonly string[] }
   | { kind: 'bool'; name: string }
   | { kind: 'pk'; name: string; required: boolean; nullable: boolean; table: string }
-  | { kind: 'pks'; name: string; required: boolean; table: string }
+  | { kind: 'pks'; name: string; required: boolean; table: string; allowEmpty?: boolean }
   | { kind: 'date'; name: string; required: boolean; nullable: boolean };
 
 /** Parsed request input: a JSON value, or form fields (urlencoded or multipart) as lists of strings. */
@@ -115,7 +115,8 @@ function validateOne(spec: FieldSpec, value: unknown): Outcome {
       if (typeof value !== 'object' || value === null)
         return { error: `Expected a list of items but got type "${pythonTypeName(value)}".` };
       const items: unknown[] = Array.isArray(value) ? value : Object.keys(value);
-      if (items.length === 0) return { error: 'This list may not be empty.' };
+      if (items.length === 0)
+        return spec.allowEmpty ? { value: [] } : { error: 'This list may not be empty.' };
       const ids: number[] = [];
       for (const item of items) {
         const pk = item === null ? undefined : toPk(item);

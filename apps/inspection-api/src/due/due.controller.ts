@@ -37,6 +37,7 @@ function dueFilters(query: Map<string, string[]>, errors: FieldErrors): DueFilte
     date: dateFilter(queryValue(query, 'date'), 'date', errors),
     plan: integerFilter(queryValue(query, 'plan'), 'plan', errors),
     group: queryValue(query, 'group') || undefined,
+    assignee: integerFilter(queryValue(query, 'assignee'), 'assignee', errors),
   };
 }
 
@@ -80,6 +81,12 @@ export class DueController {
   @ApiQuery(DATE_QUERY)
   @ApiQuery({ name: 'plan', required: false, type: Number })
   @ApiQuery({ name: 'group', required: false, description: 'Exact device group.' })
+  @ApiQuery({
+    name: 'assignee',
+    required: false,
+    type: Number,
+    description: 'Plans assigned to this user id.',
+  })
   @ApiOkResponse({ type: DueSummaryDto })
   async summary(@Req() request: Request): Promise<object> {
     const errors: FieldErrors = {};

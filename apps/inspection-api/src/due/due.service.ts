@@ -18,6 +18,8 @@ export interface DueFilters {
   date?: CalendarDate;
   plan?: number;
   group?: string;
+  /** Only the checks of plans assigned to this user. */
+  assignee?: number;
   status?: DueStatus;
 }
 
@@ -31,6 +33,15 @@ export interface DueSummary {
     id: number;
     name: string;
     frequency: Frequency;
+    due: number;
+    overdue: number;
+    done: number;
+    total: number;
+  }>;
+  /** Each assignee's load: the checks of the plans assigned to them (a check in two of their plans counts twice). */
+  assignees: Array<{
+    assignee: number;
+    assignee_username: string;
     due: number;
     overdue: number;
     done: number;
@@ -55,14 +66,19 @@ function checksCte(window: DueWindow, filters: DueFilters, parameters: SqlParame
     `(p."starts_on" IS NULL OR p."starts_on" <= ${date}::date)`,
   ];
   if (filters.plan !== undefined) plans.push(`p."id" = ${parameters.add(filters.plan)}`);
+  if (filters.assignee !== undefined)
+    plans.push(
+      `EXISTS (SELECT 1 FROM "check_plan_assignees" pa WHERE pa."plan_id" = p."id" AND pa."user_id" = ${parameters.add(filters.assignee)})`,
+    );
   const devices = ['d."archived_at" IS NULL'];
   if (filters.group !== undefined) devices.push(`d."group" = ${parameters.add(filters.group)}`);
   return `"plan_periods" AS MATERIALIZED (
-      SELECT p."id", p."name", p."frequency", pp.* FROM "check_plans" p
+      SELECT p."id", p."name", p."frequency", pp.*, '[' || COALESCE((SELECT string_agg(pa."user_id"::text, ',' ORDER BY pa."user_id")
+        FROM "check_plan_assignees" pa WHERE pa."plan_id" = p."id"), '') || ']' AS "assignees" FROM "check_plans" p
       ${planPeriodsSql(date, `${parameters.add(window.timeZone)}::text`)}
       WHERE ${plans.join(' AND ')}),
     "checks" AS (
-      SELECT p."id" AS "plan_id", p."name" AS "plan_name", p."frequency", p."period_start", p."period_end",
+      SELECT p."id" AS "plan_id", p."name" AS "plan_name", p."frequency", p."assignees", p."period_start", p."period_end",
         p."start_at", p."previous_start_at", p."due_at", GREATEST(d."created_at", p."starts_at") AS "since",
         d."id" AS "device_id", d."code" AS "device_code", d."name" AS "device_name", d."group" AS "device_group",
         d."location" AS "device_location", i."id" AS "item_id", i."name" AS "item_name"
@@ -129,7 +145,7 @@ export function duePageSql(window: DueWindow, filters: DueFilters, limit: number
       ORDER BY r."checked_at" DESC, r."id" DESC LIMIT 1) "last_${column}" ON TRUE`;
   const last = (field: string) => `COALESCE("last_item_id"."${field}", "last_device_id"."${field}")`;
   const check = `'{"plan":{"id":' || c."plan_id" || ',"name":' || ${json('c."plan_name"')} || ',"frequency":' || ${json('c."frequency"')}
-    || '},"device":{"id":' || c."device_id" || ',"code":' || ${json('c."device_code"')} || ',"name":' || ${json('c."device_name"')}
+    || ',"assignees":' || c."assignees" || '},"device":{"id":' || c."device_id" || ',"code":' || ${json('c."device_code"')} || ',"name":' || ${json('c."device_name"')}
     || ',"group":' || ${json('c."device_group"')} || ',"location":' || ${json('c."device_location"')}
     || '},"item":' || CASE WHEN c."item_id" IS NULL THEN 'null' ELSE '{"id":' || c."item_id" || ',"name":' || ${json('c."item_name"')} || '}' END
     || ',"status":' || ${json('c."status"')} || ',"period_start":' || ${json('c."period_start"')} || ',"period_end":' || ${json('c."period_end"')}
@@ -152,12 +168,15 @@ export function dueSummarySql(window: DueWindow, filters: DueFilters) {
   const asOf = parameters.add(window.asOf);
   const checks = checksCte(window, filters, parameters);
   const { join, status } = classification(window, parameters, asOf);
-  const sql = `WITH ${checks}, "classified" AS (SELECT c.*, ${status} AS "status" FROM "checks" c ${join})
-    SELECT c."plan_id" AS "id", c."plan_name" AS "name", c."frequency",
-      (count(*) FILTER (WHERE c."status" = 'due'))::int AS "due",
+  const counts = `(count(*) FILTER (WHERE c."status" = 'due'))::int AS "due",
       (count(*) FILTER (WHERE c."status" = 'overdue'))::int AS "overdue",
-      (count(*) FILTER (WHERE c."status" = 'done'))::int AS "done", count(*)::int AS "total"
-    FROM "classified" c GROUP BY c."plan_id", c."plan_name", c."frequency" ORDER BY c."plan_id"`;
+      (count(*) FILTER (WHERE c."status" = 'done'))::int AS "done", count(*)::int AS "total"`;
+  const sql = `WITH ${checks}, "classified" AS MATERIALIZED (SELECT c.*, ${status} AS "status" FROM "checks" c ${join})
+    SELECT COALESCE((SELECT json_agg(x ORDER BY x."id") FROM (SELECT c."plan_id" AS "id", c."plan_name" AS "name", c."frequency", ${counts}
+      FROM "classified" c GROUP BY c."plan_id", c."plan_name", c."frequency") x), '[]') AS "plans",
+    COALESCE((SELECT json_agg(y ORDER BY y."assignee") FROM (SELECT pa."user_id" AS "assignee", u."username" AS "assignee_username", ${counts}
+      FROM "classified" c JOIN "check_plan_assignees" pa ON pa."plan_id" = c."plan_id" JOIN "users" u ON u."id" = pa."user_id"
+      GROUP BY pa."user_id", u."username") y), '[]') AS "assignees"`;
   return { sql, parameters: parameters.values };
 }
 
@@ -191,7 +210,11 @@ export class DueService {
   async summary(filters: DueFilters): Promise<DueSummary> {
     const window = this.window(filters);
     const { sql, parameters } = dueSummarySql(window, filters);
-    const plans = await this.dataSource.query<DueSummary['plans']>(sql, parameters);
+    const [row] = await this.dataSource.query<Array<Pick<DueSummary, 'plans' | 'assignees'>>>(
+      sql,
+      parameters,
+    );
+    const plans = row?.plans ?? [];
     const summary: DueSummary = {
       date: window.date,
       time_zone: window.timeZone,
@@ -199,6 +222,7 @@ export class DueService {
       overdue: 0,
       done: 0,
       plans,
+      assignees: row?.assignees ?? [],
     };
     for (const plan of plans) {
       summary.due += plan.due;

@@ -22,7 +22,7 @@ const DEVICES_IN_USE = `FROM "check_plan_devices" pd JOIN "devices" pd_d ON pd_d
  * The CheckPlan representation of alias `p`: `devices` (those in use) ascending; `has_devices` is false when every
  * device of the plan was deleted (archived), so a plan left without devices says so.
  */
-export const PLAN_JSON = `json_build_object('id', p."id", 'devices', COALESCE((SELECT json_agg(pd."device_id" ORDER BY pd."device_id") ${DEVICES_IN_USE}), '[]'::json), 'name', p."name", 'frequency', p."frequency", 'active', p."active", 'has_devices', EXISTS (SELECT 1 ${DEVICES_IN_USE}), 'open_action_on', p."open_action_on", 'schedule', json_build_object('every', p."schedule_every", 'unit', p."schedule_unit", 'starts_on', p."starts_on", 'due_time', to_char(p."due_time", 'HH24:MI:SS')))`;
+export const PLAN_JSON = `json_build_object('id', p."id", 'devices', COALESCE((SELECT json_agg(pd."device_id" ORDER BY pd."device_id") ${DEVICES_IN_USE}), '[]'::json), 'name', p."name", 'frequency', p."frequency", 'active', p."active", 'has_devices', EXISTS (SELECT 1 ${DEVICES_IN_USE}), 'open_action_on', p."open_action_on", 'schedule', json_build_object('every', p."schedule_every", 'unit', p."schedule_unit", 'starts_on', p."starts_on", 'due_time', to_char(p."due_time", 'HH24:MI:SS')), 'assignees', COALESCE((SELECT json_agg(pa."user_id" ORDER BY pa."user_id") FROM "check_plan_assignees" pa WHERE pa."plan_id" = p."id"), '[]'::json))`;
 
 export function planPageSql(active: boolean | undefined, limit: number, offset: number) {
   const parameters = new SqlParameters();
@@ -34,6 +34,7 @@ export function planPageSql(active: boolean | undefined, limit: number, offset: 
 
 type PlanValues = {
   devices?: number[];
+  assignees?: number[];
   name?: string;
   frequency?: Frequency;
   active?: boolean;
@@ -47,7 +48,7 @@ function planColumns({
   open_action_on: openActionOn,
   schedule,
   ...plan
-}: Omit<PlanValues, 'devices'>): Partial<CheckPlanEntity> {
+}: Omit<PlanValues, 'devices' | 'assignees'>): Partial<CheckPlanEntity> {
   const columns: Partial<CheckPlanEntity> = { ...plan };
   if (openActionOn !== undefined) columns.openActionOn = openActionOn;
   if (schedule) {
@@ -136,6 +137,18 @@ export class PlansService {
     );
   }
 
+  /** Replaces the plan's assignees, touching only the assignments that change (the audit trail names them). */
+  private async setAssignees(manager: EntityManager, planId: number, assignees: number[]): Promise<void> {
+    await manager.query(
+      'DELETE FROM "check_plan_assignees" WHERE "plan_id" = $1 AND "user_id" <> ALL($2::int[])',
+      [planId, assignees],
+    );
+    await manager.query(
+      'INSERT INTO "check_plan_assignees" ("plan_id", "user_id") SELECT $1, u FROM unnest($2::int[]) AS u ORDER BY u ON CONFLICT DO NOTHING',
+      [planId, assignees],
+    );
+  }
+
   /** A device deleted between validation and the write is reported as the validation would have. */
   private async writing<T>(
     request: ResourceRequest | undefined,
@@ -151,7 +164,7 @@ export class PlansService {
   }
 
   async create(readInput: () => Input, request?: ResourceRequest): Promise<unknown> {
-    const { devices = [], ...plan } = await this.validate(readInput(), false);
+    const { devices = [], assignees = [], ...plan } = await this.validate(readInput(), false);
     return this.writing(request, async (manager) => {
       const result = await manager
         .createQueryBuilder()
@@ -162,6 +175,7 @@ export class PlansService {
         .execute();
       const id = (result.identifiers[0] as { id: number }).id;
       await this.setDevices(manager, id, devices);
+      await this.setAssignees(manager, id, assignees);
       return this.representation(id, manager);
     });
   }
@@ -177,7 +191,7 @@ export class PlansService {
       .getRepository(CheckPlanEntity)
       .findOne({ select: { frequency: true }, where: { id, archivedAt: IsNull() } });
     if (!current) throw notFound();
-    const { devices, ...plan } = await this.validate(readInput(), partial, current.frequency);
+    const { devices, assignees, ...plan } = await this.validate(readInput(), partial, current.frequency);
     return this.writing(request, async (manager) => {
       if (Object.keys(plan).length)
         await manager
@@ -187,6 +201,7 @@ export class PlansService {
           .where('id = :id AND archived_at IS NULL', { id })
           .execute();
       if (devices) await this.setDevices(manager, id, devices);
+      if (assignees) await this.setAssignees(manager, id, assignees);
       return this.representation(id, manager);
     });
   }

@@ -105,7 +105,8 @@ export interface NewCheckPlan {
 
 /** A check of an active plan as `GET /api/due/` lists it (inspection-api owns the rules: docs/protocols/inspection-api.md, "Due checks"). */
 export interface DueCheck {
-  plan: { id: number; name: string; frequency: PlanFrequency };
+  /** `assignees`: the ids of the users the plan is assigned to. */
+  plan: { id: number; name: string; frequency: PlanFrequency; assignees?: number[] };
   device: { id: number; code: string; name: string; group: string; location: string };
   item: { id: number; name: string } | null;
   status: 'due' | 'overdue' | 'done';

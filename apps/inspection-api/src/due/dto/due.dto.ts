@@ -7,6 +7,10 @@ class DuePlanDto {
   @ApiProperty({ enum: FREQUENCIES }) frequency: string;
 }
 
+class DueCheckPlanDto extends DuePlanDto {
+  @ApiProperty({ type: [Number], description: "Ids of the plan's assignees." }) assignees: number[];
+}
+
 class DueDeviceDto {
   @ApiProperty() id: number;
   @ApiProperty() code: string;
@@ -29,7 +33,7 @@ class DueLastRecordDto {
 
 /** One check: an active plan's device's check item (or the device itself when it has no items). */
 export class DueCheckDto {
-  @ApiProperty({ type: DuePlanDto }) plan: DuePlanDto;
+  @ApiProperty({ type: DueCheckPlanDto }) plan: DueCheckPlanDto;
   @ApiProperty({ type: DueDeviceDto }) device: DueDeviceDto;
   @ApiProperty({ type: DueItemDto, nullable: true, description: 'null for a device without check items.' })
   item: DueItemDto | null;
@@ -37,6 +41,13 @@ export class DueCheckDto {
   @ApiProperty({ format: 'date', description: "First day of the plan's current period." })
   period_start: string;
   @ApiProperty({ format: 'date', description: "Last day of the plan's current period." }) period_end: string;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: "The period's due time (the plan's schedule.due_time on its last day); null without one.",
+  })
+  due_at: string | null;
   @ApiProperty({ type: DueLastRecordDto, nullable: true, description: 'null when never checked.' })
   last_record: DueLastRecordDto | null;
 }
@@ -55,6 +66,15 @@ class DuePlanSummaryDto extends DuePlanDto {
   @ApiProperty() total: number;
 }
 
+class DueAssigneeSummaryDto {
+  @ApiProperty() assignee: number;
+  @ApiProperty() assignee_username: string;
+  @ApiProperty() due: number;
+  @ApiProperty() overdue: number;
+  @ApiProperty() done: number;
+  @ApiProperty() total: number;
+}
+
 export class DueSummaryDto {
   @ApiProperty({ format: 'date' }) date: string;
   @ApiProperty({ example: 'UTC' }) time_zone: string;
@@ -62,4 +82,9 @@ export class DueSummaryDto {
   @ApiProperty() overdue: number;
   @ApiProperty() done: number;
   @ApiProperty({ type: [DuePlanSummaryDto] }) plans: DuePlanSummaryDto[];
+  @ApiProperty({
+    type: [DueAssigneeSummaryDto],
+    description: "Each assignee's load: the checks of the plans assigned to them.",
+  })
+  assignees: DueAssigneeSummaryDto[];
 }

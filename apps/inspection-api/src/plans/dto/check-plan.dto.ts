@@ -55,6 +55,11 @@ export class CheckPlanDto {
       'How often the checks come round: every N days, weeks, months or years. `frequency` shows its unit as the spec word (day: daily, week: weekly, month and year: monthly).',
   })
   schedule: PlanScheduleDto;
+  @ApiProperty({
+    type: [Number],
+    description: 'Ids of the users responsible for the rounds (active users); [] by default.',
+  })
+  assignees: number[];
 }
 
 export class CheckPlanInputDto {
@@ -69,6 +74,12 @@ export class CheckPlanInputDto {
       'Written whole. With it `frequency` may be left out (it follows the schedule); without it a frequency that changes sets the schedule to every 1 day, week or month.',
   })
   schedule?: PlanScheduleDto;
+  @ApiPropertyOptional({
+    type: [Number],
+    uniqueItems: true,
+    description: 'Replaces the whole set; [] clears it.',
+  })
+  assignees?: number[];
 }
 
 export class CheckPlanPageDto {
@@ -84,6 +95,7 @@ export const CHECK_PLAN_FIELDS: readonly FieldSpec[] = [
   { kind: 'choice', name: 'frequency', required: true, choices: FREQUENCIES },
   { kind: 'bool', name: 'active' },
   { kind: 'choice', name: 'open_action_on', required: false, choices: OPEN_ACTION_ON },
+  { kind: 'pks', name: 'assignees', required: false, table: 'users', allowEmpty: true },
 ];
 
 /** The OPTIONS description of the nested schedule serializer (DRF SimpleMetadata: `nested object` with `children`). */
@@ -119,4 +131,5 @@ export const CHECK_PLAN_INFO = serializerInfo(CHECK_PLAN_FIELDS, [
   ['has_devices', readOnlyFieldInfo('has_devices', 'boolean')],
   'open_action_on',
   ['schedule', SCHEDULE_INFO],
+  'assignees',
 ]);

@@ -6,11 +6,14 @@ import { presentDeviceCards } from '../presenters/device-card.presenter';
 
 /**
  * `today`: the devices with checks due or overdue, as inspection-api's due rules decide (`GET /api/due/`, one
- * definition), with their cards.
+ * definition), with their cards; the checks of plans assigned to the signed-in inspector first.
  */
 export async function showDueChecks(turn: ConversationTurn): Promise<void> {
   await turn.typing();
-  const { hasPlans, open } = await turn.api.dueChecks(turn.settings.now());
+  const { hasPlans, open: all } = await turn.api.dueChecks(turn.settings.now());
+  const me = (await turn.inspector())?.id;
+  const mine = (check: DueCheck) => (me !== undefined && check.plan.assignees?.includes(me) ? 0 : 1);
+  const open = [...all].sort((a, b) => mine(a) - mine(b)); // stable: the API's order otherwise
   if (!hasPlans) {
     await turn.reply('todayNoPlans');
     return;

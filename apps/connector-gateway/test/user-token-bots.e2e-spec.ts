@@ -1,0 +1,305 @@
+import XMLHttpRequest from 'xhr2';
+import { WebSocket } from 'ws';
+
+// botframework-directlinejs in Node: xhr2 and ws as globals (its README's recipe).
+Object.assign(globalThis, { XMLHttpRequest, WebSocket });
+
+import { ConfidentialClientApplication } from '@azure/msal-node';
+import type { AgentApplication, TurnContext, TurnState } from '@microsoft/agents-hosting';
+import {
+  CloudAdapter,
+  ConfigurationBotFrameworkAuthentication,
+  ConversationState,
+  MemoryStorage,
+  type TurnContext as ClassicTurnContext,
+} from 'botbuilder';
+import { DialogSet, DialogTurnStatus, OAuthPrompt } from 'botbuilder-dialogs';
+import { MsalServiceClientCredentialsFactory, type UserTokenClient } from 'botframework-connector';
+import { DirectLine } from 'botframework-directlinejs';
+import express from 'express';
+import { RESOURCE } from './support/gateway';
+import {
+  freePort,
+  magicCodeOn,
+  type RunningIdentityProvider,
+  signInAt,
+  startIdentityProvider,
+} from './support/identity-provider';
+import { LateBoundServer, type PlatformBot, type RunningPlatform, startPlatform } from './support/platform';
+
+const USER_TOKEN_KEY = 'user-token-key-for-tests-0123456789abcdef';
+const AGENT_IDENTITY_HEADER = 'signing-agent-identity-header-01';
+
+function withProcessEnvironment(values: Record<string, string>): () => void {
+  const saved = Object.fromEntries(Object.keys(values).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, values);
+  return () => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type Received = {
+  type: string;
+  from: { id: string; role?: string };
+  text?: string;
+  attachments?: Array<{
+    contentType: string;
+    content?: { buttons?: Array<{ type: string; value?: string }> };
+  }>;
+};
+
+/** One user's Direct Line conversation with a bot, turn by turn. */
+class Chat {
+  private readonly received: Received[] = [];
+  private seen = 0;
+  private readonly client: DirectLine;
+  private readonly subscription: { unsubscribe(): void };
+
+  constructor(
+    relayUrl: string,
+    secret: string,
+    private readonly userId: string,
+  ) {
+    this.client = new DirectLine({ secret, domain: `${relayUrl}/v3/directline` });
+    this.subscription = this.client.activity$.subscribe((activity) => this.received.push(activity));
+  }
+
+  /** Sends `text`, then waits for the bot's next activity that `match` accepts. */
+  async say(text: string, match: (activity: Received) => boolean): Promise<Received> {
+    await new Promise<string>((resolve, reject) =>
+      this.client
+        .postActivity({ type: 'message', from: { id: this.userId }, text })
+        .subscribe(resolve, reject),
+    );
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const fromBot = this.received.filter((activity) => activity.from.role === 'bot');
+      const index = fromBot.slice(this.seen).findIndex(match);
+      if (index >= 0) {
+        this.seen += index + 1;
+        return fromBot[this.seen - 1];
+      }
+      if (Date.now() > deadline)
+        throw new Error(`no answer to ${text}: ${JSON.stringify(fromBot.slice(this.seen))}`);
+      await sleep(25);
+    }
+  }
+
+  close(): void {
+    this.subscription.unsubscribe();
+    this.client.end();
+  }
+}
+
+const isSignInCard = (activity: Received) =>
+  activity.attachments?.some(
+    (attachment) => attachment.contentType === 'application/vnd.microsoft.card.oauth',
+  ) ?? false;
+
+function signInLinkOf(activity: Received): string {
+  const card = activity.attachments?.find(
+    (attachment) => attachment.contentType === 'application/vnd.microsoft.card.oauth',
+  );
+  const link = card?.content?.buttons?.[0]?.value;
+  if (!link) throw new Error(`no sign-in link in ${JSON.stringify(activity)}`);
+  return link;
+}
+
+describe('OAuthPrompt (botbuilder) and user authorization (Agents SDK) sign in through the company’s provider', () => {
+  const agentServer = new LateBoundServer();
+  const classicServer = new LateBoundServer();
+  let idp: RunningIdentityProvider;
+  let platform: RunningPlatform;
+  let restoreEnvironment: () => void = () => undefined;
+  let application: AgentApplication<TurnState>;
+  const connection = (issuer: string) => [
+    'oauthConnections:',
+    '  - name: company',
+    `    issuer: ${issuer}`,
+    '    clientId: fieldops-bots',
+    '    clientSecret: bots-oidc-client-secret',
+  ];
+
+  /** Who the provider says the token belongs to (its userinfo endpoint). */
+  const subjectOf = async (token: string | undefined): Promise<string> => {
+    const response = await fetch(`${idp.issuer}/me`, { headers: { Authorization: `Bearer ${token ?? ''}` } });
+    return response.ok
+      ? String(((await response.json()) as { sub?: unknown }).sub)
+      : `refused ${response.status}`;
+  };
+
+  const agent = (issuer: string): PlatformBot => ({
+    id: 'signing-agent',
+    appId: 'signing-agent-app-id',
+    secret: 'signing-agent-directline-secret-1',
+    credentials: ['sdk: agents', `identityHeader: ${AGENT_IDENTITY_HEADER}`, ...connection(issuer)],
+    endpoint: agentServer,
+  });
+  const classic = (issuer: string): PlatformBot => ({
+    id: 'signing-classic',
+    appId: 'signing-classic-app-id',
+    secret: 'signing-classic-directline-secret',
+    credentials: ['appPassword: signing-classic-password-1', ...connection(issuer)],
+    endpoint: classicServer,
+  });
+  let agentBot: PlatformBot;
+  let classicBot: PlatformBot;
+
+  beforeAll(async () => {
+    await Promise.all([agentServer.start(), classicServer.start()]);
+    const idpPort = await freePort();
+    const issuer = `http://127.0.0.1:${idpPort}`;
+    agentBot = agent(issuer);
+    classicBot = classic(issuer);
+    platform = await startPlatform([agentBot, classicBot], { CONNECTOR_USER_TOKEN_KEY: USER_TOKEN_KEY });
+    const gateway = platform.connector.url;
+    idp = await startIdentityProvider({
+      port: idpPort,
+      redirectUris: [`${gateway}/api/oauth/callback`],
+      clients: [{ id: 'fieldops-bots', secret: 'bots-oidc-client-secret' }],
+    });
+
+    // The agent: the SDK's own environment variables, TOKEN_SERVICE_ENDPOINT = the connector.
+    restoreEnvironment = withProcessEnvironment({
+      connections__serviceConnection__settings__clientId: agentBot.appId,
+      connections__serviceConnection__settings__tenantId: 'botframework.com',
+      connections__serviceConnection__settings__authorityEndpoint: gateway,
+      connections__serviceConnection__settings__authType: 'SystemManagedIdentity',
+      connections__serviceConnection__settings__validateIssuer: 'true',
+      connectionsMap__0__serviceUrl: '*',
+      connectionsMap__0__connection: 'serviceConnection',
+      IDENTITY_ENDPOINT: `${gateway}/msi/token`,
+      IDENTITY_HEADER: AGENT_IDENTITY_HEADER,
+      TOKEN_SERVICE_ENDPOINT: gateway,
+    });
+    const hosting = await import('@microsoft/agents-hosting');
+    const { createAgentRequestHandler } = await import('@microsoft/agents-hosting-express');
+    application = new hosting.AgentApplication<TurnState>({
+      storage: new hosting.MemoryStorage(),
+      authorization: {
+        company: { azureBotOAuthConnectionName: 'company', title: 'Sign in', text: 'Sign in to the company' },
+      },
+    });
+    application.onMessage('logout', async (context: TurnContext, state: TurnState) => {
+      await application.authorization.signOut(context, state, 'company');
+      await context.sendActivity('agent: signed out');
+    });
+    application.onMessage(
+      'whoami',
+      async (context: TurnContext) => {
+        const { token } = await application.authorization.getToken(context, 'company');
+        await context.sendActivity(`agent: you are ${await subjectOf(token)}`);
+      },
+      ['company'],
+    );
+    const agentHandler = createAgentRequestHandler(application);
+    const agentApp = express();
+    agentApp.use(express.json({ limit: '1mb' }));
+    agentApp.post('/api/messages', (request, response) => void agentHandler(request, response));
+    agentServer.handler = agentApp;
+
+    // The botbuilder bot: OAuthPrompt in a dialog, OAuthUrl = the connector.
+    const authorityMetadata = await (
+      await fetch(`${gateway}/botframework.com/v2.0/.well-known/openid-configuration`)
+    ).text();
+    const msal = new ConfidentialClientApplication({
+      auth: {
+        clientId: classicBot.appId,
+        clientSecret: 'signing-classic-password-1',
+        authority: 'https://connector.gateway.invalid/botframework.com',
+        knownAuthorities: ['connector.gateway.invalid'],
+        authorityMetadata,
+      },
+    });
+    const adapter = new CloudAdapter(
+      new ConfigurationBotFrameworkAuthentication(
+        {
+          MicrosoftAppId: classicBot.appId,
+          ToChannelFromBotLoginUrl: `${gateway}/botframework.com`,
+          ToChannelFromBotOAuthScope: RESOURCE,
+          ToBotFromChannelTokenIssuer: 'https://api.botframework.com',
+          ToBotFromChannelOpenIdMetadataUrl: `${gateway}/v1/.well-known/openidconfiguration`,
+          ToBotFromEmulatorOpenIdMetadataUrl: `${gateway}/v1/.well-known/openidconfiguration`,
+          OAuthUrl: gateway,
+        },
+        new MsalServiceClientCredentialsFactory(classicBot.appId, msal),
+      ),
+    );
+    const conversationState = new ConversationState(new MemoryStorage());
+    const dialogs = new DialogSet(conversationState.createProperty('dialogs'));
+    dialogs.add(
+      new OAuthPrompt('login', {
+        connectionName: 'company',
+        title: 'Sign in',
+        text: 'Sign in to the company',
+        timeout: 300_000,
+        // On a Direct Line channel OAuthPrompt leaves the link for the channel to fill; ask for it in the card.
+        showSignInLink: true,
+      }),
+    );
+    const classicApp = express();
+    classicApp.use(express.json({ limit: '1mb' }));
+    classicApp.post('/api/messages', (request, response) => {
+      void adapter.process(request, response, async (context: ClassicTurnContext) => {
+        if (context.activity.type !== 'message') return;
+        if (context.activity.text === 'logout') {
+          const client = context.turnState.get<UserTokenClient>(adapter.UserTokenClientKey);
+          await client.signOutUser(context.activity.from.id, 'company', context.activity.channelId);
+          await context.sendActivity('classic: signed out');
+          return;
+        }
+        const dc = await dialogs.createContext(context);
+        let result = await dc.continueDialog();
+        if (result.status === DialogTurnStatus.empty) result = await dc.beginDialog('login');
+        if (result.status === DialogTurnStatus.complete) {
+          const token = (result.result as { token?: string } | undefined)?.token;
+          await context.sendActivity(`classic: you are ${await subjectOf(token)}`);
+        }
+        await conversationState.saveChanges(context);
+      });
+    });
+    classicServer.handler = classicApp;
+  });
+
+  afterAll(async () => {
+    restoreEnvironment();
+    await idp?.stop();
+    await platform?.close();
+    await Promise.all([agentServer.stop(), classicServer.stop()]);
+  });
+
+  it.each([
+    ['the Agents SDK agent', () => agentBot, 'agent'],
+    ['the botbuilder bot', () => classicBot, 'classic'],
+  ])(
+    '%s: sign-in card → provider → magic code → the token; again without a card; sign out',
+    async (_name, bot, label) => {
+      const chat = new Chat(platform.relay.url, bot().secret, `inspector-of-${label}`);
+      try {
+        const card = await chat.say('whoami', isSignInCard);
+        const code = magicCodeOn(await signInAt(signInLinkOf(card), `inspector-of-${label}`));
+        const signedIn = await chat.say(
+          code,
+          (activity) => activity.text?.startsWith(`${label}: you are`) ?? false,
+        );
+        expect(signedIn.text).toBe(`${label}: you are inspector-of-${label}`);
+        // The token is kept: no card the second time.
+        const again = await chat.say(
+          'whoami',
+          (activity) => activity.text !== undefined || isSignInCard(activity),
+        );
+        expect(again.text).toBe(`${label}: you are inspector-of-${label}`);
+        await chat.say('logout', (activity) => activity.text === `${label}: signed out`);
+        // Signed out: the card again, and the old code works no more.
+        await chat.say('whoami', isSignInCard);
+      } finally {
+        chat.close();
+      }
+    },
+  );
+});
