@@ -3,6 +3,7 @@ import DevicesIcon from '@mui/icons-material/Memory';
 import PlansIcon from '@mui/icons-material/EventRepeat';
 import RecordsIcon from '@mui/icons-material/FactCheck';
 import UsersIcon from '@mui/icons-material/People';
+import WebhooksIcon from '@mui/icons-material/Webhook';
 import { Admin, CustomRoutes, Resource } from 'react-admin';
 import { Route } from 'react-router-dom';
 import { ActionBoard } from './actions/action-board';
@@ -21,8 +22,12 @@ import { RecordList } from './records/record-list';
 import { RecordShow } from './records/record-show';
 import { TodayPage } from './today/today-page';
 import { UserCreate, UserEdit, UserList } from './users/user-screens';
+import { WebhookCreate, WebhookEdit, WebhookList } from './webhooks/webhook-screens';
 
-/** The supervisor console: Today (the dashboard), Devices, Plans, Records, Actions, Users; QR labels (a printable sheet). */
+/**
+ * The supervisor console: Today (the dashboard), Devices, Plans, Records, Actions, Users, Webhooks; QR labels (a
+ * printable sheet).
+ */
 export function ConsoleApp() {
   return (
     <Admin
@@ -69,6 +74,14 @@ export function ConsoleApp() {
         edit={UserEdit}
         icon={UsersIcon}
         recordRepresentation="username"
+      />
+      <Resource
+        name="webhooks"
+        list={WebhookList}
+        create={WebhookCreate}
+        edit={WebhookEdit}
+        icon={WebhooksIcon}
+        recordRepresentation="url"
       />
       <Resource name="items" recordRepresentation="name" />
       <CustomRoutes noLayout>

@@ -11,6 +11,7 @@ import {
   type DueRow,
   type DueSummary,
   type RecordStatistics,
+  type WebhookDelivery,
 } from './resources';
 
 /**
@@ -51,6 +52,9 @@ function localDayBoundary(day: string, end: boolean): string {
 
 /** Audit entries per page of a History section. */
 export const AUDIT_PAGE_SIZE = 10;
+
+/** Deliveries per page of a webhook endpoint's log. */
+export const DELIVERY_PAGE_SIZE = 20;
 
 /** Resources whose list takes DRF's `?ordering=`. */
 const ORDERED = new Set(['records', 'actions']);
@@ -118,6 +122,8 @@ export interface ConsoleDataProvider extends DataProvider {
   deviceGroups(): Promise<string[]>;
   /** One page of a resource's audit trail, newest first (`/api/audit/?resource=&resource_id=`). */
   auditTrail(resource: AuditResource, id: Identifier, page: number): Promise<DrfPage<AuditEntry>>;
+  /** One page of a webhook endpoint's delivery log, newest first (`/api/webhooks/{id}/deliveries/`). */
+  webhookDeliveries(id: Identifier, page: number): Promise<DrfPage<WebhookDelivery>>;
 }
 
 export const dataProvider: ConsoleDataProvider = {
@@ -224,6 +230,10 @@ export const dataProvider: ConsoleDataProvider = {
         page: String(page),
         page_size: String(AUDIT_PAGE_SIZE),
       }),
+    }),
+  webhookDeliveries: (id, page) =>
+    apiJson<DrfPage<WebhookDelivery>>(`webhooks/${id}/deliveries/`, {
+      query: new URLSearchParams({ page: String(page), page_size: String(DELIVERY_PAGE_SIZE) }),
     }),
   actionComments: (id) => apiJson<ActionComment[]>(`actions/${id}/comments/`),
   addActionComment: (id, text) =>

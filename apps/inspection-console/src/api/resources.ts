@@ -155,3 +155,46 @@ export interface AuditEntry {
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
 }
+
+/** The event types a webhook endpoint can ask for (inspection-api's `EVENT_TYPES`). */
+export const EVENT_TYPES = [
+  'record.failed',
+  'record.warned',
+  'device.archived',
+  'action.assigned',
+  'action.done',
+  'action.verified',
+  'action.overdue',
+  'check.due',
+  'check.overdue',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** A webhook endpoint (`/api/webhooks/`); `secret` is in the creation answer only. */
+export interface Webhook {
+  id: number;
+  url: string;
+  events: EventType[];
+  active: boolean;
+  created_at: string;
+  created_by: string;
+  failing_since: string | null;
+  disabled_reason: string;
+  secret?: string;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
+
+/** One delivery of an event to an endpoint (`/api/webhooks/{id}/deliveries/`). */
+export interface WebhookDelivery {
+  id: string;
+  event: string;
+  event_type: EventType;
+  status: DeliveryStatus;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string;
+  created_at: string;
+  last_attempt_at: string | null;
+  delivered_at: string | null;
+}

@@ -83,6 +83,8 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
       INSPECTION_CONSOLE_DIR: CONSOLE_DIST,
       INSPECTION_ADMIN_USERNAME: SUPERVISOR.username,
       INSPECTION_ADMIN_PASSWORD: SUPERVISOR.password,
+      // The webhook receiver the browser test starts listens on 127.0.0.1.
+      INSPECTION_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
     },
   });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
