@@ -3,7 +3,9 @@
 // topology and a total: faults injected, operations, acknowledged, unknown outcomes, violations.
 // Usage: npm run build && npm run faults:long -w @fieldops/infra [-- <minutes, default 10>]
 // (or node bench/faults/run.js [minutes]; FAULTS_TOPOLOGIES=single,sentinel,cluster picks the topologies).
-// Needs redis-server, redis-cli and nginx (Debian's). Exits 1 when any run found a violation or failed.
+// FAULTS_CLUSTER_BASE_PORT fixes the Cluster nodes' ports (6 from it, bus ports + 10000).
+// Needs redis-server, redis-cli and nginx (Debian's). Exits 1 when any leg found a violation or failed; stops after
+// the first failed leg.
 'use strict';
 const { spawnSync } = require('node:child_process');
 const { existsSync, readFileSync, rmSync } = require('node:fs');
@@ -17,22 +19,37 @@ const secondsEach = Math.max(1, Math.round((minutes * 60) / topologies.length));
 
 for (const topology of topologies) rmSync(join(reports, `faults-${topology}.json`), { force: true });
 const started = Date.now();
-const jest = spawnSync(
-  'npx',
-  // The path first: --selectProjects takes every name after it.
-  ['jest', '--runInBand', 'test/faults/faults.e2e-spec.ts', '--selectProjects', 'e2e'],
-  {
-    cwd: infra,
-    stdio: 'inherit',
-    env: { ...process.env, FAULTS_TOPOLOGIES: topologies.join(','), FAULTS_RUN_SECONDS: String(secondsEach) },
-  },
-);
+// One Jest run per topology (leg): --forceExit ends it even if a failed leg left a socket open, a deadline kills a
+// leg that hangs, and the run stops after the first failed leg (its report, if any, is still printed).
+const legs = [];
+for (const topology of topologies) {
+  const jest = spawnSync(
+    'npx',
+    // The path first: --selectProjects takes every name after it.
+    ['jest', '--runInBand', '--forceExit', 'test/faults/faults.e2e-spec.ts', '--selectProjects', 'e2e'],
+    {
+      cwd: infra,
+      stdio: 'inherit',
+      env: { ...process.env, FAULTS_TOPOLOGIES: topology, FAULTS_RUN_SECONDS: String(secondsEach) },
+      timeout: (secondsEach * 3 + 900) * 1000,
+      killSignal: 'SIGKILL',
+    },
+  );
+  legs.push({ topology, status: jest.status, signal: jest.signal });
+  if (jest.status !== 0) {
+    console.error(
+      `\nthe ${topology} leg failed (jest ${jest.signal ? `killed by ${jest.signal} at its deadline` : `exit ${jest.status}`}); the remaining legs are not run`,
+    );
+    break;
+  }
+}
+const jest = { status: legs.every((leg) => leg.status === 0) ? 0 : 1 };
 
 const rows = [];
 for (const topology of topologies) {
   const path = join(reports, `faults-${topology}.json`);
   if (!existsSync(path)) {
-    rows.push({ topology, missing: true });
+    rows.push({ topology, missing: true, ran: legs.some((leg) => leg.topology === topology) });
     continue;
   }
   const report = JSON.parse(readFileSync(path, 'utf8'));
@@ -76,7 +93,8 @@ const total = {
 };
 for (const row of rows) {
   if (row.missing) {
-    console.log(`| ${row.topology} | no report (the run failed before the check) | | | | | | | |`);
+    const why = row.ran ? 'no report (the leg failed before the check)' : 'not run (an earlier leg failed)';
+    console.log(`| ${row.topology} | ${why} | | | | | | | |`);
     continue;
   }
   for (const key of Object.keys(total)) total[key] += row[key];

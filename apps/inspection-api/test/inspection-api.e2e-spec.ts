@@ -42,7 +42,10 @@ describe('inspection-api service', () => {
     expect((await fetch(`${api.url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${api.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ok', checks: { database: { status: 'up' } } });
+    expect(await ready.json()).toEqual({
+      status: 'ok',
+      checks: { database: { status: 'up' }, events: { status: 'up', advisory: true } },
+    });
   });
 
   it('answers in the DRF wire format and fails closed without credentials', async () => {

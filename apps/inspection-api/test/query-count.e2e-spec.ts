@@ -28,7 +28,7 @@ describe('SQL statements per list request', () => {
       await api.post('/api/records/', { status: 'fail', device: device.id, plan: plan.id });
     }
     await api.get('/api/devices/'); // warms the bearer check's user cache
-  });
+  }, 180_000); // 180 requests of set-up: room for a loaded 2-core machine
   afterAll(() => api?.close());
 
   async function statementsFor(path: string): Promise<number> {

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type CheckRecord } from '../src';
 import { INSPECTOR, type RunningInspectionPlatform, startInspectionPlatform } from './support/platform';
 
 /** Debian's Chromium, headless with the flags of toolchain.md §5 (as webchat.browser.e2e-spec.ts). */
@@ -18,6 +20,52 @@ const CHROMIUM_FLAGS = [
 const REPORTS = join(__dirname, '..', '.reports');
 const AXE = require.resolve('axe-core/axe.min.js');
 const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 900 } } as const;
+type Viewport = keyof typeof VIEWPORTS;
+type Locale = 'en-US' | 'zh-CN';
+/** The key walks run at both sizes in both languages. */
+const EVERY_SIZE_AND_LANGUAGE: ReadonlyArray<readonly [Viewport, Locale]> = [
+  ['phone', 'en-US'],
+  ['desktop', 'en-US'],
+  ['phone', 'zh-CN'],
+  ['desktop', 'zh-CN'],
+];
+/** The page's and the bot's words the tests look for, in each language. */
+const WORDS = {
+  'en-US': {
+    hello: `Hello ${INSPECTOR.username}!`,
+    offline: 'Offline. Answers and photos stay on this phone',
+    toSend: (count: number) => `${count} to send`,
+    waiting: 'Waiting to send',
+    reconnecting: 'Connection lost. Reconnecting…',
+    tooLarge: 'Photo too large: 5 MB, limit 4 MB. Not sent.',
+    remove: 'Remove',
+    retry: 'Retry',
+    status: { ok: 'ok', warn: 'warn', fail: 'fail' },
+  },
+  'zh-CN': {
+    hello: `${INSPECTOR.username}，您好！`,
+    offline: '离线。答复和照片保存在本机',
+    toSend: (count: number) => `待发送 ${count} 条`,
+    waiting: '等待发送',
+    reconnecting: '连接已中断，正在重新连接…',
+    tooLarge: '照片过大：5 MB，上限 4 MB。未发送。',
+    remove: '移除',
+    retry: '重试',
+    status: { ok: '正常', warn: '警告', fail: '故障' },
+  },
+} as const;
+type Status = keyof (typeof WORDS)['en-US']['status'];
+const short = (locale: Locale): string => (locale === 'zh-CN' ? 'zh' : 'en');
+/** What a phone camera writes: 4000×3000, and at least 6 MiB (most 12 MP+ photos are 3–8 MB). */
+const CAMERA = { width: 4000, height: 3000, minBytes: 6 * 1024 * 1024 };
+/** One colour per camera photo: each photo is told apart by its colour after the page has re-encoded it. */
+const PHOTO_COLOURS: ReadonlyArray<readonly [number, number, number]> = [
+  [200, 60, 60],
+  [60, 170, 70],
+  [60, 90, 200],
+  [210, 190, 60],
+  [150, 70, 180],
+];
 
 const chromiumPresent = existsSync(CHROMIUM);
 if (!chromiumPresent && process.env.CI) {
@@ -77,40 +125,47 @@ function exifSegment(): Buffer {
   () => {
     let platform: RunningInspectionPlatform;
     let browser: Browser;
-    /** A 4000×3000 camera-like JPEG (several MB), with the EXIF segment of a phone. */
-    let cameraPhoto: Buffer;
+    /** A blank page of the browser, for drawing the test's photos and for looking at the served ones. */
+    let probe: Page;
+    /** Camera-like 4000×3000 JPEGs of ≥ 6 MiB with a phone's EXIF segment, one colour each (PHOTO_COLOURS). */
+    const cameraPhotos: Buffer[] = [];
     const browserErrors: string[] = [];
 
     beforeAll(async () => {
       mkdirSync(REPORTS, { recursive: true });
       platform = await startInspectionPlatform();
       browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
-      const page = await browser.newPage();
-      // Drawn and encoded by the browser: gradients and fine noise, as a sensor's picture compresses.
-      const base64 = await page.evaluate<string>(`(async () => {
-      const canvas = new OffscreenCanvas(4000, 3000);
-      const context = canvas.getContext('2d');
-      const gradient = context.createLinearGradient(0, 0, 4000, 3000);
-      gradient.addColorStop(0, '#3a6b8f'); gradient.addColorStop(1, '#d9a441');
-      context.fillStyle = gradient; context.fillRect(0, 0, 4000, 3000);
-      const noise = context.getImageData(0, 0, 4000, 3000);
-      let seed = 7;
-      for (let i = 0; i < noise.data.length; i += 4) {
-        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-        const n = (seed % 61) - 30;
-        noise.data[i] += n; noise.data[i + 1] += n; noise.data[i + 2] += n;
+      probe = await browser.newPage();
+      for (const [index, [red, green, blue]] of PHOTO_COLOURS.entries()) {
+        // Drawn and encoded by the browser: a colour with fine noise in brightness and hue, as a sensor's picture.
+        const base64 = await probe.evaluate<string>(`(async () => {
+          const canvas = new OffscreenCanvas(${CAMERA.width}, ${CAMERA.height});
+          const context = canvas.getContext('2d');
+          context.fillStyle = 'rgb(${red}, ${green}, ${blue})';
+          context.fillRect(0, 0, ${CAMERA.width}, ${CAMERA.height});
+          const noise = context.getImageData(0, 0, ${CAMERA.width}, ${CAMERA.height});
+          let seed = ${index + 7};
+          for (let i = 0; i < noise.data.length; i += 4) {
+            seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+            const n = (seed % 81) - 40;
+            const hue = ((seed >> 8) % 21) - 10;
+            noise.data[i] += n + hue; noise.data[i + 1] += n; noise.data[i + 2] += n - hue;
+          }
+          context.putImageData(noise, 0, 0);
+          const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.93 });
+          const bytes = new Uint8Array(await blob.arrayBuffer());
+          let text = '';
+          for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
+          return btoa(text);
+        })()`);
+        const plain = Buffer.from(base64, 'base64');
+        cameraPhotos.push(Buffer.concat([plain.subarray(0, 2), exifSegment(), plain.subarray(2)]));
       }
-      context.putImageData(noise, 0, 0);
-      const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.93 });
-      const bytes = new Uint8Array(await blob.arrayBuffer());
-      let text = '';
-      for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
-      return btoa(text);
-    })()`);
-      await page.close();
-      const plain = Buffer.from(base64, 'base64');
-      cameraPhoto = Buffer.concat([plain.subarray(0, 2), exifSegment(), plain.subarray(2)]);
-    }, 120_000);
+      for (const photo of cameraPhotos) {
+        expect(photo.length).toBeGreaterThanOrEqual(CAMERA.minBytes);
+        expect(jpegInfo(photo)).toEqual({ width: CAMERA.width, height: CAMERA.height, exif: true });
+      }
+    }, 180_000);
 
     afterAll(async () => {
       await browser?.close();
@@ -118,8 +173,8 @@ function exifSegment(): Buffer {
     });
 
     const open = async (
-      viewport: keyof typeof VIEWPORTS,
-      locale: string,
+      viewport: Viewport,
+      locale: Locale,
     ): Promise<{ context: BrowserContext; page: Page }> => {
       browserErrors.splice(0);
       const context = await browser.newContext({ viewport: VIEWPORTS[viewport], locale });
@@ -147,6 +202,14 @@ function exifSegment(): Buffer {
       page
         .locator('.ac-adaptiveCard', { has: page.locator('textarea') })
         .filter({ hasText: item })
+        .first();
+
+    /** The card of an item once the bot has updated it: "fail · 10:02 · alice.inspector". */
+    const answeredCard = (page: Page, item: string, statusWord: string) =>
+      page
+        .locator('.ac-adaptiveCard')
+        .filter({ hasText: item })
+        .filter({ hasText: new RegExp(`${statusWord} · \\d\\d:\\d\\d · ${INSPECTOR.username}`) })
         .first();
 
     const attachPhoto = (page: Page, name: string, buffer: Buffer) =>
@@ -182,6 +245,9 @@ function exifSegment(): Buffer {
     const shoot = (page: Page, name: string): Promise<Buffer> =>
       page.screenshot({ path: join(REPORTS, `outbox-${name}.png`) });
 
+    const horizontalOverflow = (page: Page): Promise<number> =>
+      page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+
     const until = async (
       condition: () => Promise<boolean>,
       what: string,
@@ -194,96 +260,185 @@ function exifSegment(): Buffer {
       }
     };
 
-    it('airplane mode: 5 answers with a camera photo each, a reload offline, back online: 5 records, 5 photos, none twice', async () => {
-      const { context, page } = await open('phone', 'en-US');
-      try {
-        await page.goto(`${platform.bot.url}/?locale=en-US`);
-        await signIn(page);
-        await page.getByText(`Hello ${INSPECTOR.username}!`).first().waitFor({ timeout: 30_000 });
-        // The service worker controls the page (it keeps the shell for the offline reload).
-        await until(
-          () => page.evaluate<boolean>('!!navigator.serviceWorker.controller'),
-          'the service worker to control the page',
-        );
-        await sendText(page, 'check PUMP-001');
-        await itemCard(page, 'Leaks').waitFor({ timeout: 30_000 });
-        await sendText(page, 'check CMP-002');
-        await itemCard(page, 'Discharge temperature').waitFor({ timeout: 30_000 });
+    /** The records of these devices made since `before` (ids not in it). */
+    const recordsSince = async (devices: number[], before: ReadonlySet<number>): Promise<CheckRecord[]> =>
+      (await Promise.all(devices.map((device) => platform.client.lastRecords(device, 50))))
+        .flat()
+        .filter((record) => !before.has(record.id));
 
-        await context.setOffline(true);
-        await page.getByText('Offline. Answers and photos stay on this phone').waitFor();
-        /** An answer, then its photo, each waited for on the phone's outbox (the count goes up by one). */
-        let queued = 0;
-        const answer = async (item: string, status: string, photo: string): Promise<void> => {
-          await itemCard(page, item).getByRole('button', { name: status, exact: true }).click();
-          await pendingSays(page, `${(queued += 1)} to send`);
-          await attachPhoto(page, photo, cameraPhoto);
-          await pendingSays(page, `${(queued += 1)} to send`);
-        };
-        await answer('Outlet pressure', 'ok', 'outlet.jpg');
-        await answer('Bearing temperature', 'warn', 'bearing.jpg');
-        await answer('Leaks', 'fail', 'leaks.jpg');
-        await pendingSays(page, '6 to send');
-        await page.getByText('Waiting to send').first().waitFor();
-        expect(
-          await page.evaluate<number>(
-            'document.documentElement.scrollWidth - document.documentElement.clientWidth',
-          ),
-        ).toBeLessThanOrEqual(0);
-        await shoot(page, 'phone-en-offline-pending');
-        expect(await axeViolations(page, 'offline-pending')).toEqual([]);
+    const recordIds = async (devices: number[]): Promise<Set<number>> =>
+      new Set((await recordsSince(devices, new Set())).map((record) => record.id));
 
-        // A reload in the dead zone: the service worker's shell, the transcript and the queue from the device.
-        await page.reload();
-        await itemCard(page, 'Oil level').waitFor({ timeout: 30_000 });
-        await pendingSays(page, '6 to send');
-        await page.getByText('Offline. Answers and photos stay on this phone').waitFor();
-        await shoot(page, 'phone-en-offline-reloaded');
-        await answer('Oil level', 'ok', 'oil.jpg');
-        await answer('Discharge temperature', 'ok', 'discharge.jpg');
-        await pendingSays(page, '10 to send');
+    /**
+     * A served photo, looked at: its pixel size and EXIF (from the bytes) and which of PHOTO_COLOURS it shows (the
+     * browser decodes it and averages a 16×16 sampling).
+     */
+    const servedPhoto = async (
+      url: string | null,
+    ): Promise<{ bytes: Buffer; width: number; height: number; exif: boolean; colour: number }> => {
+      const bytes = Buffer.from(await (await fetch(url ?? '')).arrayBuffer());
+      const mean = await probe.evaluate<[number, number, number]>(`(async () => {
+        const bytes = Uint8Array.from(atob('${bytes.toString('base64')}'), (c) => c.charCodeAt(0));
+        const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/jpeg' }));
+        const canvas = new OffscreenCanvas(16, 16);
+        const context = canvas.getContext('2d');
+        context.drawImage(bitmap, 0, 0, 16, 16);
+        const { data } = context.getImageData(0, 0, 16, 16);
+        const sum = [0, 0, 0];
+        for (let i = 0; i < data.length; i += 4) { sum[0] += data[i]; sum[1] += data[i + 1]; sum[2] += data[i + 2]; }
+        return sum.map((total) => total / 256);
+      })()`);
+      const distances = PHOTO_COLOURS.map((colour) =>
+        Math.hypot(...colour.map((channel, index) => channel - (mean[index] ?? 0))),
+      );
+      const nearest = distances.indexOf(Math.min(...distances));
+      return { bytes, ...jpegInfo(bytes), colour: (distances[nearest] ?? Infinity) < 40 ? nearest : -1 };
+    };
 
-        // Back online: sent in order, once each.
-        await context.setOffline(false);
-        await page.locator('#pending').waitFor({ state: 'hidden', timeout: 90_000 });
-        const pump = await platform.client.findDeviceByCode('PUMP-001');
-        const compressor = await platform.client.findDeviceByCode('CMP-002');
-        let pumpRecords = await platform.client.lastRecords(pump?.id ?? 0, 10);
-        let compressorRecords = await platform.client.lastRecords(compressor?.id ?? 0, 10);
-        await until(async () => {
-          pumpRecords = await platform.client.lastRecords(pump?.id ?? 0, 10);
-          compressorRecords = await platform.client.lastRecords(compressor?.id ?? 0, 10);
-          return [...pumpRecords, ...compressorRecords].filter((record) => record.photo).length >= 5;
-        }, 'five photos');
-        expect(pumpRecords).toHaveLength(3);
-        expect(compressorRecords).toHaveLength(2);
-        const records = [...pumpRecords, ...compressorRecords];
-        expect(new Set(records.map((record) => record.item)).size).toBe(5);
-        expect(records.map((record) => record.status).sort()).toEqual(['fail', 'ok', 'ok', 'ok', 'warn']);
-        const photos = records.map((record) => record.photo);
-        expect(new Set(photos).size).toBe(5);
-        // Each photo: brought down to 2048 px on its long side, turned upright by its EXIF orientation, no EXIF left.
-        for (const photo of photos) {
-          const served = Buffer.from(await (await fetch(photo ?? '')).arrayBuffer());
-          expect(jpegInfo(served)).toEqual({ width: 1536, height: 2048, exif: false });
+    for (const [viewport, locale] of EVERY_SIZE_AND_LANGUAGE) {
+      const words = WORDS[locale];
+      const tag = `${viewport}-${short(locale)}`;
+      it(`${tag} airplane mode: 5 answers with their own 6 MB camera photo each (a double tap among them), a reload offline, back online: exactly 5 records and 5 photos, each on its item; a photo that cannot be made small enough says why`, async () => {
+        const { context, page } = await open(viewport, locale);
+        try {
+          const pump = await platform.client.findDeviceByCode('PUMP-001');
+          const compressor = await platform.client.findDeviceByCode('CMP-002');
+          const devices = [pump?.id ?? 0, compressor?.id ?? 0];
+          const itemIds = new Map(
+            [...(pump?.check_items ?? []), ...(compressor?.check_items ?? [])].map((item) => [
+              item.name,
+              item.id,
+            ]),
+          );
+          const before = await recordIds(devices);
+
+          await page.goto(`${platform.bot.url}/?locale=${locale}`);
+          await signIn(page);
+          await page.getByText(words.hello).first().waitFor({ timeout: 30_000 });
+          // The service worker controls the page (it keeps the shell for the offline reload).
+          await until(
+            () => page.evaluate<boolean>('!!navigator.serviceWorker.controller'),
+            'the service worker to control the page',
+          );
+          await sendText(page, 'check PUMP-001');
+          await itemCard(page, 'Leaks').waitFor({ timeout: 30_000 });
+          await sendText(page, 'check CMP-002');
+          await itemCard(page, 'Discharge temperature').waitFor({ timeout: 30_000 });
+
+          await context.setOffline(true);
+          await page.getByText(words.offline).waitFor();
+          /** Which photo (PHOTO_COLOURS) each item gets. */
+          const photoOf = new Map<string, number>();
+          /** An answer, then its own photo, each waited for on the phone's outbox (the count goes up by one). */
+          let queued = 0;
+          const answer = async (item: string, status: Status, tap: 'click' | 'dblclick' = 'click') => {
+            const answers = await page.locator('.card-answer').count();
+            const button = itemCard(page, item).getByRole('button', {
+              name: words.status[status],
+              exact: true,
+            });
+            await (tap === 'dblclick' ? button.dblclick() : button.click());
+            await pendingSays(page, words.toSend((queued += 1)));
+            // One answer on the page for a double tap: the second tap is dropped, not queued.
+            await expect(page.locator('.card-answer').count()).resolves.toBe(answers + 1);
+            photoOf.set(item, photoOf.size);
+            await attachPhoto(page, `${item}.jpg`, cameraPhotos[photoOf.size - 1] ?? Buffer.alloc(0));
+            await pendingSays(page, words.toSend((queued += 1)));
+          };
+          await answer('Outlet pressure', 'ok', 'dblclick');
+          await answer('Bearing temperature', 'warn');
+          await answer('Leaks', 'fail');
+          await pendingSays(page, words.toSend(6));
+          await page.getByText(words.waiting).first().waitFor();
+          expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+          await shoot(page, `${tag}-offline-pending`);
+          expect(await axeViolations(page, `${tag}-offline-pending`)).toEqual([]);
+
+          // A reload in the dead zone: the service worker's shell, the transcript and the queue from the device.
+          await page.reload();
+          await itemCard(page, 'Oil level').waitFor({ timeout: 30_000 });
+          await pendingSays(page, words.toSend(6));
+          await page.getByText(words.offline).waitFor();
+          await shoot(page, `${tag}-offline-reloaded`);
+          // The card answered before the reload still takes no second answer.
+          await itemCard(page, 'Leaks').getByRole('button', { name: words.status.fail, exact: true }).click();
+          await answer('Oil level', 'ok');
+          await answer('Discharge temperature', 'ok');
+          await pendingSays(page, words.toSend(10));
+
+          // Back online: sent in order, once each.
+          await context.setOffline(false);
+          await page.locator('#pending').waitFor({ state: 'hidden', timeout: 120_000 });
+          let made: CheckRecord[] = [];
+          await until(async () => {
+            made = await recordsSince(devices, before);
+            return made.filter((record) => record.photo).length >= 5;
+          }, 'five photos');
+          expect(made).toHaveLength(5);
+          expect(made.filter((record) => record.device === pump?.id)).toHaveLength(3);
+          const statusOf = Object.fromEntries(
+            made.map((record) => [
+              [...itemIds].find(([, id]) => id === record.item)?.[0] ?? '?',
+              record.status,
+            ]),
+          );
+          expect(statusOf).toEqual({
+            'Outlet pressure': 'ok',
+            'Bearing temperature': 'warn',
+            Leaks: 'fail',
+            'Oil level': 'ok',
+            'Discharge temperature': 'ok',
+          });
+          // Each photo on its own item (told apart by its colour), none twice; each brought down to 2048 px on its
+          // long side, turned upright by its EXIF orientation, no EXIF left, under the relay's 4 MiB.
+          const hashes = new Set<string>();
+          for (const [item, photo] of photoOf) {
+            const record = made.find((each) => each.item === itemIds.get(item));
+            const served = await servedPhoto(record?.photo ?? null);
+            expect({ item, colour: served.colour }).toEqual({ item, colour: photo });
+            expect({ width: served.width, height: served.height, exif: served.exif }).toEqual({
+              width: 1536,
+              height: 2048,
+              exif: false,
+            });
+            expect(served.bytes.length).toBeLessThan(4 * 1024 * 1024);
+            hashes.add(createHash('sha256').update(served.bytes).digest('hex'));
+          }
+          expect(hashes.size).toBe(5);
+          await page.getByText(words.waiting).first().waitFor({ state: 'detached', timeout: 30_000 });
+          await answeredCard(page, 'Discharge temperature', words.status.ok).waitFor({ timeout: 30_000 });
+          await shoot(page, `${tag}-synced`);
+
+          // Not a picture the page can decode, and over the limit: the reason in words, and Remove instead of a
+          // Retry that could never work.
+          await attachPhoto(page, 'broken.jpg', Buffer.alloc(5 * 1024 * 1024, 0x5a));
+          const refusal = page.locator('.outbox-status.failed').filter({ hasText: words.tooLarge }).first();
+          await refusal.waitFor({ timeout: 30_000 });
+          await expect(refusal.getByRole('button', { name: words.remove }).isVisible()).resolves.toBe(true);
+          expect(await refusal.getByRole('button', { name: words.retry }).count()).toBe(0);
+          await refusal.scrollIntoViewIfNeeded();
+          expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+          await shoot(page, `${tag}-too-large`);
+          expect(await axeViolations(page, `${tag}-too-large`)).toEqual([]);
+          await refusal.getByRole('button', { name: words.remove }).click();
+          await refusal.waitFor({ state: 'detached' });
+          expect(await recordsSince(devices, before)).toHaveLength(5);
+          expect(browserErrors.filter((error) => !/ERR_INTERNET_DISCONNECTED|net::ERR/.test(error))).toEqual(
+            [],
+          );
+        } finally {
+          await shoot(page, `${tag}-last`).catch(() => undefined);
+          await context.close();
         }
-        await page.getByText('Waiting to send').first().waitFor({ state: 'detached', timeout: 30_000 });
-        await shoot(page, 'phone-en-synced');
-        expect(browserErrors.filter((error) => !/ERR_INTERNET_DISCONNECTED|net::ERR/.test(error))).toEqual(
-          [],
-        );
-      } finally {
-        await shoot(page, 'phone-en-last').catch(() => undefined);
-        await context.close();
-      }
-    }, 300_000);
+      }, 420_000);
+    }
 
-    it('desktop zh-CN: a reload rejoins the conversation with its transcript; sign-out then sign-in renders a working chat; a file that cannot be made small enough says why', async () => {
+    it('desktop zh-CN: a reload rejoins the conversation with its transcript; sign-out then sign-in renders a working chat', async () => {
       const { context, page } = await open('desktop', 'zh-CN');
       try {
         await page.goto(`${platform.bot.url}/?locale=zh-CN`);
         await signIn(page);
-        await page.getByText(`${INSPECTOR.username}，您好！`).first().waitFor({ timeout: 30_000 });
+        await page.getByText(WORDS['zh-CN'].hello).first().waitFor({ timeout: 30_000 });
         await sendText(page, 'check PUMP-001');
         await itemCard(page, 'Outlet pressure').waitFor({ timeout: 30_000 });
         const before = await page
@@ -292,28 +447,19 @@ function exifSegment(): Buffer {
 
         await page.reload();
         await itemCard(page, 'Outlet pressure').waitFor({ timeout: 30_000 });
-        await page.getByText(`${INSPECTOR.username}，您好！`).first().waitFor();
+        await page.getByText(WORDS['zh-CN'].hello).first().waitFor();
         expect(
           await page
             .locator('.webchat__basic-transcript [role="listitem"], .webchat__basic-transcript__activity')
             .count(),
         ).toBeGreaterThanOrEqual(before);
 
-        // Not a picture the page can decode, and over the limit: the reason, and Remove instead of a useless Retry.
-        const noise = Buffer.alloc(5 * 1024 * 1024, 0x5a);
-        await attachPhoto(page, 'broken.jpg', noise);
-        await page.getByText('照片过大：5 MB，上限 4 MB。未发送。').first().waitFor({ timeout: 30_000 });
-        await expect(page.getByRole('button', { name: '移除' }).first().isVisible()).resolves.toBe(true);
-        await shoot(page, 'desktop-zh-too-large');
-        expect(await axeViolations(page, 'too-large')).toEqual([]);
-        await page.getByRole('button', { name: '移除' }).first().click();
-        await page.locator('#pending').waitFor({ state: 'hidden' });
-
         await page.getByRole('button', { name: '退出登录' }).click();
         await page.getByText('您已退出登录。').waitFor();
         expect(await page.locator('.webchat__basic-transcript').count()).toBe(0);
+        await shoot(page, 'desktop-zh-signed-out');
         await signIn(page);
-        await page.getByText(`${INSPECTOR.username}，您好！`).first().waitFor({ timeout: 30_000 });
+        await page.getByText(WORDS['zh-CN'].hello).first().waitFor({ timeout: 30_000 });
         await expect(
           page.locator('.webchat__send-box').getByRole('textbox').first().isVisible(),
         ).resolves.toBe(true);
@@ -326,66 +472,138 @@ function exifSegment(): Buffer {
       }
     }, 240_000);
 
-    it('desktop en: the socket killed and the relay unreachable mid-check loses nothing: the answers wait, then go once each', async () => {
-      const { context, page } = await open('desktop', 'en-US');
-      // The relay as the page sees it: while down, its WebSocket is closed and its HTTP refused (the relay stopped).
-      let down = false;
-      const sockets: Array<{ close(options?: { code?: number; reason?: string }): Promise<void> }> = [];
-      await page.routeWebSocket(/\/stream/, (socket) => {
-        if (down) {
-          void socket.close({ code: 1011, reason: 'relay stopped' });
-          return;
-        }
-        socket.connectToServer();
-        sockets.push(socket);
-      });
-      await page.route(new RegExp(`^${platform.relay.url}/`), (route) =>
-        down ? route.abort('connectionrefused') : route.continue(),
-      );
+    it('phone en: a session that ended while offline asks to sign in again, then sends what waited, once', async () => {
+      const { context, page } = await open('phone', 'en-US');
       try {
+        const extinguisher = await platform.client.findDeviceByCode('FE-010');
+        const devices = [extinguisher?.id ?? 0];
+        const before = await recordIds(devices);
         await page.goto(`${platform.bot.url}/?locale=en-US`);
         await signIn(page);
-        await page.getByText(`Hello ${INSPECTOR.username}!`).first().waitFor({ timeout: 30_000 });
+        await page.getByText(WORDS['en-US'].hello).first().waitFor({ timeout: 30_000 });
+        await until(
+          () => page.evaluate<boolean>('!!navigator.serviceWorker.controller'),
+          'the service worker to control the page',
+        );
         await sendText(page, 'check FE-010');
         await itemCard(page, 'Seal intact').waitFor({ timeout: 30_000 });
-        const extinguisher = await platform.client.findDeviceByCode('FE-010');
-        const before = await platform.client.lastRecords(extinguisher?.id ?? 0, 20);
 
-        down = true;
-        for (const socket of sockets.splice(0)) await socket.close({ code: 1006, reason: 'killed' });
-        await itemCard(page, 'Pressure gauge').getByRole('button', { name: 'ok', exact: true }).click();
-        await pendingSays(page, '1 to send');
-        // The page says so, in words, as soon as a send finds the chat service unreachable.
-        await page.getByText('Connection lost. Reconnecting…').waitFor({ timeout: 30_000 });
-        await itemCard(page, 'Seal intact').getByRole('button', { name: 'fail', exact: true }).click();
-        await pendingSays(page, '2 to send');
-        await shoot(page, 'desktop-en-relay-down');
+        await context.setOffline(true);
+        await itemCard(page, 'Seal intact').getByRole('button', { name: 'warn', exact: true }).click();
+        await pendingSays(page, WORDS['en-US'].toSend(1));
+        // The session ends while the phone is offline (its cookie gone), and the page is opened again there.
+        await context.clearCookies();
+        await page.reload();
+        await pendingSays(page, WORDS['en-US'].toSend(1));
 
-        down = false;
+        await context.setOffline(false);
+        await page.getByText('Your session has ended. Please sign in again.').waitFor({ timeout: 60_000 });
+        await expect(page.locator('#pending').textContent()).resolves.toBe(WORDS['en-US'].toSend(1));
+        await shoot(page, 'phone-en-session-ended');
+        expect(await recordsSince(devices, before)).toEqual([]);
+        await signIn(page);
         await page.locator('#pending').waitFor({ state: 'hidden', timeout: 90_000 });
-        await page.getByText('Connection lost. Reconnecting…').waitFor({ state: 'hidden', timeout: 30_000 });
-        let after = before;
+        let made: CheckRecord[] = [];
         await until(async () => {
-          after = await platform.client.lastRecords(extinguisher?.id ?? 0, 20);
-          return after.length >= before.length + 2;
-        }, 'the two answers recorded');
-        const made = after.filter((record) => !before.some((old) => old.id === record.id));
-        expect(made.map((record) => record.status).sort()).toEqual(['fail', 'ok']);
-        expect(new Set(made.map((record) => record.item)).size).toBe(2);
-        await page
-          .locator('.ac-adaptiveCard')
-          .filter({ hasText: 'Seal intact' })
-          .filter({ hasText: new RegExp(`fail · \\d\\d:\\d\\d · ${INSPECTOR.username}`) })
-          .first()
-          .waitFor({ timeout: 30_000 });
-        await shoot(page, 'desktop-en-relay-back');
-        expect(await axeViolations(page, 'relay-back')).toEqual([]);
+          made = await recordsSince(devices, before);
+          return made.length >= 1;
+        }, 'the answer sent after signing in again');
+        expect(made.map((record) => record.status)).toEqual(['warn']);
+        expect(await axeViolations(page, 'phone-en-session-ended')).toEqual([]);
         expect(
-          browserErrors.filter((error) => !/net::ERR|WebSocket|Failed to load resource/.test(error)),
+          browserErrors.filter(
+            (error) =>
+              !/net::ERR|Failed to load resource: the server responded with a status of 401/.test(error),
+          ),
         ).toEqual([]);
       } finally {
         await context.close();
       }
     }, 240_000);
+
+    // Both sizes and both languages between the two runs: the walk's words and layout differ by language, and the
+    // relay's stop and start is the same at any size.
+    for (const [viewport, locale] of [
+      ['phone', 'zh-CN'],
+      ['desktop', 'en-US'],
+    ] as const) {
+      const words = WORDS[locale];
+      const tag = `${viewport}-${short(locale)}`;
+      it(`${tag}: relay-gateway stopped and started again mid-check (a 6 MB photo before, an answer and a photo while it is down): nothing lost, nothing twice`, async () => {
+        const { context, page } = await open(viewport, locale);
+        let startRelay: (() => Promise<unknown>) | undefined;
+        try {
+          const extinguisher = await platform.client.findDeviceByCode('FE-010');
+          const devices = [extinguisher?.id ?? 0];
+          const itemId = (name: string) => extinguisher?.check_items.find((item) => item.name === name)?.id;
+          const before = await recordIds(devices);
+          await page.goto(`${platform.bot.url}/?locale=${locale}`);
+          await signIn(page);
+          await page.getByText(words.hello).first().waitFor({ timeout: 30_000 });
+          await sendText(page, 'check FE-010');
+          await itemCard(page, 'Seal intact').waitFor({ timeout: 30_000 });
+
+          // Online: an answer and a 6 MB camera photo straight from the paperclip, brought down and attached to it.
+          await itemCard(page, 'Pressure gauge')
+            .getByRole('button', { name: words.status.ok, exact: true })
+            .click();
+          await answeredCard(page, 'Pressure gauge', words.status.ok).waitFor({ timeout: 30_000 });
+          await attachPhoto(page, 'gauge.jpg', cameraPhotos[0] ?? Buffer.alloc(0));
+          let made: CheckRecord[] = [];
+          await until(async () => {
+            made = await recordsSince(devices, before);
+            return made.some((record) => record.photo);
+          }, 'the photo of Pressure gauge');
+          expect(made.map((record) => [record.item, record.status])).toEqual([
+            [itemId('Pressure gauge'), 'ok'],
+          ]);
+          const gauge = await servedPhoto(made[0]?.photo ?? null);
+          expect([gauge.width, gauge.height, gauge.exif, gauge.colour]).toEqual([1536, 2048, false, 0]);
+
+          // The relay stops (its streams closed, its port refusing): an answer and its photo wait on the phone.
+          startRelay = await platform.stopRelay();
+          await itemCard(page, 'Seal intact')
+            .getByRole('button', { name: words.status.fail, exact: true })
+            .click();
+          await pendingSays(page, words.toSend(1));
+          await page.getByText(words.reconnecting).waitFor({ timeout: 30_000 });
+          await attachPhoto(page, 'seal.jpg', cameraPhotos[1] ?? Buffer.alloc(0));
+          await pendingSays(page, words.toSend(2));
+          expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+          await shoot(page, `${tag}-relay-down`);
+
+          // The relay starts again on its port: what waited is sent once, in order.
+          const starting = startRelay;
+          startRelay = undefined;
+          await starting();
+          await page.locator('#pending').waitFor({ state: 'hidden', timeout: 120_000 });
+          await page.getByText(words.reconnecting).waitFor({ state: 'hidden', timeout: 60_000 });
+          await until(async () => {
+            made = await recordsSince(devices, before);
+            return made.filter((record) => record.photo).length >= 2;
+          }, 'the answer and photo sent after the restart');
+          expect(made.map((record) => [record.item, record.status]).sort()).toEqual(
+            [
+              [itemId('Pressure gauge'), 'ok'],
+              [itemId('Seal intact'), 'fail'],
+            ].sort(),
+          );
+          const seal = await servedPhoto(
+            made.find((record) => record.item === itemId('Seal intact'))?.photo ?? null,
+          );
+          expect(seal.colour).toBe(1);
+          await answeredCard(page, 'Seal intact', words.status.fail).waitFor({ timeout: 30_000 });
+          await shoot(page, `${tag}-relay-back`);
+          expect(await axeViolations(page, `${tag}-relay-back`)).toEqual([]);
+          expect(await recordsSince(devices, before)).toHaveLength(2);
+          expect(
+            browserErrors.filter((error) => !/net::ERR|WebSocket|Failed to load resource/.test(error)),
+          ).toEqual([]);
+        } finally {
+          await startRelay?.();
+          await context.close();
+        }
+      }, 300_000);
+    }
   },
 );

@@ -626,6 +626,34 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
       expect(帮助).toMatch(/^我能理解以下指令：/);
     });
 
+    it('"notifications" shows and changes the inspector\'s preferences in inspection-api, in English and Chinese', async () => {
+      const [shown] = textsOf(await new BotHarness(client).say('notifications'));
+      expect(shown).toMatch(
+        /^Your notifications: actions assigned to you, checks due, overdue checks, overdue actions\.\nQuiet hours: none\. Due-check reminders: when checks fall due\. Time zone: the service's\./,
+      );
+      const [saved, changed] = textsOf(await new BotHarness(client).say('quiet 22:00-07:00'));
+      expect(saved).toBe('Saved.');
+      expect(changed).toContain('Quiet hours: 22:00–07:00.');
+      textsOf(await new BotHarness(client).say('remind 8:30'));
+      const inspector = /^dl_(\d+)$/.exec(BotHarness.from.id)?.[1];
+      const stored = await client.notificationPreferences(Number(inspector));
+      expect(stored).toMatchObject({
+        quiet_hours_start: '22:00:00',
+        quiet_hours_end: '07:00:00',
+        reminder_time: '08:30:00',
+      });
+
+      const [已保存, 中文] = textsOf(
+        await new BotHarness(client).say('时区 Asia/Shanghai', { locale: 'zh-CN' }),
+      );
+      expect(已保存).toBe('已保存。');
+      expect(中文).toContain('免打扰时段：22:00–07:00。到期检查提醒：08:30。时区：Asia/Shanghai。');
+      const [refused] = textsOf(await new BotHarness(client).say('timezone Mars/Olympus'));
+      expect(refused).toBe('The inspection service refused this: Time zone: A valid timezone is required.');
+      const [off] = textsOf(await new BotHarness(client).say('notifications off')).slice(1);
+      expect(off).toMatch(/^Your notifications: none\./);
+    });
+
     it('more than 4 devices are a vertical list', async () => {
       for (const code of ['LIST-1', 'LIST-2']) await client.createDevice({ name: `Listed ${code}`, code });
       const replies = await new BotHarness(client).say('devices');

@@ -226,6 +226,8 @@ interface AxeViolation {
         .filter({ hasText: new RegExp(`warn · \\d\\d:\\d\\d · ${INSPECTOR.username}`) })
         .first()
         .waitFor({ timeout: 15_000 });
+      // The page dropped the second tap: two answers on the page (Outlet pressure's and this one).
+      expect(await page.locator('.card-answer').count()).toBe(2);
       const bearingItem = pump?.check_items.find((item) => item.name === 'Bearing temperature')?.id;
       expect(
         (await platform.client.lastRecords(pump?.id ?? 0, 20)).filter((each) => each.item === bearingItem),
@@ -244,6 +246,7 @@ interface AxeViolation {
       // Sign-out: the chat is gone, the form is back, and the session is over.
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByText('You have signed out.').waitFor();
+      await shoot(page, 'phone-en-signed-out');
       expect(await page.locator('#chat').isHidden()).toBe(true);
       expect(await page.locator('.webchat__basic-transcript').count()).toBe(0);
       await page.reload();
@@ -255,67 +258,92 @@ interface AxeViolation {
     }
   }, 120_000);
 
-  it("phone en: a QR label (/d/CODE) lands on that device's check; an unknown code says so; the text with a list is never cut off", async () => {
-    const { context, page } = await open('phone', 'en-US');
-    try {
-      // Scanned before signing in: the device is asked for once the chat runs.
-      await page.goto(`${platform.bot.url}/d/CMP-002`);
-      await page.getByRole('heading', { name: 'Sign in to start an inspection' }).waitFor();
-      await signIn(page);
-      await page.getByText('Opened from the QR label of').first().waitFor({ timeout: 20_000 });
-      await page
-        .locator('.ac-adaptiveCard', { has: page.locator('textarea') })
-        .filter({ hasText: 'Discharge temperature' })
-        .first()
-        .waitFor({ timeout: 15_000 });
-      await shoot(page, 'phone-en-qr-label');
+  // Both sizes and both languages between the two runs: the bot's words (and their length at 390 px) differ by
+  // language; the landing itself is the same at any size.
+  for (const [viewport, locale] of [
+    ['phone', 'en-US'],
+    ['desktop', 'zh-CN'],
+  ] as const) {
+    const chinese = locale === 'zh-CN';
+    const tag = `${viewport}-${chinese ? 'zh' : 'en'}`;
+    it(`${tag}: a QR label (/d/CODE) lands on that device's check; an unknown code says so; the text with a list is never cut off`, async () => {
+      const { context, page } = await open(viewport, locale);
+      try {
+        // Scanned before signing in: the device is asked for once the chat runs.
+        await page.goto(`${platform.bot.url}/d/CMP-002`);
+        await page
+          .getByRole('heading', { name: chinese ? '登录后开始巡检' : 'Sign in to start an inspection' })
+          .waitFor();
+        await signIn(page);
+        await page
+          .getByText(chinese ? /已通过 .+（CMP-002）的二维码标签打开/ : 'Opened from the QR label of')
+          .first()
+          .waitFor({ timeout: 20_000 });
+        await page
+          .locator('.ac-adaptiveCard', { has: page.locator('textarea') })
+          .filter({ hasText: 'Discharge temperature' })
+          .first()
+          .waitFor({ timeout: 15_000 });
+        await shoot(page, `${tag}-qr-label`);
 
-      await page.goto(`${platform.bot.url}/?device=NOT-A-DEVICE&locale=en-US`);
-      await page
-        .getByText(/NOT-A-DEVICE.{1,2} matches no device/)
-        .last()
-        .waitFor({ timeout: 20_000 });
-      await shoot(page, 'phone-en-qr-unknown');
+        await page.goto(`${platform.bot.url}/?device=NOT-A-DEVICE&locale=${locale}`);
+        await page
+          .getByText(chinese ? /“NOT-A-DEVICE”没有对应的设备/ : /NOT-A-DEVICE.{1,2} matches no device/)
+          .last()
+          .waitFor({ timeout: 20_000 });
+        await shoot(page, `${tag}-qr-unknown`);
 
-      // The words that come with a card list are a message of their own: nothing clipped at 390 px.
-      for (const [command, words] of [
-        ['devices', /Devices \(\d+\)\. Choose one to start its check\./],
-        ['today', /Due now \(\d+\):|Nothing is due|no active inspection plan/],
-      ] as const) {
-        await sendText(page, command);
-        const bubble = page.getByText(words).last();
-        await bubble.waitFor({ timeout: 15_000 });
-        const clipped = await bubble.evaluate(
-          (element: {
-            scrollWidth: number;
-            clientWidth: number;
-            scrollHeight: number;
-            clientHeight: number;
-          }) =>
-            element.scrollWidth -
-            element.clientWidth +
-            Math.max(0, element.scrollHeight - element.clientHeight),
-        );
-        expect(clipped).toBeLessThanOrEqual(0);
-        await bubble.scrollIntoViewIfNeeded();
-        await shoot(page, `phone-en-${command}`);
+        // The words that come with a card list are a message of their own: nothing clipped at 390 px.
+        for (const [command, words] of [
+          [
+            'devices',
+            chinese
+              ? /设备（\d+）。请选择一台设备开始检查。/
+              : /Devices \(\d+\)\. Choose one to start its check\./,
+          ],
+          [
+            'today',
+            chinese
+              ? /当前到期（\d+）：|没有到期的检查|目前没有有效的巡检计划/
+              : /Due now \(\d+\):|Nothing is due|no active inspection plan/,
+          ],
+        ] as const) {
+          await sendText(page, command);
+          const bubble = page.getByText(words).last();
+          await bubble.waitFor({ timeout: 15_000 });
+          const clipped = await bubble.evaluate(
+            (element: {
+              scrollWidth: number;
+              clientWidth: number;
+              scrollHeight: number;
+              clientHeight: number;
+            }) =>
+              element.scrollWidth -
+              element.clientWidth +
+              Math.max(0, element.scrollHeight - element.clientHeight),
+          );
+          expect(clipped).toBeLessThanOrEqual(0);
+          await bubble.scrollIntoViewIfNeeded();
+          await shoot(page, `${tag}-${command}`);
+        }
+        expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+        expect(await axeViolations(page)).toEqual([]);
+        expect(browserErrors).toEqual([]);
+      } finally {
+        await context.close();
       }
-      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-      expect(await axeViolations(page)).toEqual([]);
-      expect(browserErrors).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  }, 120_000);
+    }, 120_000);
+  }
 
   for (const [viewport, locale] of [
     ['desktop', 'en-US'],
     ['phone', 'zh-CN'],
     ['desktop', 'zh-CN'],
   ] as const) {
-    it(`${viewport} ${locale}: page chrome in the language, item cards, no horizontal scrolling, no serious axe violations`, async () => {
+    it(`${viewport} ${locale}: page chrome in the language, a wrong password, item cards, a double tap makes one record and the card shows its answer, no horizontal scrolling, no serious axe violations`, async () => {
       const { context, page } = await open(viewport, locale);
       const chinese = locale === 'zh-CN';
+      const tag = `${viewport}-${chinese ? 'zh' : 'en'}`;
       try {
         await page.goto(`${platform.bot.url}/?locale=${locale}`);
         await page
@@ -324,7 +352,18 @@ interface AxeViolation {
         await expect(page.title()).resolves.toBe(chinese ? 'FieldOps 巡检' : 'FieldOps Inspections');
         if (chinese) await expect(page.getByLabel('用户名').isVisible()).resolves.toBe(true);
         expect(await axeViolations(page)).toEqual([]);
-        await shoot(page, `${viewport}-${locale === 'zh-CN' ? 'zh' : 'en'}-sign-in`);
+        await shoot(page, `${tag}-sign-in`);
+        await signIn(page, 'not-the-password');
+        await page
+          .getByText(
+            chinese ? '用户名或密码错误，请重试。' : 'Wrong user name or password. Please try again.',
+          )
+          .waitFor();
+        // Chromium logs the refused request (401) itself: the one console error this flow expects.
+        expect(browserErrors.splice(0)).toEqual([
+          expect.stringMatching(/Failed to load resource: the server responded with a status of 401/),
+        ]);
+        await shoot(page, `${tag}-wrong-password`);
         await signIn(page);
         await page
           .getByText(chinese ? `${INSPECTOR.username}，您好！` : `Hello ${INSPECTOR.username}!`)
@@ -333,16 +372,36 @@ interface AxeViolation {
         await expect(page.locator('#sign-out').textContent()).resolves.toBe(
           chinese ? '退出登录' : 'Sign out',
         );
+        const pump = await platform.client.findDeviceByCode('PUMP-001');
+        const outlet = pump?.check_items.find((item) => item.name === 'Outlet pressure')?.id;
+        const before = new Set((await platform.client.lastRecords(pump?.id ?? 0, 50)).map(({ id }) => id));
         await sendText(page, 'check PUMP-001');
-        await page
+        const outletCard = page
+          .locator('.ac-adaptiveCard', { has: page.locator('textarea') })
+          .filter({ hasText: 'Outlet pressure' })
+          .first();
+        await outletCard.waitFor({ timeout: 15_000 });
+        // A double tap: one answer on the page, one record, and the card shows its answer instead of its buttons.
+        const ok = chinese ? '正常' : 'ok';
+        await outletCard.getByRole('button', { name: ok, exact: true }).dblclick();
+        const answered = page
           .locator('.ac-adaptiveCard')
           .filter({ hasText: 'Outlet pressure' })
-          .first()
-          .waitFor({ timeout: 15_000 });
+          .filter({ hasText: new RegExp(`${ok} · \\d\\d:\\d\\d · ${INSPECTOR.username}`) })
+          .first();
+        await answered.waitFor({ timeout: 15_000 });
+        expect(await answered.getByRole('button', { name: ok, exact: true }).count()).toBe(0);
+        expect(await page.locator('.card-answer').count()).toBe(1);
+        const made = (await platform.client.lastRecords(pump?.id ?? 0, 50)).filter(
+          ({ id }) => !before.has(id),
+        );
+        expect(made.map(({ item, status }) => ({ item, status }))).toEqual([{ item: outlet, status: 'ok' }]);
+        await answered.scrollIntoViewIfNeeded();
+        await shoot(page, `${tag}-answered-card`);
         await sendText(page, 'history PUMP-001');
         await page.locator('.webchat__basic-transcript .ac-image').first().waitFor({ timeout: 15_000 });
         expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-        await shoot(page, `${viewport}-${locale === 'zh-CN' ? 'zh' : 'en'}-chat`);
+        await shoot(page, `${tag}-chat`);
         expect(await axeViolations(page)).toEqual([]);
         expect(browserErrors).toEqual([]);
       } finally {

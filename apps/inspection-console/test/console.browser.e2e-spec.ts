@@ -28,7 +28,16 @@ const PNG = Buffer.from(
 interface ApiDevice {
   id: number;
   code: string;
-  check_items: { id: number; name: string; expected_value: string }[];
+  check_items: {
+    id: number;
+    name: string;
+    expected_value: string;
+    type: string;
+    min: number | null;
+    max: number | null;
+    unit: string;
+    options: string[];
+  }[];
 }
 
 (chromiumAvailable() ? describe : describe.skip)(
@@ -84,7 +93,13 @@ interface ApiDevice {
       const add = page.getByRole('button', { name: 'Add a check item' });
       await add.click();
       await page.locator('input[name="check_items.0.name"]').fill('Outlet pressure');
-      await page.locator('input[name="check_items.0.expected_value"]').fill('2.5 bar');
+      await page.locator('input[name="check_items.0.expected_value"]').fill('2.5–3.0 bar');
+      // A typed item: a number with limits and a unit (out of range is flagged on its records).
+      await page.getByRole('combobox', { name: 'Answer' }).first().click();
+      await page.getByRole('option', { name: 'Number' }).click();
+      await page.getByLabel('Lowest').fill('2.5');
+      await page.getByLabel('Highest').fill('3');
+      await page.getByLabel('Unit').fill('bar');
       await add.click();
       await page.locator('input[name="check_items.1.name"]').fill('Leaks');
       await page.getByRole('button', { name: 'Save' }).click();
@@ -94,8 +109,12 @@ interface ApiDevice {
       const devices = await api<{ results: ApiDevice[] }>('devices/?search=PUMP-T1');
       [device] = devices.results as [ApiDevice];
       expect(device.check_items.map((item) => [item.name, item.expected_value])).toEqual([
-        ['Outlet pressure', '2.5 bar'],
+        ['Outlet pressure', '2.5–3.0 bar'],
         ['Leaks', ''],
+      ]);
+      expect(device.check_items).toEqual([
+        expect.objectContaining({ type: 'number', min: 2.5, max: 3, unit: 'bar', options: [] }),
+        expect.objectContaining({ type: 'text', unit: '', min: null, max: null, options: [] }),
       ]);
     }, 60_000);
 
@@ -295,6 +314,8 @@ interface ApiDevice {
       await page.getByRole('option', { name: 'Failure' }).click();
       await page.waitForURL(/status/);
       await page.getByRole('cell', { name: 'pressure drop' }).waitFor();
+      // 0.8 bar is below the item's 2.5 bar: flagged beside its status.
+      await expect(page.getByTestId('out-of-range').count()).resolves.toBe(1);
       await page.getByRole('button', { name: /Open the photo of record/ }).click();
       await page.locator('.yarl__slide_image').waitFor({ timeout: 10_000 });
       await page.keyboard.press('Escape');

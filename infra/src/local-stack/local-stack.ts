@@ -35,6 +35,11 @@ export interface LocalStackOptions {
    */
   redisTopology?: RedisTopologyKind;
   /**
+   * Cluster topology: the nodes' first port (6 consecutive ports, and their bus ports + 10000, all free); unset, a
+   * free block below the ephemeral range.
+   */
+  redisClusterBasePort?: number;
+  /**
    * Fault tests: each relay's link to the connector through a proxy of its own (`connectorLinks`); under Sentinel
    * every Redis link through a proxy per data node (see `RedisSentinelDeployment`); on one server each relay's link
    * to Redis through a proxy of its own (`redisLinks`).
@@ -118,7 +123,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     let redisSentinel: RedisSentinelDeployment | undefined;
     let redisUrl: string;
     if (topology === 'cluster') {
-      const deployment = new RedisClusterDeployment(join(workDirectory, 'redis'));
+      const deployment = new RedisClusterDeployment(
+        join(workDirectory, 'redis'),
+        options.redisClusterBasePort,
+      );
       redisCluster = deployment;
       started.push({ stop: () => deployment.stop() });
       await deployment.start();

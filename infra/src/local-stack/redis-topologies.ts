@@ -2,7 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, waitUntil } from './ports';
+import { clusterPorts, freePort, waitUntil } from './ports';
 import { residentSetBytes } from './process-memory';
 import { TcpProxy } from './tcp-proxy';
 
@@ -106,10 +106,14 @@ export class RedisClusterDeployment implements RedisDeployment {
   readonly nodes: RedisNode[] = [];
   url = '';
 
-  constructor(private readonly directory: string) {}
+  /** `basePort`: the nodes' ports are basePort…basePort+5 (bus ports + 10000); unset, a free block below 32768. */
+  constructor(
+    private readonly directory: string,
+    private readonly basePort?: number,
+  ) {}
 
   async start(): Promise<void> {
-    const ports = await Promise.all(Array.from({ length: 6 }, () => freePort()));
+    const ports = await clusterPorts(6, this.basePort);
     for (const port of ports) {
       this.nodes.push(
         new RedisNode(port, join(this.directory, `node-${port}`), [
@@ -168,6 +172,23 @@ export class RedisClusterDeployment implements RedisDeployment {
       if (node?.running) primaries.push(node);
     }
     return primaries;
+  }
+
+  /**
+   * Whether the cluster has failed `victim` over: as a live node sees it, every slot range is served by a primary not
+   * marked failed, and none of them is `victim`. (Its process being down is not enough: until the others mark it
+   * failed after cluster-node-timeout and its replica takes over, it still owns its slots, and if it comes back
+   * first it simply resumes as their primary.)
+   */
+  async failedOver(victim: RedisNode): Promise<boolean> {
+    const live = this.nodes.find((node) => node.running && node !== victim);
+    if (!live) return false;
+    const serving = (await live.cli('CLUSTER', 'NODES'))
+      .split('\n')
+      .map((line) => line.split(' '))
+      .filter((fields) => fields[2]?.includes('master') && !fields[2].includes('fail') && fields.length > 8);
+    const ports = serving.map((fields) => Number(fields[1].split('@')[0].split(':')[1]));
+    return serving.length === 3 && !ports.includes(victim.port);
   }
 
   /** The node currently serving `key`'s slot as primary. */

@@ -19,6 +19,10 @@ import { FAULTS_BY_TOPOLOGY, runFaults } from './support/fault-run';
  * (FAULTS_TOPOLOGIES, FAULTS_RUN_SECONDS per topology).
  */
 const RUN_SECONDS = Number(process.env.FAULTS_RUN_SECONDS ?? 0);
+/** The Cluster nodes' first port (6 ports and their bus ports + 10000); unset, a free block below 32768. */
+const CLUSTER_BASE_PORT = process.env.FAULTS_CLUSTER_BASE_PORT
+  ? Number(process.env.FAULTS_CLUSTER_BASE_PORT)
+  : undefined;
 const TOPOLOGIES = (process.env.FAULTS_TOPOLOGIES ?? 'sentinel,single')
   .split(',')
   .map((name) => name.trim()) as RedisTopologyKind[];
@@ -46,6 +50,7 @@ describe.each(TOPOLOGIES)('fault harness on Redis %s', (topology) => {
           relayInstances: 2,
           pinnedRelayEntrances: true,
           redisTopology: topology,
+          redisClusterBasePort: CLUSTER_BASE_PORT,
           proxiedLinks: true,
           extraEnvironment: {
             'relay-gateway': { RELAY_RATE_LIMIT_PER_TOKEN: '0', RELAY_RATE_LIMIT_PER_CONVERSATION: '0' },

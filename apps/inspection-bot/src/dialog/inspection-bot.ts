@@ -13,6 +13,7 @@ import { PHRASES } from '../phrases/phrase-catalogue';
 import { showDevice } from './commands/check.command';
 import { showDevices } from './commands/devices.command';
 import { showHistory } from './commands/history.command';
+import { showNotifications } from './commands/notifications.command';
 import { attachPhoto, choosePhotoTarget } from './commands/photo.command';
 import { answerOutOfRange, recordAnswer } from './commands/record.command';
 import { showDueChecks } from './commands/today.command';
@@ -170,6 +171,8 @@ export class InspectionBot extends ActivityHandler {
           return turn.reply('statusWithoutCard');
         case 'history':
           return showHistory(turn, command.code);
+        case 'notifications':
+          return showNotifications(turn, command.change);
       }
     });
   }

@@ -83,4 +83,43 @@ describe('parseUserCommand', () => {
       'nothing',
     );
   });
+
+  it('reads the notification commands in English and Chinese', () => {
+    expect(parseUserCommand({ text: 'Notifications' })).toEqual({ kind: 'notifications' });
+    expect(parseUserCommand({ text: '通知' })).toEqual({ kind: 'notifications' });
+    expect(parseUserCommand({ text: 'notifications off' })).toEqual({
+      kind: 'notifications',
+      change: { events: [] },
+    });
+    expect(parseUserCommand({ text: '通知 关' })).toEqual({ kind: 'notifications', change: { events: [] } });
+    expect(parseUserCommand({ text: 'quiet 22:00-7:00' })).toEqual({
+      kind: 'notifications',
+      change: { quiet_hours_start: '22:00', quiet_hours_end: '07:00' },
+    });
+    expect(parseUserCommand({ text: '免打扰 21：30 到 06：45' })).toEqual({
+      kind: 'notifications',
+      change: { quiet_hours_start: '21:30', quiet_hours_end: '06:45' },
+    });
+    expect(parseUserCommand({ text: 'quiet off' })).toEqual({
+      kind: 'notifications',
+      change: { quiet_hours_start: null, quiet_hours_end: null },
+    });
+    expect(parseUserCommand({ text: 'remind 8:00' })).toEqual({
+      kind: 'notifications',
+      change: { reminder_time: '08:00' },
+    });
+    expect(parseUserCommand({ text: 'reminder off' })).toEqual({
+      kind: 'notifications',
+      change: { reminder_time: null },
+    });
+    expect(parseUserCommand({ text: '时区 Asia/Shanghai' })).toEqual({
+      kind: 'notifications',
+      change: { time_zone: 'Asia/Shanghai' },
+    });
+    // Not a well-formed change: read as a device search, as any other text.
+    expect(parseUserCommand({ text: 'quiet 25:00-07:00' })).toEqual({
+      kind: 'search',
+      term: 'quiet 25:00-07:00',
+    });
+  });
 });

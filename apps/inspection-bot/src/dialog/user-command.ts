@@ -1,4 +1,5 @@
 import { CHECK_STATUSES, type CheckStatus } from '../inspection-api/inspection-api.types';
+import { type NotificationChange } from './commands/notifications.command';
 
 /** What a user's message asks for. */
 export type UserCommand =
@@ -19,6 +20,8 @@ export type UserCommand =
   /** The answer to "the value is out of range": mark the record failed, or keep it. */
   | { kind: 'outOfRange'; recordId: number; choice: 'fail' | 'keep' }
   | { kind: 'help' }
+  /** Show the notification preferences, after the change when there is one. */
+  | { kind: 'notifications'; change?: NotificationChange }
   | { kind: 'statusWithoutCard' }
   | { kind: 'nothing' };
 
@@ -123,9 +126,54 @@ export function parseUserCommand(
   if (TODAY.has(lower)) return { kind: 'today' };
   if (HELP.has(lower)) return { kind: 'help' };
   if (statusWords.has(lower)) return { kind: 'statusWithoutCard' };
+  const notifications = notificationCommand(text);
+  if (notifications) return notifications;
   const history = /^(?:history|历史)(?:\s+(.+))?$/i.exec(text);
   if (history) return { kind: 'history', code: history[1]?.trim() };
   const check = /^(?:check|检查)\s+(.+)$/i.exec(text);
   if (check?.[1]) return { kind: 'check', code: check[1].trim() };
   return { kind: 'search', term: text };
+}
+
+const OFF = '(?:off|none|关|关闭)';
+const TIME = '([01]?\\d|2[0-3])[:：]([0-5]\\d)';
+const twoDigits = (hours: string): string => hours.padStart(2, '0');
+
+/**
+ * The notification commands: `notifications` (通知) shows the preferences; `notifications off`, `quiet 22:00-07:00`
+ * (免打扰), `quiet off`, `remind 08:00` (提醒), `remind off`, `timezone Area/City` (时区) change them first.
+ */
+export function notificationCommand(text: string): UserCommand | undefined {
+  if (/^(?:notifications?|通知)$/i.test(text)) return { kind: 'notifications' };
+  if (new RegExp(`^(?:notifications?|通知)\\s*${OFF}$`, 'i').test(text))
+    return { kind: 'notifications', change: { events: [] } };
+  const quiet = /^(?:quiet|免打扰)\s*(.*)$/i.exec(text);
+  if (quiet) {
+    const rest = quiet[1] ?? '';
+    if (new RegExp(`^${OFF}$`, 'i').test(rest))
+      return { kind: 'notifications', change: { quiet_hours_start: null, quiet_hours_end: null } };
+    const range = new RegExp(`^${TIME}\\s*(?:-|–|~|to|到|至)\\s*${TIME}$`, 'i').exec(rest);
+    if (range?.[1] && range[2] && range[3] && range[4])
+      return {
+        kind: 'notifications',
+        change: {
+          quiet_hours_start: `${twoDigits(range[1])}:${range[2]}`,
+          quiet_hours_end: `${twoDigits(range[3])}:${range[4]}`,
+        },
+      };
+    return undefined;
+  }
+  const remind = /^(?:reminder|remind|提醒)\s*(.*)$/i.exec(text);
+  if (remind) {
+    const rest = remind[1] ?? '';
+    if (new RegExp(`^${OFF}$`, 'i').test(rest))
+      return { kind: 'notifications', change: { reminder_time: null } };
+    const time = new RegExp(`^${TIME}$`).exec(rest);
+    if (time?.[1] && time[2])
+      return { kind: 'notifications', change: { reminder_time: `${twoDigits(time[1])}:${time[2]}` } };
+    return undefined;
+  }
+  const zone = /^(?:time\s*zone|timezone|时区)\s+(\S{1,64})$/i.exec(text);
+  if (zone?.[1]) return { kind: 'notifications', change: { time_zone: zone[1] } };
+  return undefined;
 }

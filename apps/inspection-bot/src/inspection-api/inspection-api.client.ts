@@ -11,6 +11,7 @@ import {
   type InspectionApi,
   type InspectionUser,
   type NewCheckItem,
+  type NotificationPreferences,
   type NewCheckPlan,
   type NewCheckRecord,
   type NewDevice,
@@ -89,6 +90,17 @@ export class InspectionApiClient implements InspectionApi {
     const wanted = code.trim().toLowerCase();
     const page = await this.listDevices({ search: code.trim(), pageSize: MAX_PAGE_SIZE });
     return page.results.find((device) => device.code.toLowerCase() === wanted);
+  }
+
+  notificationPreferences(userId: number): Promise<NotificationPreferences> {
+    return this.json<NotificationPreferences>('GET', `users/${userId}/notifications/`);
+  }
+
+  changeNotificationPreferences(
+    userId: number,
+    change: Partial<Omit<NotificationPreferences, 'user' | 'updated_at'>>,
+  ): Promise<NotificationPreferences> {
+    return this.json<NotificationPreferences>('PATCH', `users/${userId}/notifications/`, change);
   }
 
   getDevice(id: number): Promise<Device> {

@@ -165,4 +165,22 @@ export interface InspectionApi {
   attachPhoto(recordId: number, photo: PhotoFile, options?: WriteOptions): Promise<CheckRecord>;
   getRecord(id: number): Promise<CheckRecord>;
   setRecordStatus(recordId: number, status: CheckStatus): Promise<CheckRecord>;
+  /** A person's notification preferences (`/api/users/{id}/notifications/`). */
+  notificationPreferences(userId: number): Promise<NotificationPreferences>;
+  /** Changes some of them (PATCH); inspection-api validates. */
+  changeNotificationPreferences(
+    userId: number,
+    change: Partial<Omit<NotificationPreferences, 'user' | 'updated_at'>>,
+  ): Promise<NotificationPreferences>;
+}
+
+/** docs/protocols/notifications.md */
+export interface NotificationPreferences {
+  user: number;
+  events: string[];
+  quiet_hours_start: string | null;
+  quiet_hours_end: string | null;
+  time_zone: string | null;
+  reminder_time: string | null;
+  updated_at: string | null;
 }

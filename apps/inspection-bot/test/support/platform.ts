@@ -42,6 +42,12 @@ export interface RunningInspectionPlatform {
   createAccount(username: string, password: string): Promise<number>;
   /** Stops the bot and starts it again with the same environment on the same port (`bot` is the new one). */
   restartBot(): Promise<RunningService>;
+  /**
+   * Stops relay-gateway (a graceful stop: its streams closed, new connections refused) and returns a function
+   * that starts it again with the same environment on the same port (`relay` is the new one). Conversations,
+   * uploads and tokens outlive it: the store and bus are shared, and tokens are signed with the configured keys.
+   */
+  stopRelay(): Promise<() => Promise<RunningService>>;
   close(): Promise<void>;
 }
 
@@ -73,6 +79,9 @@ export async function startInspectionPlatform(
       // As deployed: enhanced authentication, the chat page's origin trusted.
       '      enhancedAuthentication: true',
       `      trustedOrigins: [http://127.0.0.1:${botPort}]`,
+      // As deployed: configured signing keys, so tokens outlive a restart of the relay.
+      'relay:',
+      '  tokenSigningKeys: [relay-token-signing-key-of-the-test-platform-0123]',
       'aiServices:',
       '  resources:',
       `    - { name: test-translator, kind: translator, region: global, keys: [${TRANSLATOR_KEYS.join(', ')}] }`,
@@ -114,19 +123,17 @@ export async function startInspectionPlatform(
       store,
     });
     services.push(connector);
-    const relay = await startRelayGateway({
-      environment: {
-        ...common,
-        RELAY_GATEWAY_PORT: '0',
-        PLATFORM_CONFIG: configPath,
-        RELAY_BOT_SERVICE_URL: `${connector.url}/`,
-        RELAY_CONNECTOR_URL: connector.url,
-        RELAY_CONNECTOR_KEY: INTERNAL_KEY,
-      },
-      bus,
-      store,
-    });
+    const relayEnvironment = {
+      ...common,
+      RELAY_GATEWAY_PORT: '0',
+      PLATFORM_CONFIG: configPath,
+      RELAY_BOT_SERVICE_URL: `${connector.url}/`,
+      RELAY_CONNECTOR_URL: connector.url,
+      RELAY_CONNECTOR_KEY: INTERNAL_KEY,
+    };
+    const relay = await startRelayGateway({ environment: relayEnvironment, bus, store });
     services.push(relay);
+    relayEnvironment.RELAY_GATEWAY_PORT = new URL(relay.url).port;
     const botEnvironment = {
       ...common,
       // A configured session secret, so session cookies outlive a restart of the bot (as in production).
@@ -181,6 +188,16 @@ export async function startInspectionPlatform(
         platform.bot = await startInspectionBot({ logger: options.botLogger, environment: botEnvironment });
         services.splice(index, 1, platform.bot);
         return platform.bot;
+      },
+      stopRelay: async () => {
+        const index = services.indexOf(platform.relay);
+        services.splice(index, 1);
+        await platform.relay.close();
+        return async () => {
+          platform.relay = await startRelayGateway({ environment: relayEnvironment, bus, store });
+          services.splice(index, 0, platform.relay);
+          return platform.relay;
+        };
       },
     };
     return platform;

@@ -83,10 +83,12 @@ function styleOptions(userName: string): Record<string, unknown> {
   };
 }
 
-/** A card answer (Action.Submit `{action: "record", status, value, note}`) as the page shows it. */
+/** A card answer (Action.Submit `{action: "record", status, label, value, note}`) as the page shows it. */
 interface CardAnswer {
   action: 'record';
   status: string;
+  /** The status as the card's button said it, in the user's language. */
+  label?: string;
   value?: string;
   note?: string;
 }
@@ -151,12 +153,18 @@ export class ChatView {
       () => (next: (options: { activity: Activity }) => unknown) => (setup: { activity: Activity }) => {
         const answer = cardAnswerOf(setup.activity);
         if (!answer) return next(setup);
-        const words = [answer.status, answer.value, answer.note].filter((word) => word && word.trim() !== '');
+        const status =
+          typeof answer.label === 'string' && answer.label.trim() !== '' ? answer.label : answer.status;
+        const words = [status, answer.value, answer.note].filter((word) => word && word.trim() !== '');
         return () =>
           createElement(
             'div',
             { className: `card-answer card-answer-${answer.status}` },
-            createElement('span', { className: 'card-answer-text' }, `${text.answered} ${words.join(' · ')}`),
+            createElement(
+              'span',
+              { className: 'card-answer-text' },
+              `${text.answered}${text.answered.endsWith('：') ? '' : ' '}${words.join(' · ')}`,
+            ),
             createElement(
               'span',
               { className: 'card-answer-status' },

@@ -133,8 +133,10 @@ async function requestToken(
   return (await response.json()) as DirectLineSession;
 }
 
-/** Web Chat's actions the page watches: the bot's first words. */
-function watch(action: WebChatAction): void {
+/** Web Chat's actions the page watches: the bot's first words; a second answer to an answered card is dropped. */
+function watch(action: WebChatAction): boolean | void {
+  const posted = action.type === 'DIRECT_LINE/POST_ACTIVITY' ? action.payload?.activity : undefined;
+  if (posted && directLine && !directLine.takesAnswer(posted)) return false;
   if (action.type === 'DIRECT_LINE/INCOMING_ACTIVITY' && action.payload?.activity?.from?.role === 'bot') {
     if (!greeted) {
       greeted = true;

@@ -109,6 +109,17 @@ export function appliedUpdate(activity: Activity, transcript: readonly Activity[
   return replaced;
 }
 
+/**
+ * An item card's answer id (the `answer` of its ok / warn / fail submit data, one per card) when the activity is
+ * such an answer.
+ */
+export function cardAnswerId(activity: Pick<Activity, 'value'>): string | undefined {
+  const value = activity.value as { action?: unknown; answer?: unknown } | null | undefined;
+  return value?.action === 'record' && typeof value.answer === 'string' && value.answer !== ''
+    ? value.answer
+    : undefined;
+}
+
 function withoutLocalFields(activity: Activity): Activity {
   const channelData = { ...activity.channelData };
   delete channelData.state;
@@ -141,9 +152,12 @@ export class PageDirectLine {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private ended = false;
   private innerOnline = false;
+  private wasOnline = false;
   /** A send found the chat service unreachable (the socket may not have noticed yet): shown as reconnecting. */
   private unreachable = false;
   private readonly objectUrls: string[] = [];
+  /** The answer ids of the cards answered on this device (in the outbox, sent, or in the kept transcript). */
+  private readonly answers = new Set<string>();
   private seq = Date.now() * 1000;
   private readonly onOnline = (): void => this.goOnline();
   private readonly onOffline = (): void => this.link();
@@ -189,15 +203,40 @@ export class PageDirectLine {
         .catch(() => undefined);
       if (kept && kept.userId === this.options.userId) this.transcript = kept.activities as Activity[];
     }
+    for (const activity of this.transcript) this.noteAnswer(activity);
+    for (const entry of this.entries) this.noteAnswer(entry.activity);
     for (const activity of this.transcript) this.incoming.next(activity);
     for (const entry of this.entries) this.incoming.next(this.localEcho(entry));
   }
 
+  private noteAnswer(activity: Activity): void {
+    const answerId = activity.from?.role === 'bot' ? undefined : cardAnswerId(activity);
+    if (answerId !== undefined) this.answers.add(answerId);
+  }
+
+  /**
+   * Whether Web Chat may post this activity: false for a second answer to an item card this device has already
+   * answered (a double tap, or a tap on the card before the bot's update has replaced it, offline too). The first
+   * answer stands; the bot's Idempotency-Key makes any answer that still gets through one record.
+   */
+  takesAnswer(activity: Pick<Activity, 'value'>): boolean {
+    const answerId = cardAnswerId(activity);
+    if (answerId === undefined) return true;
+    if (this.answers.has(answerId)) return false;
+    this.answers.add(answerId);
+    return true;
+  }
+
   private localEcho(entry: OutboxEntry): Activity {
+    // A file refused before sending (it could not be made small enough, or is no picture) shows as a file, not as
+    // a picture that may not draw.
+    const refused = entry.state === 'failed' && entry.retryable === false;
     const attachments = entry.files.map((file) => {
       const url = URL.createObjectURL(file.blob);
       this.objectUrls.push(url);
-      return { contentType: file.contentType, contentUrl: url, name: file.name, thumbnailUrl: url };
+      return refused
+        ? { contentType: 'application/octet-stream', contentUrl: url, name: file.name }
+        : { contentType: file.contentType, contentUrl: url, name: file.name, thumbnailUrl: url };
     });
     return {
       ...(entry.activity as Activity),
@@ -275,6 +314,9 @@ export class PageDirectLine {
 
   /** Removing a refused entry (a photo that cannot be sent). */
   async discard(clientActivityID: string): Promise<void> {
+    const removed = this.entries.find((each) => each.clientActivityID === clientActivityID);
+    const answerId = removed && cardAnswerId(removed.activity);
+    if (answerId !== undefined) this.answers.delete(answerId);
     await this.options.store.delete(clientActivityID);
     this.entries = this.entries.filter((each) => each.clientActivityID !== clientActivityID);
     this.options.onOutbox(this.entries);
@@ -284,7 +326,8 @@ export class PageDirectLine {
     if (this.ended) return;
     if (!navigator.onLine) this.options.onLink('offline');
     else if (this.innerOnline && !this.unreachable) this.options.onLink('online');
-    else this.options.onLink(this.inner ? 'reconnecting' : 'connecting');
+    // Once the chat has been online, a lost link is "reconnecting", also while a new token is being fetched.
+    else this.options.onLink(this.inner || this.wasOnline ? 'reconnecting' : 'connecting');
   }
 
   /** Joins (or rejoins) the conversation when there is a network: a token from the page's route, then the socket. */
@@ -349,6 +392,7 @@ export class PageDirectLine {
     this.innerSubscriptions.push(
       inner.connectionStatus$.subscribe((status) => {
         this.innerOnline = status === ConnectionStatus.Online;
+        if (this.innerOnline) this.wasOnline = true;
         if (status === ConnectionStatus.FailedToConnect || status === ConnectionStatus.Ended) {
           // The token could not start or rejoin the conversation: a fresh one through the page's route.
           this.dropInner();
@@ -390,6 +434,7 @@ export class PageDirectLine {
         (clientActivityID && kept.channelData?.clientActivityID === clientActivityID),
     );
     this.transcript.push(activity);
+    this.noteAnswer(activity);
     this.saveTranscriptSoon();
     this.incoming.next(activity);
   }

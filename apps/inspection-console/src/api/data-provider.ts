@@ -1,4 +1,5 @@
 import { type DataProvider, HttpError, type Identifier, type RaRecord } from 'react-admin';
+import { type ItemInput, itemBody } from '../devices/item-body';
 import { apiJson, apiRequest } from './http-client';
 import {
   type ActionComment,
@@ -63,9 +64,6 @@ const ORDERED = new Set(['records', 'actions']);
 const UNPAGED = new Set(['items']);
 
 const DEVICE_FIELDS = ['name', 'code', 'location', 'group'] as const;
-const ITEM_FIELDS = ['name', 'description', 'expected_value'] as const;
-
-type ItemInput = Partial<Pick<CheckItem, 'id' | 'name' | 'description' | 'expected_value'>>;
 
 function pick<T extends string>(data: Query, fields: readonly T[]): Partial<Record<T, unknown>> {
   return Object.fromEntries(fields.filter((f) => f in data).map((f) => [f, data[f] ?? ''])) as Partial<
@@ -96,11 +94,11 @@ async function saveItems(deviceId: Identifier, items: ItemInput[], previous: Che
     if (!kept.has(old.id)) await apiRequest(`items/${old.id}/`, { method: 'DELETE' });
   }
   for (const [index, item] of items.entries()) {
-    const body = pick(item as Query, ITEM_FIELDS);
+    const body = itemBody(item);
     const before = previous.find((old) => old.id === item.id);
     try {
       if (!before) await apiRequest('items/', { method: 'POST', body: { ...body, device: deviceId } });
-      else if (ITEM_FIELDS.some((field) => (before[field] ?? '') !== (item[field] ?? '')))
+      else if (JSON.stringify(itemBody(before)) !== JSON.stringify(body))
         await apiRequest(`items/${before.id}/`, { method: 'PATCH', body });
     } catch (error) {
       throw itemError(error, index);

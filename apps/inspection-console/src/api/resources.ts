@@ -3,12 +3,20 @@ export type CheckStatus = 'ok' | 'warn' | 'fail';
 export type Frequency = 'daily' | 'weekly' | 'monthly';
 export type Role = 'inspector' | 'supervisor';
 
+export type ItemType = 'text' | 'number' | 'yes_no' | 'choice';
+
 export interface CheckItem {
   id: number;
   name: string;
   description: string;
   expected_value: string;
   device: number;
+  /** What the value is: free text (the spec's), a number with limits and unit, yes / no, one of the options. */
+  type: ItemType;
+  unit: string;
+  min: number | null;
+  max: number | null;
+  options: string[];
 }
 
 export interface Device {
@@ -41,6 +49,8 @@ export interface CheckRecord {
   plan: number | null;
   device: number;
   item: number | null;
+  /** The value was outside its item's definition when written (typed items). */
+  out_of_range: boolean;
 }
 
 export interface ConsoleUser {

@@ -12,7 +12,9 @@ import {
   Edit,
   EditButton,
   ExportButton,
+  FormDataConsumer,
   FunctionField,
+  NumberInput,
   List,
   SaveButton,
   SearchInput,
@@ -33,7 +35,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { type ConsoleDataProvider } from '../api/data-provider';
-import { type Device } from '../api/resources';
+import { type Device, type ItemType } from '../api/resources';
 import { RecordAuditHistory } from '../audit/audit-history';
 import { labelSheetPath } from '../labels/label-sheet';
 import { CardLine, CardList, CardTitle, usePhone } from '../layout/card-list';
@@ -184,6 +186,8 @@ function AddCheckItemButton() {
   );
 }
 
+const ITEM_TYPES: ItemType[] = ['text', 'number', 'yes_no', 'choice'];
+
 /** Two columns of inputs from tablet width up, one on narrow screens. */
 export const formGrid = {
   display: 'grid',
@@ -227,6 +231,39 @@ function DeviceForm() {
             validate={maxLength(200)}
           />
           <TextInput source="description" label="resources.devices.fields.check_items.description" />
+          <SelectInput
+            source="type"
+            label="resources.devices.fields.check_items.type"
+            choices={ITEM_TYPES.map((id) => ({ id, name: translate(`console.item_type.${id}`) }))}
+            defaultValue="text"
+            validate={required()}
+          />
+          <FormDataConsumer<{ type?: ItemType }>>
+            {({ scopedFormData }) =>
+              scopedFormData?.type === 'number' ? (
+                <>
+                  <NumberInput source="min" label="resources.devices.fields.check_items.min" />
+                  <NumberInput source="max" label="resources.devices.fields.check_items.max" />
+                  <TextInput
+                    source="unit"
+                    label="resources.devices.fields.check_items.unit"
+                    validate={maxLength(20)}
+                  />
+                </>
+              ) : scopedFormData?.type === 'choice' ? (
+                <TextInput
+                  source="options"
+                  label="resources.devices.fields.check_items.options"
+                  helperText={translate('console.devices.options_help')}
+                  multiline
+                  minRows={2}
+                  format={(options?: string[] | null) => (options ?? []).join('\n')}
+                  parse={(text: string) => text.split('\n')}
+                  validate={required()}
+                />
+              ) : null
+            }
+          </FormDataConsumer>
         </SimpleFormIterator>
       </ArrayInput>
     </SimpleForm>

@@ -16,6 +16,7 @@ export const consoleEnglish = {
     },
     status: { ok: 'OK', warn: 'Warning', fail: 'Failure', due: 'Due', overdue: 'Overdue', done: 'Done' },
     frequency: { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly' },
+    item_type: { text: 'Text', number: 'Number', yes_no: 'Yes / no', choice: 'Choice' },
     open_action_on: { fail: 'On a failure', warn: 'On a warning or failure', never: 'Never' },
     role: { inspector: 'Inspector', supervisor: 'Supervisor' },
     action_status: {
@@ -87,6 +88,7 @@ export const consoleEnglish = {
       add_item: 'Add a check item',
       items_count: '%{smart_count} item |||| %{smart_count} items',
       all_groups: 'All groups',
+      options_help: 'One option per line.',
     },
     labels: {
       title: 'QR labels',
@@ -142,6 +144,7 @@ export const consoleEnglish = {
       previous_photo: 'Previous photo',
       next_photo: 'Next photo',
       title: 'Record %{id}',
+      out_of_range: 'Out of range',
     },
     users: {
       reset_password: 'Reset password',
@@ -169,6 +172,7 @@ export const consoleEnglish = {
       },
     },
     webhooks: {
+      title: 'Webhook %{id}',
       url_help: 'Where each event is POSTed, signed (Standard Webhooks). Public http(s) addresses only.',
       events_help: 'The events this endpoint receives.',
       active_help: 'Off: nothing is sent. Switching it on again clears a disable.',
@@ -224,6 +228,11 @@ export const consoleEnglish = {
         'check_items.name': 'Check item',
         'check_items.expected_value': 'Expected value',
         'check_items.description': 'Description',
+        'check_items.type': 'Answer',
+        'check_items.min': 'Lowest',
+        'check_items.max': 'Highest',
+        'check_items.unit': 'Unit',
+        'check_items.options': 'Options',
       },
     },
     plans: {
@@ -252,6 +261,7 @@ export const consoleEnglish = {
         checked_by: 'Inspector',
         checked_after: 'From',
         checked_before: 'To',
+        out_of_range: 'Out of range',
       },
     },
     users: {
@@ -322,6 +332,7 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
     },
     status: { ok: '正常', warn: '警告', fail: '故障', due: '待检', overdue: '逾期', done: '已完成' },
     frequency: { daily: '每天', weekly: '每周', monthly: '每月' },
+    item_type: { text: '文本', number: '数值', yes_no: '是 / 否', choice: '选项' },
     open_action_on: { fail: '故障时', warn: '警告或故障时', never: '从不' },
     role: { inspector: '巡检员', supervisor: '主管' },
     action_status: {
@@ -393,6 +404,7 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
       add_item: '添加检查项',
       items_count: '%{smart_count} 个检查项',
       all_groups: '全部分组',
+      options_help: '每行一个选项。',
     },
     labels: {
       title: '二维码标签',
@@ -447,6 +459,7 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
       previous_photo: '上一张照片',
       next_photo: '下一张照片',
       title: '记录 %{id}',
+      out_of_range: '超出范围',
     },
     users: {
       reset_password: '重置密码',
@@ -474,6 +487,7 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
       },
     },
     webhooks: {
+      title: 'Webhook %{id}',
       url_help: '每个事件以签名的 POST 请求（Standard Webhooks）发送到此地址。仅限公网 http(s) 地址。',
       events_help: '此端点接收的事件。',
       active_help: '关闭：不发送任何内容。重新打开会解除停用。',
@@ -527,6 +541,11 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
         'check_items.name': '检查项',
         'check_items.expected_value': '期望值',
         'check_items.description': '说明',
+        'check_items.type': '回答类型',
+        'check_items.min': '下限',
+        'check_items.max': '上限',
+        'check_items.unit': '单位',
+        'check_items.options': '选项',
       },
     },
     plans: {
@@ -555,6 +574,7 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
         checked_by: '巡检员',
         checked_after: '开始日期',
         checked_before: '结束日期',
+        out_of_range: '超出范围',
       },
     },
     users: {

@@ -15,12 +15,13 @@ import {
   TopToolbar,
   FilterButton,
   SortButton,
+  NullableBooleanInput,
   useListContext,
   useTranslate,
 } from 'react-admin';
 import { type CheckRecord } from '../api/resources';
 import { EmptyList } from '../layout/empty-list';
-import { StatusChip } from '../layout/status-chip';
+import { RecordStatusChips } from '../layout/status-chip';
 import { PhotoThumbnail } from '../photos/photo-thumbnail';
 import { RecordPhotoGallery } from '../photos/record-photo-gallery';
 import { usePeople } from '../users/use-people';
@@ -79,6 +80,7 @@ function useRecordFilters() {
       <SelectInput label="resources.records.fields.item" optionText="name" />
     </ReferenceInput>,
     <InspectorInput key="checked_by" source="checked_by" />,
+    <NullableBooleanInput key="out_of_range" source="out_of_range" />,
   ];
 }
 
@@ -91,7 +93,7 @@ function RecordCards() {
     >
       {(record) => (
         <>
-          <CardTitle end={<StatusChip status={record.status} />}>
+          <CardTitle end={<RecordStatusChips status={record.status} outOfRange={record.out_of_range} />}>
             <ReferenceField source="device" reference="devices" link={false} />
             {record.item !== null && (
               <>
@@ -150,7 +152,9 @@ export function RecordList() {
             <ReferenceField source="item" reference="items" link={false} emptyText="—" />
             <FunctionField<CheckRecord>
               source="status"
-              render={(record) => <StatusChip status={record.status} />}
+              render={(record) => (
+                <RecordStatusChips status={record.status} outOfRange={record.out_of_range} />
+              )}
             />
             <FunctionField<CheckRecord>
               source="photo"

@@ -15,7 +15,7 @@ import { AuditHistory } from '../audit/audit-history';
 import { type CheckItem, type CheckRecord, type CorrectiveAction, type Device } from '../api/resources';
 import { FactList } from '../layout/fact-list';
 import { SectionState } from '../layout/section-state';
-import { StatusChip } from '../layout/status-chip';
+import { RecordStatusChips } from '../layout/status-chip';
 import { PhotoThumbnail } from '../photos/photo-thumbnail';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -87,7 +87,7 @@ function RecordDetails() {
         <Typography component="h2" variant="h5" sx={{ overflowWrap: 'anywhere' }}>
           {heading}
         </Typography>
-        <StatusChip status={record.status} />
+        <RecordStatusChips status={record.status} outOfRange={record.out_of_range} />
       </Box>
       <Box sx={{ display: 'flex', gap: 3, flexWrap: 'wrap', alignItems: 'flex-start' }}>
         <Box sx={{ flex: '1 1 320px', minWidth: 0 }}>
@@ -101,7 +101,10 @@ function RecordDetails() {
               ],
               [field('item'), itemText || '—'],
               [field('status'), translate(`console.status.${record.status}`)],
-              [field('value'), record.value || '—'],
+              [
+                field('value'),
+                `${record.value || '—'}${record.out_of_range ? ` (${translate('console.records.out_of_range')})` : ''}`,
+              ],
               [field('note'), record.note || '—'],
               [field('checked_by'), record.checked_by || '—'],
               [field('checked_at'), dateTime.format(new Date(record.checked_at))],

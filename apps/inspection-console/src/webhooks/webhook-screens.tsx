@@ -382,10 +382,18 @@ function DeliveryLog() {
   );
 }
 
+/** The page title: "Webhook 3" (a URL in the app bar would be clipped on a phone; the form shows it whole). */
+function WebhookTitle() {
+  const webhook = useRecordContext<Webhook>();
+  const translate = useTranslate();
+  return <span>{translate('console.webhooks.title', { id: webhook?.id ?? '' })}</span>;
+}
+
 /** An endpoint: its URL, events and switch, on / off in one click, its delivery log. */
 export function WebhookEdit() {
   return (
     <Edit
+      title={<WebhookTitle />}
       mutationMode="pessimistic"
       redirect={false}
       transform={({ url, events, active }: Webhook) => ({ url, events, active })}

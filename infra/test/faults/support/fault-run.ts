@@ -65,18 +65,35 @@ const HEAL_TIMEOUT_MS = 60_000;
  * recorded history.
  */
 export async function runFaults(stack: LocalStack, options: FaultRunOptions): Promise<FaultRunReport> {
-  const log = options.log ?? (() => undefined);
   if (stack.connectorLinks.length === 0) throw new Error('runFaults needs a stack started with proxiedLinks');
   const [domain1, domain2] = stack.pinnedDirectLineDomains as [string, string];
   const conversations: Array<{ id: string; token: string; clients: ChatClient[] }> = [];
-  for (let index = 0; index < options.conversations; index += 1) {
-    const { token, conversationId } = await generateToken(domain1, stack.credentials.directLineSecret);
-    const first = new ChatClient({ name: `c${index}-relay1`, domain: domain1, token });
-    await waitUntil(() => first.status === ConnectionStatus.Online, 'a client online', 30_000);
-    const second = new ChatClient({ name: `c${index}-relay2`, domain: domain2, token, conversationId });
-    await waitUntil(() => second.status === ConnectionStatus.Online, 'a client online', 30_000);
-    conversations.push({ id: conversationId, token, clients: [first, second] });
+  // Every client made is ended however the run ends (a failed wait included), so no stream or poll outlives it.
+  const made: ChatClient[] = [];
+  try {
+    for (let index = 0; index < options.conversations; index += 1) {
+      const { token, conversationId } = await generateToken(domain1, stack.credentials.directLineSecret);
+      const first = new ChatClient({ name: `c${index}-relay1`, domain: domain1, token });
+      made.push(first);
+      await waitUntil(() => first.status === ConnectionStatus.Online, 'a client online', 30_000);
+      const second = new ChatClient({ name: `c${index}-relay2`, domain: domain2, token, conversationId });
+      made.push(second);
+      await waitUntil(() => second.status === ConnectionStatus.Online, 'a client online', 30_000);
+      conversations.push({ id: conversationId, token, clients: [first, second] });
+    }
+    return await runWorkload(stack, options, conversations);
+  } finally {
+    for (const client of made) client.end();
   }
+}
+
+/** The workload, the nemesis and the check, on clients that are online. */
+async function runWorkload(
+  stack: LocalStack,
+  options: FaultRunOptions,
+  conversations: Array<{ id: string; token: string; clients: ChatClient[] }>,
+): Promise<FaultRunReport> {
+  const log = options.log ?? (() => undefined);
   const clients = conversations.flatMap((conversation) => conversation.clients);
 
   let running = true;
@@ -162,7 +179,6 @@ export async function runFaults(stack: LocalStack, options: FaultRunOptions): Pr
       open: client.streamErrors.length === 0,
     })),
   }));
-  for (const client of clients) client.end();
   const result = checkHistory(history, entranceStatuses([...stack.pinnedAccessLogs, stack.accessLog]));
   return { ...result, faultsInjected, durationMs: Date.now() - started };
 }
@@ -240,7 +256,7 @@ async function inject(stack: LocalStack, fault: FaultKind, turn: number): Promis
       const victim = primaries[turn % primaries.length];
       await victim.kill();
       await waitUntil(
-        async () => !(await cluster.primaries().catch(() => [victim])).includes(victim),
+        () => cluster.failedOver(victim).catch(() => false),
         'a replica to take over the killed primary',
         30_000,
         200,

@@ -71,6 +71,8 @@ export function itemAdaptiveCard(
         device: device.id,
         item: item.id,
         status,
+        // The status in the user's language, for the chat page's echo of the answer ("Answered: 正常").
+        label: text.statuses[status],
         ...(answer ? { answer: answer.answerId } : {}),
         ...(answer?.source ? { source: answer.source } : {}),
       },
