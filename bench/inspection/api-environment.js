@@ -18,6 +18,8 @@ function inspectionApiEnvironment({ databaseUrl, poolSize, port, mediaRoot }) {
     INSPECTION_ADMIN_USERNAME: 'bench',
     INSPECTION_ADMIN_PASSWORD: 'bench',
     INSPECTION_MEDIA_ROOT: mediaRoot,
+    // One token serves the whole run: a run at 100,000 records outlasts simplejwt's 5-minute access tokens.
+    INSPECTION_ACCESS_TOKEN_LIFETIME_SECONDS: '86400',
   };
 }
 
