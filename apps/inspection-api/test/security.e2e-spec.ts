@@ -595,3 +595,74 @@ describe('issue 22, item 5: published secrets are refused outside tests', () => 
     await expect(started).rejects.not.toThrow(/0123456789abcdef/);
   });
 });
+
+describe('X-On-Behalf-Of: only a service account acts for someone, and only for an active person', () => {
+  let api: TestApi;
+  let robot: { id: number; token: string };
+  let ivy: { id: number; token: string };
+  let adminId: number;
+  const ONLY_SERVICES = { detail: 'Only a service account may act on behalf of another user.' };
+  const NOT_A_PERSON = {
+    detail: 'X-On-Behalf-Of must be the id of an active user who is not a service account.',
+  };
+
+  beforeAll(async () => {
+    api = await TestApi.start('security_on_behalf_of', { INSPECTION_SERVICE_ACCOUNTS: 'robot, other-robot' });
+    adminId = ((await api.get('/api/users/me/')).body as { id: number }).id;
+    const user = async (username: string, role: string) => {
+      const created = await api.post('/api/users/', { username, password: `${username} password`, role });
+      return {
+        id: (created.body as { id: number }).id,
+        token: (await api.tokens(username, `${username} password`)).access,
+      };
+    };
+    robot = await user('robot', 'supervisor');
+    ivy = await user('ivy', 'inspector');
+  });
+  afterAll(() => api?.close());
+
+  it('a person (supervisor or inspector) naming someone else is refused, not ignored', async () => {
+    const bySupervisor = await api.get('/api/users/me/', { headers: { 'x-on-behalf-of': String(ivy.id) } });
+    expect(bySupervisor.status).toBe(403);
+    expect(bySupervisor.body).toEqual(ONLY_SERVICES);
+    const byInspector = await api.get('/api/devices/', {
+      token: ivy.token,
+      headers: { 'x-on-behalf-of': String(adminId) },
+    });
+    expect(byInspector.status).toBe(403);
+    expect(byInspector.body).toEqual(ONLY_SERVICES);
+  });
+
+  it("a service account acting for an inspector has the inspector's rights, not its own", async () => {
+    const asIvy = { token: robot.token, headers: { 'x-on-behalf-of': String(ivy.id) } };
+    expect((await api.post('/api/devices/', { name: 'Pump', code: 'P-9' }, asIvy)).status).toBe(403);
+    expect((await api.patch(`/api/users/${ivy.id}/`, { role: 'supervisor' }, asIvy)).status).toBe(403);
+    expect((await api.get(`/api/users/${ivy.id}/`)).body).toMatchObject({ role: 'inspector' });
+  });
+
+  it('names only an active person: not itself, another service account, an inactive user, or garbage', async () => {
+    const other = await api.post('/api/users/', {
+      username: 'other-robot',
+      password: 'x password',
+      role: 'supervisor',
+    });
+    const gone = await api.post('/api/users/', { username: 'gone', password: 'gone password' });
+    await api.patch(`/api/users/${(gone.body as { id: number }).id}/`, { is_active: false });
+    for (const value of [
+      String(robot.id),
+      String((other.body as { id: number }).id),
+      String((gone.body as { id: number }).id),
+      '999999',
+      'abc',
+      '0',
+      `${ivy.id}, ${adminId}`,
+      '',
+    ]) {
+      const response = await api.get('/api/users/me/', {
+        token: robot.token,
+        headers: { 'x-on-behalf-of': value },
+      });
+      expect([value, response.status, response.body]).toEqual([value, 403, NOT_A_PERSON]);
+    }
+  });
+});

@@ -8,6 +8,8 @@ import {
 } from '@nestjs/common';
 import { APP_GUARD, Reflector } from '@nestjs/core';
 import { DrfException } from '../drf/exceptions';
+import { UsersService } from '../users/users.service';
+import { actingPrincipal, ON_BEHALF_OF } from './on-behalf-of';
 import { type Principal } from './tokens.service';
 
 /**
@@ -31,26 +33,47 @@ export const InspectorsMay = (access: InspectorAccess): CustomDecorator<string> 
 export const permissionDenied = (): DrfException =>
   new DrfException(403, { detail: 'You do not have permission to perform this action.' });
 
+interface GuardedRequest {
+  method: string;
+  headers: Record<string, string | string[] | undefined>;
+  user?: Principal;
+}
+
 /**
  * The role check, DRF's `check_permissions`: after authentication, before the method is dispatched (so an
- * inspector's PUT on a list is 403, not 405) and before the object is looked up (403, not 404).
+ * inspector's PUT on a list is 403, not 405) and before the object is looked up (403, not 404). A service account's
+ * `X-On-Behalf-Of` first makes the request that person's (`on-behalf-of.ts`), so their role is the one checked;
+ * such a request is answered asynchronously, which the pre-routed devices list leaves to Express.
  */
 @Injectable()
 export class RoleAccessGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector) {}
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly users: UsersService,
+  ) {}
 
-  canActivate(context: ExecutionContext): boolean {
-    const request = context.switchToHttp().getRequest<{ method: string; user?: Principal }>();
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    const request = context.switchToHttp().getRequest<GuardedRequest>();
+    const onBehalfOf = request.headers?.[ON_BEHALF_OF];
+    if (request.user && onBehalfOf !== undefined)
+      return actingPrincipal(request.user, onBehalfOf, this.users).then((acting) => {
+        request.user = acting;
+        return this.roleAllows(context, acting, request.method);
+      });
+    return this.roleAllows(context, request.user, request.method);
+  }
+
+  private roleAllows(context: ExecutionContext, user: Principal | undefined, method: string): boolean {
     // Public routes (tokens, media) have no principal; every other route was authenticated by the guard before.
-    if (!request.user || request.user.role === 'supervisor') return true;
+    if (!user || user.role === 'supervisor') return true;
     const access =
       this.reflector.getAllAndOverride<InspectorAccess | undefined>(INSPECTOR_ACCESS, [
         context.getHandler(),
         context.getClass(),
       ]) ?? 'read';
     if (access === 'per-object') return true;
-    if (access !== 'none' && SAFE_METHODS.has(request.method)) return true;
-    if (access === 'read-and-create' && request.method === 'POST') return true;
+    if (access !== 'none' && SAFE_METHODS.has(method)) return true;
+    if (access === 'read-and-create' && method === 'POST') return true;
     throw permissionDenied();
   }
 }

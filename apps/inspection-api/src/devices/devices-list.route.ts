@@ -1,3 +1,4 @@
+import { ON_BEHALF_OF } from '../auth/on-behalf-of';
 import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { type TLSSocket } from 'node:tls';
 import { type CanActivate, type ExceptionFilter } from '@nestjs/common';
@@ -67,6 +68,8 @@ export function devicesListRoute(options: DevicesListRouteOptions): HotGet {
       if (
         headers['x-forwarded-host'] !== undefined ||
         headers['x-forwarded-proto'] !== undefined ||
+        // Acting for a person is decided asynchronously by the role guard (on-behalf-of.ts): Express's path.
+        headers[ON_BEHALF_OF] !== undefined ||
         headers['content-length'] !== undefined ||
         headers['transfer-encoding'] !== undefined ||
         headers.authorization === undefined ||
