@@ -38,16 +38,25 @@ export interface OpenCheck {
   answers: Record<string, AnsweredItem>;
 }
 
+/** "Close with photo" on an action: the next photo closes it with this note. */
+export interface ActionCloseOut {
+  actionId: number;
+  note: string;
+}
+
 /** The conversation's state the commands read and write (botbuilder ConversationState, keyed by conversation). */
 export class DialogState {
   readonly lastRecord: StatePropertyAccessor<LastRecord | undefined>;
   readonly openCheck: StatePropertyAccessor<OpenCheck | undefined>;
   /** The record an "add photo" plain submit chose for the next photo. */
   readonly photoTarget: StatePropertyAccessor<number | undefined>;
+  /** The action a "close with photo" submit chose for the next photo, with its note. */
+  readonly actionCloseOut: StatePropertyAccessor<ActionCloseOut | undefined>;
 
   constructor(conversationState: ConversationState) {
     this.lastRecord = conversationState.createProperty<LastRecord | undefined>('lastRecord');
     this.openCheck = conversationState.createProperty<OpenCheck | undefined>('openCheck');
     this.photoTarget = conversationState.createProperty<number | undefined>('photoTarget');
+    this.actionCloseOut = conversationState.createProperty<ActionCloseOut | undefined>('actionCloseOut');
   }
 }

@@ -10,6 +10,13 @@ import { InspectionApiRefusal, InspectionApiUnavailable } from '../inspection-ap
 import { CHECK_STATUSES, type InspectionApi } from '../inspection-api/inspection-api.types';
 import { type BotLanguage, languageOfLocale, type Localizer } from '../phrases/localizer';
 import { PHRASES } from '../phrases/phrase-catalogue';
+import {
+  closeActionWithPhoto,
+  commentOnAction,
+  openAction,
+  showMyActions,
+  startClosingAction,
+} from './commands/actions.command';
 import { showDevice } from './commands/check.command';
 import { showDevices } from './commands/devices.command';
 import { showHistory } from './commands/history.command';
@@ -158,9 +165,21 @@ export class InspectionBot extends ActivityHandler {
         case 'record':
           return recordAnswer(turn, command.answer, this.state, this.options.logger);
         case 'photo':
+          // After "close with photo" on an action, the next photo (not one taken for a record) closes it.
+          if (command.recordId === undefined && (await this.state.actionCloseOut.get(turn.context)))
+            return closeActionWithPhoto(turn, command.attachment, this.state, this.options.logger);
           return attachPhoto(turn, command.attachment, command.recordId, this.state, this.options.logger);
         case 'photoTarget':
+          await this.state.actionCloseOut.delete(turn.context);
           return choosePhotoTarget(turn, command.recordId, this.state);
+        case 'actions':
+          return showMyActions(turn);
+        case 'action':
+          return openAction(turn, command.actionId);
+        case 'actionComment':
+          return commentOnAction(turn, command.actionId, command.text);
+        case 'actionClose':
+          return startClosingAction(turn, command.actionId, command.note, this.state);
         case 'outOfRange':
           return answerOutOfRange(turn, command.recordId, command.choice);
         case 'help':

@@ -23,6 +23,32 @@ describe('parseUserCommand', () => {
     expect(parseUserCommand({ text: 'check CMP-002' })).toEqual({ kind: 'check', code: 'CMP-002' });
   });
 
+  it('reads "my actions" in English and Chinese, and the action cards\' submits', () => {
+    for (const text of ['actions', 'My Actions', '整改', '我的整改'])
+      expect(parseUserCommand({ text })).toEqual({ kind: 'actions' });
+    expect(parseUserCommand({ value: { command: 'open-action', actionId: 7 } })).toEqual({
+      kind: 'action',
+      actionId: 7,
+    });
+    expect(
+      parseUserCommand({ value: { command: 'comment-action', actionId: '7', comment: 'On it' } }),
+    ).toEqual({
+      kind: 'actionComment',
+      actionId: 7,
+      text: 'On it',
+    });
+    expect(parseUserCommand({ value: { command: 'close-action', actionId: 7, note: 7 } })).toEqual({
+      kind: 'actionClose',
+      actionId: 7,
+      note: '',
+    });
+    // A malformed id is no action command.
+    expect(parseUserCommand({ text: 'x', value: { command: 'open-action', actionId: -1 } })).toEqual({
+      kind: 'search',
+      term: 'x',
+    });
+  });
+
   it('reads a typed status word (without a card) as such', () => {
     expect(parseUserCommand({ text: 'OK' })).toEqual({ kind: 'statusWithoutCard' });
     expect(parseUserCommand({ text: '故障' })).toEqual({ kind: 'statusWithoutCard' });

@@ -20,6 +20,12 @@ export type UserCommand =
   /** The answer to "the value is out of range": mark the record failed, or keep it. */
   | { kind: 'outOfRange'; recordId: number; choice: 'fail' | 'keep' }
   | { kind: 'help' }
+  /** "My actions": the corrective actions assigned to the inspector. */
+  | { kind: 'actions' }
+  /** An action card's buttons: open it, comment on it, or close it (the next photo closes it with the note). */
+  | { kind: 'action'; actionId: number }
+  | { kind: 'actionComment'; actionId: number; text: string }
+  | { kind: 'actionClose'; actionId: number; note: string }
   /** Show the notification preferences, after the change when there is one. */
   | { kind: 'notifications'; change?: NotificationChange }
   | { kind: 'statusWithoutCard' }
@@ -41,6 +47,7 @@ export interface RecordAnswer {
 const DEVICES = new Set(['devices', 'device', 'list', '设备', '设备列表']);
 const TODAY = new Set(['today', '今天', '今日']);
 const HELP = new Set(['help', '?', '帮助', '幫助']);
+const ACTIONS = new Set(['actions', 'my actions', 'action', '整改', '我的整改', '整改项']);
 const ANSWER_ID = /^[A-Za-z0-9-]{1,64}$/;
 
 /** A positive integer record id from a submit's data or channelData, if any. */
@@ -63,6 +70,19 @@ function outOfRangeOf(value: unknown): { recordId: number; choice: 'fail' | 'kee
   const recordId = recordIdOf(data.recordId);
   if (data.command !== 'out-of-range' || recordId === undefined) return undefined;
   return data.choice === 'fail' || data.choice === 'keep' ? { recordId, choice: data.choice } : undefined;
+}
+
+/** An action card's submit: `{command: 'open-action' | 'comment-action' | 'close-action', actionId, comment?, note?}`. */
+function actionCommandOf(value: unknown): UserCommand | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const data = value as Record<string, unknown>;
+  const actionId = recordIdOf(data.actionId);
+  if (actionId === undefined) return undefined;
+  const text = (field: unknown): string => (typeof field === 'string' ? field : '');
+  if (data.command === 'open-action') return { kind: 'action', actionId };
+  if (data.command === 'comment-action') return { kind: 'actionComment', actionId, text: text(data.comment) };
+  if (data.command === 'close-action') return { kind: 'actionClose', actionId, note: text(data.note) };
+  return undefined;
 }
 
 function recordAnswerOf(value: unknown): RecordAnswer | undefined {
@@ -102,6 +122,8 @@ export function parseUserCommand(
   if (answer) return { kind: 'record', answer };
   const outOfRange = outOfRangeOf(message.value);
   if (outOfRange) return { kind: 'outOfRange', ...outOfRange };
+  const actionCommand = actionCommandOf(message.value);
+  if (actionCommand) return actionCommand;
   const target =
     photoTargetOf(message.value) ??
     recordIdOf((message.channelData as { recordId?: unknown } | undefined)?.recordId);
@@ -125,6 +147,7 @@ export function parseUserCommand(
   if (DEVICES.has(lower)) return { kind: 'devices' };
   if (TODAY.has(lower)) return { kind: 'today' };
   if (HELP.has(lower)) return { kind: 'help' };
+  if (ACTIONS.has(lower)) return { kind: 'actions' };
   if (statusWords.has(lower)) return { kind: 'statusWithoutCard' };
   const notifications = notificationCommand(text);
   if (notifications) return notifications;

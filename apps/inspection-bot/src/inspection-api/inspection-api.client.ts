@@ -1,10 +1,12 @@
 import { type Logger } from '@fieldops/platform';
 import { InspectionApiRefusal, InspectionApiUnavailable, plainReasons } from './inspection-api.errors';
 import {
+  type ActionComment,
   type CheckItem,
   type CheckPlan,
   type CheckRecord,
   type CheckStatus,
+  type CorrectiveAction,
   type Device,
   type DueCheck,
   type DueToday,
@@ -58,6 +60,17 @@ function expiryOf(jwt: string): number {
  * refresh falls back to logging in again), one retry after a 401. 4xx answers become `InspectionApiRefusal` (DRF
  * errors in plain sentences), network failures and 5xx `InspectionApiUnavailable`.
  */
+/** How one request is sent besides its method, path and JSON body. */
+interface RequestOptions {
+  form?: () => FormData;
+  idempotencyKey?: string;
+  /** The user id the service account acts for (`X-On-Behalf-Of`). */
+  onBehalfOf?: number;
+}
+
+/** The actions "my actions" reads at once (one page). */
+const MY_ACTIONS_PAGE = 50;
+
 export class InspectionApiClient implements InspectionApi {
   private tokens: TokenPair | undefined;
   private pendingTokens: Promise<TokenPair> | undefined;
@@ -182,6 +195,55 @@ export class InspectionApiClient implements InspectionApi {
     );
   }
 
+  // --- corrective actions, as the person in the chat (X-On-Behalf-Of) --------------------------------------------
+
+  async myActions(person: number): Promise<{ actions: CorrectiveAction[]; more: boolean }> {
+    const query = new URLSearchParams({
+      assignee: String(person),
+      ordering: 'status,-overdue,due_date',
+      page_size: String(MY_ACTIONS_PAGE),
+    });
+    const page = await this.json<Page<CorrectiveAction>>('GET', `actions/?${query.toString()}`, undefined, {
+      onBehalfOf: person,
+    });
+    const actions = page.results.filter(
+      (action) => action.status !== 'verified' && action.status !== 'cancelled',
+    );
+    return { actions, more: page.next !== null && actions.length === page.results.length };
+  }
+
+  getAction(id: number, person: number): Promise<CorrectiveAction> {
+    return this.json<CorrectiveAction>('GET', `actions/${id}/`, undefined, { onBehalfOf: person });
+  }
+
+  actionComments(id: number, person: number): Promise<ActionComment[]> {
+    return this.json<ActionComment[]>('GET', `actions/${id}/comments/`, undefined, { onBehalfOf: person });
+  }
+
+  commentOnAction(id: number, text: string, person: number): Promise<ActionComment> {
+    return this.json<ActionComment>('POST', `actions/${id}/comments/`, { text }, { onBehalfOf: person });
+  }
+
+  closeAction(
+    id: number,
+    closeOut: { note: string; photo: PhotoFile },
+    person: number,
+    options: WriteOptions = {},
+  ): Promise<CorrectiveAction> {
+    return this.json<CorrectiveAction>('PATCH', `actions/${id}/`, undefined, {
+      onBehalfOf: person,
+      idempotencyKey: options.idempotencyKey,
+      form: () => {
+        const form = new FormData();
+        form.append('status', 'done');
+        form.append('close_out_note', closeOut.note);
+        const { data, contentType, name } = closeOut.photo;
+        form.append('close_out_photo', new Blob([new Uint8Array(data)], { type: contentType }), name);
+        return form;
+      },
+    });
+  }
+
   // --- set-up helpers (demo data) ----------------------------------------------------------------------------
 
   createDevice(device: NewDevice): Promise<Device> {
@@ -254,14 +316,16 @@ export class InspectionApiClient implements InspectionApi {
     method: string,
     path: string,
     body?: unknown,
-    form?: () => FormData,
+    formOrOptions?: (() => FormData) | RequestOptions,
     idempotencyKey?: string,
   ): Promise<T> {
-    let response = await this.send(method, path, body, await this.accessToken(), form, idempotencyKey);
+    const options: RequestOptions =
+      typeof formOrOptions === 'function' ? { form: formOrOptions, idempotencyKey } : (formOrOptions ?? {});
+    let response = await this.send(method, path, body, await this.accessToken(), options);
     if (response.status === 401) {
       await response.body?.cancel();
       this.forceRenewal();
-      response = await this.send(method, path, body, await this.accessToken(), form, idempotencyKey);
+      response = await this.send(method, path, body, await this.accessToken(), options);
     }
     if (!response.ok) throw await this.failure(response);
     return (await response.json()) as T;
@@ -276,11 +340,12 @@ export class InspectionApiClient implements InspectionApi {
     path: string,
     body?: unknown,
     accessToken?: string,
-    form?: () => FormData,
-    idempotencyKey?: string,
+    { form, idempotencyKey, onBehalfOf }: RequestOptions = {},
   ): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (accessToken) headers.authorization = `Bearer ${accessToken}`;
+    // The person in the chat: the API applies their rights and writes their name (its on-behalf-of.ts).
+    if (onBehalfOf !== undefined) headers['x-on-behalf-of'] = String(onBehalfOf);
     // A Structured Field string, as the IETF draft writes it (the key is printable ASCII: see answer-identity.ts).
     if (idempotencyKey) headers['idempotency-key'] = `"${idempotencyKey}"`;
     let payload: string | FormData | undefined;

@@ -165,6 +165,22 @@ export interface InspectionApi {
   attachPhoto(recordId: number, photo: PhotoFile, options?: WriteOptions): Promise<CheckRecord>;
   getRecord(id: number): Promise<CheckRecord>;
   setRecordStatus(recordId: number, status: CheckStatus): Promise<CheckRecord>;
+  /**
+   * The actions assigned to `person` that are not verified or cancelled: open and in progress first (the overdue
+   * first among them), then those done and waiting for verification. Read as that person (`X-On-Behalf-Of`), as
+   * every action call below: the API applies the person's own rights and writes their name.
+   */
+  myActions(person: number): Promise<{ actions: CorrectiveAction[]; more: boolean }>;
+  getAction(id: number, person: number): Promise<CorrectiveAction>;
+  actionComments(id: number, person: number): Promise<ActionComment[]>;
+  commentOnAction(id: number, text: string, person: number): Promise<ActionComment>;
+  /** Moves the action to done with its close-out note and photo (one multipart PATCH). */
+  closeAction(
+    id: number,
+    closeOut: { note: string; photo: PhotoFile },
+    person: number,
+    options?: WriteOptions,
+  ): Promise<CorrectiveAction>;
   /** A person's notification preferences (`/api/users/{id}/notifications/`). */
   notificationPreferences(userId: number): Promise<NotificationPreferences>;
   /** Changes some of them (PATCH); inspection-api validates. */
@@ -172,6 +188,34 @@ export interface InspectionApi {
     userId: number,
     change: Partial<Omit<NotificationPreferences, 'user' | 'updated_at'>>,
   ): Promise<NotificationPreferences>;
+}
+
+/** A corrective action (docs/protocols/inspection-api.md, "Corrective actions"). */
+export type ActionStatus = 'open' | 'in_progress' | 'done' | 'verified' | 'cancelled';
+
+export interface CorrectiveAction {
+  id: number;
+  title: string;
+  description: string;
+  record: number | null;
+  device: number | null;
+  item: number | null;
+  assignee: number | null;
+  assignee_username: string | null;
+  due_date: string | null;
+  priority: 'low' | 'medium' | 'high';
+  status: ActionStatus;
+  overdue: boolean;
+  close_out_note: string;
+  close_out_photo: string | null;
+}
+
+export interface ActionComment {
+  id: number;
+  action: number;
+  text: string;
+  author: string;
+  created_at: string;
 }
 
 /** docs/protocols/notifications.md */

@@ -2,13 +2,20 @@ import { MessageFactory } from 'botbuilder';
 import { type Device, type DueCheck } from '../../inspection-api/inspection-api.types';
 import { type ConversationTurn } from '../conversation-turn';
 import { cardsMessage } from '../presenters/card-layout';
+import { myActionsPrompt } from './actions.command';
 import { presentDeviceCards } from '../presenters/device-card.presenter';
 
 /**
  * `today`: the devices with checks due or overdue, as inspection-api's due rules decide (`GET /api/due/`, one
- * definition), with their cards; the checks of plans assigned to the signed-in inspector first.
+ * definition), with their cards; the checks of plans assigned to the signed-in inspector first. Then, when the
+ * inspector has actions to work on, their count with a **My actions** button.
  */
 export async function showDueChecks(turn: ConversationTurn): Promise<void> {
+  await showDue(turn);
+  await myActionsPrompt(turn);
+}
+
+async function showDue(turn: ConversationTurn): Promise<void> {
   await turn.typing();
   const { hasPlans, open: all } = await turn.api.dueChecks(turn.settings.now());
   const me = (await turn.inspector())?.id;

@@ -1,0 +1,4 @@
+declare module 'xhr2' {
+  const XMLHttpRequest: unknown;
+  export = XMLHttpRequest;
+}
