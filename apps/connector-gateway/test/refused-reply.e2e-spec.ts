@@ -93,7 +93,7 @@ describe("a bot's reply refused 503 by connector-gateway during a Direct Line se
     return {
       status: response.status,
       retryAfter: response.headers.get('retry-after'),
-      body: (await response.json()) as unknown,
+      body: (await response.json()) as Record<string, unknown>,
     };
   }
 
