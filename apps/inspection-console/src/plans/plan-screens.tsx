@@ -197,12 +197,7 @@ function PlanForm() {
       {/* Limits (1..366) and formats are the API's rules: its 400s show under these inputs. */}
       <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 2 }}>
         <NumberInput source="schedule.every" validate={required()} sx={{ width: 140 }} />
-        <SelectInput
-          source="schedule.unit"
-          choices={unitChoices}
-          validate={required()}
-          sx={{ minWidth: 140 }}
-        />
+        <SelectInput source="schedule.unit" choices={unitChoices} validate={required()} sx={{ width: 200 }} />
       </Box>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 2 }}>
         <DateInput
