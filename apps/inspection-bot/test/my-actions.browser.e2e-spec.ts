@@ -59,7 +59,7 @@ interface AxeViolation {
         },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      return (await response.json()) as unknown;
+      return await response.json();
     };
 
     beforeAll(async () => {

@@ -118,7 +118,7 @@ describe('"my actions" in the chat (DirectLineJS against the real platform)', ()
       from: { id: userId },
       locale: 'en-US',
       ...activity,
-    } as Partial<Activity>);
+    });
     return waitFor(
       () => {
         const replies = client.received
@@ -185,7 +185,7 @@ describe('"my actions" in the chat (DirectLineJS against the real platform)', ()
 
       const [intro, list] = await exchange(client, userId, { text: 'actions' }, 2);
       expect(intro?.text).toBe('Your corrective actions (2, 1 overdue), open ones first:');
-      const cards = cardsOf(list!);
+      const cards = cardsOf(list);
       expect(cards.map(textOf)).toEqual([
         expect.stringMatching(/^⚠ Overdue: Replace the pump seal\nopen · overdue since \d{4}-\d{2}-\d{2}/),
         expect.stringMatching(/^Repaint the guard rail\nopen · due \d{4}-\d{2}-\d{2}/),
@@ -200,7 +200,7 @@ describe('"my actions" in the chat (DirectLineJS against the real platform)', ()
         { value: { command: 'open-action', actionId: overdue.id } },
         1,
       );
-      const card = cardsOf(opened!)[0]!;
+      const card = cardsOf(opened)[0];
       expect(textOf(card)).toContain('Leaking at the shaft.');
       expect(card.body?.filter((element) => element.type === 'Input.Text').map((input) => input.id)).toEqual([
         'comment',
@@ -269,7 +269,7 @@ describe('"my actions" in the chat (DirectLineJS against the real platform)', ()
 
       // The list now shows the closed one as waiting for verification, after the open one.
       const [, after] = await exchange(client, userId, { text: 'actions' }, 2);
-      expect(cardsOf(after!).map(textOf)).toEqual([
+      expect(cardsOf(after).map(textOf)).toEqual([
         expect.stringMatching(/^Repaint the guard rail\nopen/),
         expect.stringMatching(/^Replace the pump seal\ndone, waiting for verification/),
       ]);
@@ -291,14 +291,14 @@ describe('"my actions" in the chat (DirectLineJS against the real platform)', ()
     try {
       const [intro, list] = await exchange(client, userId, { text: '整改', locale: 'zh-CN' }, 2);
       expect(intro?.text).toBe('您的整改项（2 项，0 项已逾期），未完成的在前：');
-      expect(textOf(cardsOf(list!)[0]!)).toMatch(/^Repaint the guard rail\n待处理 · 截止 \d{4}-\d{2}-\d{2}/);
+      expect(textOf(cardsOf(list)[0])).toMatch(/^Repaint the guard rail\n待处理 · 截止 \d{4}-\d{2}-\d{2}/);
       const [opened] = await exchange(
         client,
         userId,
         { value: { command: 'open-action', actionId: later.id }, locale: 'zh-CN' },
         1,
       );
-      expect(cardsOf(opened!)[0]?.actions?.map((action) => action.title)).toEqual(['添加评论', '拍照并关闭']);
+      expect(cardsOf(opened)[0]?.actions?.map((action) => action.title)).toEqual(['添加评论', '拍照并关闭']);
     } finally {
       client.end();
     }

@@ -90,9 +90,7 @@ export class ChatClient {
       webSocket: true,
       ajax: fetchAjax,
     } as ConstructorParameters<typeof DirectLine>[0]);
-    this.subscription = this.client.activity$.subscribe((activity) =>
-      this.received.push(activity as unknown as Activity),
-    );
+    this.subscription = this.client.activity$.subscribe((activity) => this.received.push(activity));
   }
 
   post(activity: Partial<Activity>): Promise<string> {
