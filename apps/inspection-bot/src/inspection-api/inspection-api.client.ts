@@ -320,7 +320,7 @@ export class InspectionApiClient implements InspectionApi {
     idempotencyKey?: string,
   ): Promise<T> {
     const options: RequestOptions =
-      typeof formOrOptions === 'function' ? { form: formOrOptions, idempotencyKey } : (formOrOptions ?? {});
+      typeof formOrOptions === 'object' ? formOrOptions : { form: formOrOptions, idempotencyKey };
     let response = await this.send(method, path, body, await this.accessToken(), options);
     if (response.status === 401) {
       await response.body?.cancel();
