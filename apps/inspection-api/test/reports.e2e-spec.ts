@@ -9,6 +9,10 @@ import { TestApi } from './support/test-api';
 
 const run = promisify(execFile);
 
+// Each report parses its font and subsets it (about a second of CPU), and each check reads a PDF back in a child
+// process: generous on a loaded 2-core machine.
+jest.setTimeout(180_000);
+
 /** Where the rendered first pages are left for a person to look at (`report-en.png`, `report-zh-CN.png`). */
 const PAGE_IMAGES = join(__dirname, '..', '.reports', 'report-pages');
 /** poppler's renderer (Debian's `poppler-utils`, which `.ci/run` installs): without it the rendering is skipped. */
@@ -106,7 +110,7 @@ describe('PDF reports', () => {
         note: '漏油 oil on the floor',
         checked_by: 'ivy',
       },
-      { bytes: await photo(2400, 1800, 'jpeg', '#c0392b'), type: 'image/jpeg' },
+      { bytes: await photo(1600, 1200, 'jpeg', '#c0392b'), type: 'image/jpeg' },
     );
     ids.tankOk = await record(
       { status: 'ok', device: String(ids.tank), plan: String(ids.plan), checked_by: 'sam' },
