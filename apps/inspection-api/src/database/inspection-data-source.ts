@@ -24,6 +24,7 @@ import { AddTypedCheckItems1732924100000 } from './migrations/1732924100000-add-
 import { AddPlanAssignees1732924200000 } from './migrations/1732924200000-add-plan-assignees';
 import { CreateEventNotices1732925000000 } from './migrations/1732925000000-create-event-notices';
 import { CreateNotificationPreferences1732925100000 } from './migrations/1732925100000-create-notification-preferences';
+import { AddOidcSignIn1732929800000 } from './migrations/1732929800000-add-oidc-sign-in';
 
 /** Every migration, in order. New ones are appended here (and never edited once released). */
 export const INSPECTION_MIGRATIONS = [
@@ -46,6 +47,7 @@ export const INSPECTION_MIGRATIONS = [
   AddPlanAssignees1732924200000,
   CreateEventNotices1732925000000,
   CreateNotificationPreferences1732925100000,
+  AddOidcSignIn1732929800000,
 ];
 
 /** Every entity of the service. */
