@@ -3,3 +3,4 @@ export * from './security-probes';
 export * from './redis-server';
 export * from './wait-for';
 export * from './identity-provider';
+export * from './test-services';

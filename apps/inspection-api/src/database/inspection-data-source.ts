@@ -24,6 +24,8 @@ import { AddTypedCheckItems1732924100000 } from './migrations/1732924100000-add-
 import { AddPlanAssignees1732924200000 } from './migrations/1732924200000-add-plan-assignees';
 import { CreateEventNotices1732925000000 } from './migrations/1732925000000-create-event-notices';
 import { CreateNotificationPreferences1732925100000 } from './migrations/1732925100000-create-notification-preferences';
+import { TallyAuditEntries1732929000000 } from './migrations/1732929000000-tally-audit-entries';
+import { IndexActionLoad1732929100000 } from './migrations/1732929100000-index-action-load';
 import { AddOidcSignIn1732929800000 } from './migrations/1732929800000-add-oidc-sign-in';
 
 /** Every migration, in order. New ones are appended here (and never edited once released). */
@@ -47,6 +49,8 @@ export const INSPECTION_MIGRATIONS = [
   AddPlanAssignees1732924200000,
   CreateEventNotices1732925000000,
   CreateNotificationPreferences1732925100000,
+  TallyAuditEntries1732929000000,
+  IndexActionLoad1732929100000,
   AddOidcSignIn1732929800000,
 ];
 
