@@ -2,3 +2,4 @@ export * from './parity';
 export * from './security-probes';
 export * from './redis-server';
 export * from './wait-for';
+export * from './test-services';
