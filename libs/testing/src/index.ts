@@ -2,4 +2,5 @@ export * from './parity';
 export * from './security-probes';
 export * from './redis-server';
 export * from './wait-for';
+export * from './identity-provider';
 export * from './test-services';

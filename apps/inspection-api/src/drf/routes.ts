@@ -30,6 +30,8 @@ const ROUTES: Array<[RegExp, readonly string[]]> = [
   [/^\/api\/records\/export\.csv$/, ROOT_METHODS],
   [/^\/api\/(records|devices|plans)\/[^/.]+\/report\.pdf$/, ROOT_METHODS],
   [/^\/api\/reports\/[^/.]+\/?$/, ROOT_METHODS],
+  [/^\/api\/oidc(\/login|\/callback)?\/?$/, ROOT_METHODS],
+  [/^\/api\/oidc\/token\/?$/, TOKEN_METHODS],
 ];
 
 /** The methods a path's view allows (DRF sends `Allow` on every response of a view, errors included). */
