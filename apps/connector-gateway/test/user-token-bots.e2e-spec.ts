@@ -4,20 +4,12 @@ import { WebSocket } from 'ws';
 // botframework-directlinejs in Node: xhr2 and ws as globals (its README's recipe).
 Object.assign(globalThis, { XMLHttpRequest, WebSocket });
 
-import { ConfidentialClientApplication } from '@azure/msal-node';
 import type { AgentApplication, TurnContext, TurnState } from '@microsoft/agents-hosting';
-import {
-  CloudAdapter,
-  ConfigurationBotFrameworkAuthentication,
-  ConversationState,
-  MemoryStorage,
-  type TurnContext as ClassicTurnContext,
-} from 'botbuilder';
+import { ConversationState, MemoryStorage, type TurnContext as ClassicTurnContext } from 'botbuilder';
 import { DialogSet, DialogTurnStatus, OAuthPrompt } from 'botbuilder-dialogs';
-import { MsalServiceClientCredentialsFactory, type UserTokenClient } from 'botframework-connector';
+import { type UserTokenClient } from 'botframework-connector';
 import { DirectLine } from 'botframework-directlinejs';
-import express from 'express';
-import { RESOURCE } from './support/gateway';
+import { loadAgentsSdk, startMsalBot } from './support/bot-stacks';
 import {
   freePort,
   magicCodeOn,
@@ -29,17 +21,6 @@ import { LateBoundServer, type PlatformBot, type RunningPlatform, startPlatform 
 
 const USER_TOKEN_KEY = 'user-token-key-for-tests-0123456789abcdef';
 const AGENT_IDENTITY_HEADER = 'signing-agent-identity-header-01';
-
-function withProcessEnvironment(values: Record<string, string>): () => void {
-  const saved = Object.fromEntries(Object.keys(values).map((name) => [name, process.env[name]]));
-  Object.assign(process.env, values);
-  return () => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  };
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -165,20 +146,13 @@ describe('OAuthPrompt (botbuilder) and user authorization (Agents SDK) sign in t
     });
 
     // The agent: the SDK's own environment variables, TOKEN_SERVICE_ENDPOINT = the connector.
-    restoreEnvironment = withProcessEnvironment({
-      connections__serviceConnection__settings__clientId: agentBot.appId,
-      connections__serviceConnection__settings__tenantId: 'botframework.com',
-      connections__serviceConnection__settings__authorityEndpoint: gateway,
-      connections__serviceConnection__settings__authType: 'SystemManagedIdentity',
-      connections__serviceConnection__settings__validateIssuer: 'true',
-      connectionsMap__0__serviceUrl: '*',
-      connectionsMap__0__connection: 'serviceConnection',
-      IDENTITY_ENDPOINT: `${gateway}/msi/token`,
-      IDENTITY_HEADER: AGENT_IDENTITY_HEADER,
-      TOKEN_SERVICE_ENDPOINT: gateway,
-    });
-    const hosting = await import('@microsoft/agents-hosting');
-    const { createAgentRequestHandler } = await import('@microsoft/agents-hosting-express');
+    const sdk = await loadAgentsSdk(
+      gateway,
+      { appId: agentBot.appId, identityHeader: AGENT_IDENTITY_HEADER },
+      { tokenService: true },
+    );
+    restoreEnvironment = sdk.restore;
+    const { hosting } = sdk;
     application = new hosting.AgentApplication<TurnState>({
       storage: new hosting.MemoryStorage(),
       authorization: {
@@ -197,39 +171,8 @@ describe('OAuthPrompt (botbuilder) and user authorization (Agents SDK) sign in t
       },
       ['company'],
     );
-    const agentHandler = createAgentRequestHandler(application);
-    const agentApp = express();
-    agentApp.use(express.json({ limit: '1mb' }));
-    agentApp.post('/api/messages', (request, response) => void agentHandler(request, response));
-    agentServer.handler = agentApp;
+    await sdk.serve(agentServer, application);
 
-    // The botbuilder bot: OAuthPrompt in a dialog, OAuthUrl = the connector.
-    const authorityMetadata = await (
-      await fetch(`${gateway}/botframework.com/v2.0/.well-known/openid-configuration`)
-    ).text();
-    const msal = new ConfidentialClientApplication({
-      auth: {
-        clientId: classicBot.appId,
-        clientSecret: 'signing-classic-password-1',
-        authority: 'https://connector.gateway.invalid/botframework.com',
-        knownAuthorities: ['connector.gateway.invalid'],
-        authorityMetadata,
-      },
-    });
-    const adapter = new CloudAdapter(
-      new ConfigurationBotFrameworkAuthentication(
-        {
-          MicrosoftAppId: classicBot.appId,
-          ToChannelFromBotLoginUrl: `${gateway}/botframework.com`,
-          ToChannelFromBotOAuthScope: RESOURCE,
-          ToBotFromChannelTokenIssuer: 'https://api.botframework.com',
-          ToBotFromChannelOpenIdMetadataUrl: `${gateway}/v1/.well-known/openidconfiguration`,
-          ToBotFromEmulatorOpenIdMetadataUrl: `${gateway}/v1/.well-known/openidconfiguration`,
-          OAuthUrl: gateway,
-        },
-        new MsalServiceClientCredentialsFactory(classicBot.appId, msal),
-      ),
-    );
     const conversationState = new ConversationState(new MemoryStorage());
     const dialogs = new DialogSet(conversationState.createProperty('dialogs'));
     dialogs.add(
@@ -242,10 +185,12 @@ describe('OAuthPrompt (botbuilder) and user authorization (Agents SDK) sign in t
         showSignInLink: true,
       }),
     );
-    const classicApp = express();
-    classicApp.use(express.json({ limit: '1mb' }));
-    classicApp.post('/api/messages', (request, response) => {
-      void adapter.process(request, response, async (context: ClassicTurnContext) => {
+    // The botbuilder bot: OAuthPrompt in a dialog, OAuthUrl = the connector (recipe C).
+    const adapter = await startMsalBot(
+      classicServer,
+      gateway,
+      { appId: classicBot.appId, password: 'signing-classic-password-1' },
+      async (context: ClassicTurnContext) => {
         if (context.activity.type !== 'message') return;
         if (context.activity.text === 'logout') {
           const client = context.turnState.get<UserTokenClient>(adapter.UserTokenClientKey);
@@ -261,9 +206,8 @@ describe('OAuthPrompt (botbuilder) and user authorization (Agents SDK) sign in t
           await context.sendActivity(`classic: you are ${await subjectOf(token)}`);
         }
         await conversationState.saveChanges(context);
-      });
-    });
-    classicServer.handler = classicApp;
+      },
+    );
   });
 
   afterAll(async () => {
