@@ -154,7 +154,7 @@ describe('the user-token service API, as botbuilder and the Agents SDK call it',
     expect(await url.text()).toMatch(link);
   });
 
-  it('GetAadTokens answers an empty map and exchange answers 404 (no SSO exchange for this connection)', async () => {
+  it('GetAadTokens answers an empty map and exchange answers 404 (the provider, unreachable here, vouches for no token)', async () => {
     await expect(
       classic.getAadTokens('user-1', 'company', ['https://graph.example.com'], 'directline'),
     ).resolves.toEqual({});
