@@ -1,23 +1,9 @@
-import { request as httpRequest } from 'node:http';
+import { requestWithHost } from '@fieldops/testing';
 import { type GatewayFixture, startGatewayFixture } from './support/gateway';
 
-/** GET a path with exactly the given Host header (fetch sets its own). */
-function getWithHost(base: string, path: string, host: string): Promise<{ status: number; body: string }> {
-  const url = new URL(base);
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      { host: url.hostname, port: url.port, path, headers: { host }, setHost: false },
-      (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end();
-  });
-}
+/** GET a path with exactly the given Host header. */
+const getWithHost = (base: string, path: string, host: string): Promise<{ status: number; body: string }> =>
+  requestWithHost(`${base}${path}`, host);
 
 const BOT_OPENID = '/v1/.well-known/openidconfiguration';
 const TENANT_OPENID = '/botframework.com/v2.0/.well-known/openid-configuration';

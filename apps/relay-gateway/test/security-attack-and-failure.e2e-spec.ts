@@ -1,6 +1,7 @@
-import { type IncomingMessage, request as httpRequest } from 'node:http';
+import { type IncomingMessage } from 'node:http';
 import { WebSocket } from 'ws';
 import { type Activity } from '@fieldops/contracts';
+import { requestWithHost } from '@fieldops/testing';
 import { auth, type Fixture, SECRET, startFixture, waitFor } from './support/relay-harness';
 
 interface Started {
@@ -184,28 +185,11 @@ describe('relay-gateway under attack and failure', () => {
   });
 
   describe('item 10: a Host header outside RELAY_ALLOWED_HOSTS never becomes a streamUrl', () => {
-    /** POST …/conversations with exactly the given Host header (fetch sets its own). */
+    /** POST …/conversations with exactly the given Host header. */
     const startWithHost = (base: string, host: string): Promise<{ status: number; body: string }> =>
-      new Promise((resolve, reject) => {
-        const url = new URL(`${base}/conversations`);
-        const outgoing = httpRequest(
-          {
-            host: url.hostname,
-            port: url.port,
-            path: url.pathname,
-            method: 'POST',
-            headers: { host, authorization: `Bearer ${SECRET}`, 'content-length': '0' },
-            setHost: false,
-          },
-          (response) => {
-            let body = '';
-            response.setEncoding('utf8');
-            response.on('data', (chunk: string) => (body += chunk));
-            response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-          },
-        );
-        outgoing.on('error', reject);
-        outgoing.end();
+      requestWithHost(`${base}/conversations`, host, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${SECRET}`, 'content-length': '0' },
       });
 
     describe('without RELAY_PUBLIC_URL (local names allowed by default)', () => {

@@ -3,3 +3,4 @@ export * from './process-environment';
 export * from './security-probes';
 export * from './redis-server';
 export * from './wait-for';
+export * from './test-services';

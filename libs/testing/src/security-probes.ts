@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { createLogger, type Logger, type LogLevel } from '@fieldops/platform';
@@ -234,5 +235,37 @@ export function oversizedBody(
       );
     }
     pump();
+  });
+}
+
+/**
+ * One request sent with exactly the given Host header (fetch and undici set their own): the probe of a gateway's
+ * allowed-hosts rule. Answers the status and the body as text.
+ */
+export function requestWithHost(
+  target: string,
+  host: string,
+  options: { method?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: string }> {
+  const url = new URL(target);
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method: options.method ?? 'GET',
+        headers: { ...options.headers, host },
+        setHost: false,
+      },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end();
   });
 }

@@ -22,6 +22,7 @@ import { type BotPrincipal } from '../bot-auth/bot-access-token-verifier';
 import { BotRegistry } from '../bots/bot-registry';
 import { type BotRegistration } from '../bots/registered-bot';
 import { assertValidBotActivity } from '../cards/activity-validation';
+import { isPlatformRefusal, RefusedReplies } from '../delivery/refused-replies';
 
 /** A conversation the caller may act on, and its bot. */
 export interface ConversationAccess {
@@ -44,6 +45,7 @@ export class BotConversationsService {
     @Inject(CONVERSATION_STORE) private readonly store: ConversationStore,
     private readonly log: ConversationLog,
     private readonly registry: BotRegistry,
+    private readonly refusedReplies: RefusedReplies,
   ) {}
 
   /** 401 anonymous caller of a non-anonymous bot, 404 unknown conversation, 403 another bot's conversation. */
@@ -78,10 +80,11 @@ export class BotConversationsService {
     return bot;
   }
 
-  /** SendToConversation / ReplyToActivity: validated, stamped, appended, published; answers the stamped id. */
   /**
-   * SendToConversation (no `replyToId`) and ReplyToActivity: the caller's access to the conversation, then the post.
-   * The replied-to activity is not looked up: conversationUpdates the bot answers are not in the log.
+   * SendToConversation (no `replyToId`) and ReplyToActivity: the caller's access to the conversation, then the post
+   * (validated, stamped, appended, published); answers the stamped id. The replied-to activity is not looked up:
+   * conversationUpdates the bot answers are not in the log. A reply the platform refuses with 503 is remembered for
+   * the delivery of the activity it answers ({@link RefusedReplies}).
    */
   async send(
     caller: BotPrincipal | undefined,
@@ -89,9 +92,15 @@ export class BotConversationsService {
     body: unknown,
     replyToId?: string,
   ): Promise<{ id: string }> {
-    const access = await this.access(conversationId, caller);
-    const stored = await this.post(access, body, replyToId);
-    return { id: stored.activity.id! };
+    try {
+      const access = await this.access(conversationId, caller);
+      const stored = await this.post(access, body, replyToId);
+      return { id: stored.activity.id! };
+    } catch (error) {
+      if (replyToId !== undefined && isPlatformRefusal(error))
+        await this.refusedReplies.note(conversationId, replyToId);
+      throw error;
+    }
   }
 
   async post(access: ConversationAccess, body: unknown, replyToId?: string): Promise<StoredActivity> {

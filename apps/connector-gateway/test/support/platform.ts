@@ -50,11 +50,13 @@ export interface RunningPlatform {
 /**
  * relay-gateway and connector-gateway from one platform configuration file (bots' credentials included),
  * sharing a store and bus: in-process ones passed to both, or each its own Redis clients when REDIS_URL is set
- * (as separate instances would). The relay delivers through the connector.
+ * (as separate instances would). The relay delivers through the connector. `extra` is the connector's environment
+ * only; `redisUrl` (default REDIS_URL) is both gateways'.
  */
 export async function startPlatform(
   bots: PlatformBot[],
   extra: NodeJS.ProcessEnv = {},
+  redisUrl: string | undefined = process.env.REDIS_URL,
 ): Promise<RunningPlatform> {
   const directory = mkdtempSync(join(tmpdir(), 'connector-platform-'));
   const configPath = join(directory, 'platform.yaml');
@@ -75,14 +77,14 @@ export async function startPlatform(
   const shared: NodeJS.ProcessEnv = {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
-    REDIS_URL: process.env.REDIS_URL,
+    REDIS_URL: redisUrl,
     BUS_CHANNEL_PREFIX: `fieldops:test:${runId}:bus:`,
     STORE_KEY_PREFIX: `fieldops:test:${runId}:store:`,
     PLATFORM_CONFIG: configPath,
   };
   let store: ConversationStore | undefined;
   let bus: ActivityBus | undefined;
-  if (!process.env.REDIS_URL) {
+  if (!redisUrl) {
     store = createConversationStore();
     bus = createActivityBus({});
   }

@@ -16,7 +16,10 @@ export interface AuditFilters {
   until?: string;
 }
 
-/** The page statement: count and the page's entries in one round trip, newest first. */
+/**
+ * The page statement: count and the page's entries in one round trip, newest first (DRF's page-number envelope,
+ * unchanged). The count of the whole trail comes from its tally, a filtered count from the matching rows.
+ */
 export function auditPageSql(filters: AuditFilters, limit: number, offset: number) {
   const parameters = new SqlParameters();
   const conditions: string[] = [];
@@ -28,7 +31,12 @@ export function auditPageSql(filters: AuditFilters, limit: number, offset: numbe
   if (filters.since !== undefined) conditions.push(`e."at" >= ${parameters.add(filters.since)}::timestamptz`);
   if (filters.until !== undefined) conditions.push(`e."at" < ${parameters.add(filters.until)}::timestamptz`);
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-  const sql = `SELECT (SELECT count(*) FROM "audit_entries" e ${where})::int AS "count",
+  // Unfiltered, the count is the tally the triggers keep (migration `1732929000000-tally-audit-entries`): exact, and
+  // read from a few rows instead of the whole trail.
+  const count = conditions.length
+    ? `SELECT count(*) FROM "audit_entries" e ${where}`
+    : `SELECT sum(t."entries") FROM "audit_entry_tally" t`;
+  const sql = `SELECT COALESCE((${count}), 0)::int AS "count",
     COALESCE((SELECT json_agg(${AUDIT_JSON} ORDER BY e."id" DESC) FROM (SELECT * FROM "audit_entries" e ${where} ORDER BY e."id" DESC LIMIT ${Math.trunc(limit)} OFFSET ${parameters.add(offset)}) e), '[]'::json) AS "results"`;
   return { sql, parameters: parameters.values };
 }

@@ -24,6 +24,8 @@ import { AddTypedCheckItems1732924100000 } from './migrations/1732924100000-add-
 import { AddPlanAssignees1732924200000 } from './migrations/1732924200000-add-plan-assignees';
 import { CreateEventNotices1732925000000 } from './migrations/1732925000000-create-event-notices';
 import { CreateNotificationPreferences1732925100000 } from './migrations/1732925100000-create-notification-preferences';
+import { TallyAuditEntries1732929000000 } from './migrations/1732929000000-tally-audit-entries';
+import { IndexActionLoad1732929100000 } from './migrations/1732929100000-index-action-load';
 
 /** Every migration, in order. New ones are appended here (and never edited once released). */
 export const INSPECTION_MIGRATIONS = [
@@ -46,6 +48,8 @@ export const INSPECTION_MIGRATIONS = [
   AddPlanAssignees1732924200000,
   CreateEventNotices1732925000000,
   CreateNotificationPreferences1732925100000,
+  TallyAuditEntries1732929000000,
+  IndexActionLoad1732929100000,
 ];
 
 /** Every entity of the service. */

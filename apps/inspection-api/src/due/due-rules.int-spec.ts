@@ -1,4 +1,5 @@
 import { createScratchDatabase, type ScratchDatabase } from '@fieldops/database';
+import { testDatabaseUrl } from '@fieldops/testing';
 import { Client } from 'pg';
 import {
   type DueStatus,
@@ -88,7 +89,7 @@ describe('due status (dueStatusSql, evaluated by PostgreSQL)', () => {
   let client: Client;
 
   beforeAll(async () => {
-    database = await createScratchDatabase(process.env.DATABASE_URL ?? '', 'due_rules');
+    database = await createScratchDatabase(testDatabaseUrl(), 'due_rules');
     client = new Client({ connectionString: database.url });
     await client.connect();
   });
@@ -211,7 +212,7 @@ describe('plan periods in SQL (planPeriodsSql) agree with schedulePeriod and sch
   let client: Client;
 
   beforeAll(async () => {
-    database = await createScratchDatabase(process.env.DATABASE_URL ?? '', 'due_periods');
+    database = await createScratchDatabase(testDatabaseUrl(), 'due_periods');
     client = new Client({ connectionString: database.url });
     await client.connect();
   });

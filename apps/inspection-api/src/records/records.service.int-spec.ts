@@ -4,6 +4,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createScratchDatabase, type ScratchDatabase } from '@fieldops/database';
+import { testDatabaseUrl } from '@fieldops/testing';
 import { createLogger } from '@fieldops/platform';
 import { DataSource } from 'typeorm';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
@@ -114,7 +115,7 @@ async function insertId(sql: string, parameters: unknown[]): Promise<number> {
 }
 
 beforeAll(async () => {
-  database = await createScratchDatabase(process.env.DATABASE_URL ?? '', 'records_service');
+  database = await createScratchDatabase(testDatabaseUrl(), 'records_service');
   dataSource = new DataSource(inspectionDataSourceOptions(database.url, 2));
   await dataSource.initialize();
   await dataSource.runMigrations();

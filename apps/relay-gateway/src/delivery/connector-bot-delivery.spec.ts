@@ -70,6 +70,14 @@ describe("ConnectorBotDelivery: the bot's outcome versus connector-gateway's own
     }
   });
 
+  it("is unavailable when connector-gateway reports the bot's turn failed because the platform refused its reply", async () => {
+    expect(
+      await deliverThrough(
+        json(200, { kind: 'unavailable', reason: 'the conversation log refused its reply' }),
+      ),
+    ).toEqual({ kind: 'unavailable', reason: 'connector-gateway: the conversation log refused its reply' });
+  });
+
   it('is unavailable when connector-gateway refuses the connection or never answers', async () => {
     expect(await deliverThrough('closed')).toMatchObject({ kind: 'unavailable' });
     expect(await deliverThrough(() => undefined, 300)).toEqual({

@@ -18,7 +18,8 @@ export interface ConnectorBotDeliveryOptions {
 /**
  * Delivers through connector-gateway (`POST {connector}/internal/v1/deliveries`), which mints the bot's channel
  * token, POSTs to the messaging endpoint with a deadline and reports `{kind, status?}` back. The bot's outcome is
- * connector-gateway's report; connector-gateway itself away or failing is `unavailable` (503).
+ * connector-gateway's report; connector-gateway itself away or failing, or reporting the bot's turn failed because it
+ * refused the bot's reply (`{kind: 'unavailable'}`), is `unavailable` (503).
  */
 export class ConnectorBotDelivery implements BotDelivery {
   private readonly endpoint: URL;
@@ -71,6 +72,12 @@ export class ConnectorBotDelivery implements BotDelivery {
         : { kind: report.kind, status, body: report.body };
     }
     if (report.kind === 'timeout') return { kind: 'timeout' };
+    // The bot's turn failed because the platform refused its reply (the conversation log away): try again, not 502.
+    if (report.kind === 'unavailable')
+      return {
+        kind: 'unavailable',
+        reason: `connector-gateway: ${typeof report.reason === 'string' ? report.reason : 'unavailable'}`,
+      };
     return {
       kind: 'unreachable',
       reason: typeof report.reason === 'string' ? report.reason : 'connector-gateway: unknown outcome',
