@@ -11,7 +11,7 @@ import {
   signInAt,
   startIdentityProvider,
   idTokenFrom,
-} from './support/identity-provider';
+} from '@fieldops/testing';
 import { LateBoundServer, type PlatformBot, type RunningPlatform, startPlatform } from './support/platform';
 
 const USER_TOKEN_KEY = 'user-token-key-for-tests-0123456789abcdef';

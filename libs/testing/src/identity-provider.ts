@@ -1,18 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { freePort } from '@fieldops/platform';
 
 /** A port free right now on loopback (for a server whose address must be known before it starts). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || address === null) throw new Error('no port');
-  return address.port;
-}
+export { freePort };
 
 export interface IdentityProviderClient {
   id: string;
@@ -26,15 +19,21 @@ export interface RunningIdentityProvider {
   stop(): Promise<void>;
 }
 
-/** Starts oidc-provider (test/support/oidc-provider.mjs) in a child process on `port`. */
+/**
+ * Starts oidc-provider (libs/testing/oidc-provider.mjs) in a child process on `port`. Every login name signs in
+ * (any password); its claims are `sub`, `name` and `preferred_username` (the login name) plus what `accounts` gives
+ * it (e.g. `{"ines": {"groups": ["fieldops-inspectors"]}}`; `groups` is released with the `groups` scope).
+ */
 export async function startIdentityProvider(options: {
   port: number;
   redirectUris: string[];
   clients: IdentityProviderClient[];
+  accounts?: Record<string, Record<string, unknown>>;
 }): Promise<RunningIdentityProvider> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(__dirname, 'oidc-provider.mjs'), JSON.stringify(options)],
+    // From src/ (ts-jest) and dist/ (built) alike: the script sits beside them.
+    [join(__dirname, '..', 'oidc-provider.mjs'), JSON.stringify(options)],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
