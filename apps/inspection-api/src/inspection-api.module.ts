@@ -46,6 +46,11 @@ import { PlansService } from './plans/plans.service';
 import { RecordsController } from './records/records.controller';
 import { RecordsExportService } from './records/records-export.service';
 import { RecordsService } from './records/records.service';
+import { ReportsController } from './reports/reports.controller';
+import { ReportsService } from './reports/reports.service';
+import { OidcController } from './oidc/oidc.controller';
+import { OidcSignInService } from './oidc/oidc-sign-in.service';
+import { OidcSignInStore } from './oidc/oidc-sign-in-store';
 import { UsersController } from './users/users.controller';
 import { UsersService } from './users/users.service';
 
@@ -95,10 +100,12 @@ export class InspectionApiModule {
       controllers: [
         ApiRootController,
         TokensController,
+        OidcController,
         DevicesController,
         ItemsController,
         PlansController,
         RecordsController,
+        ReportsController,
         ActionsController,
         MediaController,
         // Before UsersController: its `:id` routes must not see `me/notifications`.
@@ -124,6 +131,7 @@ export class InspectionApiModule {
         RecordsService,
         ActionsService,
         RecordsExportService,
+        ReportsService,
         {
           provide: RateLimitStore,
           inject: [InspectionApiEnvironment, DataSource],
@@ -131,6 +139,8 @@ export class InspectionApiModule {
         },
         LoginThrottle,
         LoginClientAddress,
+        OidcSignInStore,
+        OidcSignInService,
         DueService,
         StatisticsService,
         AuditService,
