@@ -17,6 +17,7 @@ import { i18nProvider } from './i18n/i18n-provider';
 import { LabelSheet } from './labels/label-sheet';
 import { ConsoleLayout } from './layout/console-layout';
 import { consoleTheme } from './layout/console-theme';
+import { MyNotificationsPage, UserNotificationsPage } from './notifications/notification-preferences-page';
 import { PlanCreate, PlanEdit, PlanList } from './plans/plan-screens';
 import { RecordList } from './records/record-list';
 import { RecordShow } from './records/record-show';
@@ -84,6 +85,10 @@ export function ConsoleApp() {
         recordRepresentation="url"
       />
       <Resource name="items" recordRepresentation="name" />
+      <CustomRoutes>
+        <Route path="/notifications" element={<MyNotificationsPage />} />
+        <Route path="/users/:id/notifications" element={<UserNotificationsPage />} />
+      </CustomRoutes>
       <CustomRoutes noLayout>
         <Route path="/labels" element={<LabelSheet />} />
       </CustomRoutes>

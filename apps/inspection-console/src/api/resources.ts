@@ -201,6 +201,20 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** What a person is told of and when (`/api/users/me/notifications/`; docs/protocols/notifications.md). */
+export interface NotificationPreferences {
+  user: number;
+  events: EventType[];
+  /** Local times `HH:MM:SS` in `time_zone`; both or neither. */
+  quiet_hours_start: string | null;
+  quiet_hours_end: string | null;
+  /** An IANA zone; null: the API's `INSPECTION_TIME_ZONE`. */
+  time_zone: string | null;
+  reminder_time: string | null;
+  /** null while the person has chosen nothing (their role's defaults apply). */
+  updated_at: string | null;
+}
+
 /** A webhook endpoint (`/api/webhooks/`); `secret` is in the creation answer only. */
 export interface Webhook {
   id: number;

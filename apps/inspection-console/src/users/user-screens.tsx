@@ -1,4 +1,6 @@
-import { Chip } from '@mui/material';
+import NotificationsIcon from '@mui/icons-material/NotificationsNone';
+import { Button, Chip } from '@mui/material';
+import { Link as RouterLink } from 'react-router-dom';
 import {
   BooleanField,
   CreateButton,
@@ -21,6 +23,7 @@ import {
   Toolbar,
   minLength,
   required,
+  useRecordContext,
   useTranslate,
 } from 'react-admin';
 import { type ConsoleUser } from '../api/resources';
@@ -28,6 +31,18 @@ import { RecordAuditHistory } from '../audit/audit-history';
 import { CardLine, CardList, CardTitle, usePhone } from '../layout/card-list';
 import { EmptyList } from '../layout/empty-list';
 import { ResetPasswordButton } from './reset-password-button';
+
+/** To the user's notification preferences (a supervisor reads and changes anyone's). */
+function UserNotificationsButton() {
+  const user = useRecordContext<ConsoleUser>();
+  const translate = useTranslate();
+  if (!user) return null;
+  return (
+    <Button component={RouterLink} to={`/users/${user.id}/notifications`} startIcon={<NotificationsIcon />}>
+      {translate('console.notifications.menu_of')}
+    </Button>
+  );
+}
 
 function useRoleChoices() {
   const translate = useTranslate();
@@ -135,6 +150,7 @@ export function UserEdit() {
           <Toolbar sx={{ gap: 2 }}>
             <SaveButton />
             <ResetPasswordButton />
+            <UserNotificationsButton />
           </Toolbar>
         }
       >
