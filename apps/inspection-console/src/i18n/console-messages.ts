@@ -4,6 +4,8 @@ export const consoleEnglish = {
   console: {
     app_title: 'FieldOps console',
     language: 'Language',
+    /** A label before its value, with the language's colon. */
+    label: '%{label}: ',
     auth: {
       bad_credentials: 'Wrong username or password.',
       subtitle: 'Sign in with your inspection account',
@@ -377,6 +379,7 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
   console: {
     app_title: 'FieldOps 巡检控制台',
     language: '语言',
+    label: '%{label}：',
     auth: {
       bad_credentials: '用户名或密码错误。',
       subtitle: '使用您的巡检账号登录',

@@ -14,7 +14,6 @@ import { type ReactNode, useEffect } from 'react';
 import {
   AppBar,
   Layout,
-  LocalesMenuButton,
   Loading,
   Logout,
   TitlePortal,
@@ -28,6 +27,7 @@ import {
   useUserMenu,
 } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
+import { ConsoleLocalesButton } from './locale-button';
 
 /** The "supervisors only" page an inspector sees after signing in. */
 export function SupervisorsOnly() {
@@ -89,7 +89,7 @@ function MyNotificationsMenuItem() {
 
 function ConsoleAppBar() {
   return (
-    <AppBar toolbar={<LocalesMenuButton />} userMenu={<ConsoleUserMenu />}>
+    <AppBar toolbar={<ConsoleLocalesButton />} userMenu={<ConsoleUserMenu />}>
       <TitlePortal variant="h6" component="h1" />
     </AppBar>
   );

@@ -3,8 +3,6 @@ import { Button, Chip } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
 import {
   BooleanField,
-  CreateButton,
-  TopToolbar,
   BooleanInput,
   Create,
   Datagrid,
@@ -12,7 +10,6 @@ import {
   Edit,
   EditButton,
   FunctionField,
-  List,
   PasswordInput,
   SaveButton,
   SearchInput,
@@ -28,8 +25,8 @@ import {
 } from 'react-admin';
 import { type ConsoleUser } from '../api/resources';
 import { RecordAuditHistory } from '../audit/audit-history';
-import { CardLine, CardList, CardTitle, usePhone } from '../layout/card-list';
-import { EmptyList } from '../layout/empty-list';
+import { CardLine, CardList, CardTitle } from '../layout/card-list';
+import { ResponsiveList } from '../layout/responsive-list';
 import { ResetPasswordButton } from './reset-password-button';
 
 /** To the user's notification preferences (a supervisor reads and changes anyone's). */
@@ -72,7 +69,7 @@ function UserCards() {
           <CardLine>
             {user.is_active ? translate('console.users.active') : translate('console.users.inactive')}
             {' · '}
-            {translate('resources.users.fields.last_login')}:{' '}
+            {translate('console.label', { label: translate('resources.users.fields.last_login') })}
             <DateField source="last_login" showTime emptyText="—" />
           </CardLine>
         </>
@@ -83,39 +80,25 @@ function UserCards() {
 
 export function UserList() {
   const roleChoices = useRoleChoices();
-  const phone = usePhone();
   const filters = [
     <SearchInput key="q" source="q" alwaysOn />,
     <SelectInput key="role" source="role" choices={roleChoices} alwaysOn />,
   ];
   return (
-    <List
-      filters={filters}
-      sort={{ field: 'id', order: 'ASC' }}
-      empty={<EmptyList />}
-      actions={
-        <TopToolbar>
-          <CreateButton />
-        </TopToolbar>
-      }
-    >
-      {phone ? (
-        <UserCards />
-      ) : (
-        <Datagrid bulkActionButtons={false} rowClick="edit">
-          <TextField source="username" sortable={false} />
-          <FunctionField<ConsoleUser>
-            source="role"
-            sortable={false}
-            render={(user) => <RoleChip user={user} />}
-          />
-          <BooleanField source="is_active" sortable={false} />
-          <DateField source="date_joined" sortable={false} />
-          <DateField source="last_login" showTime sortable={false} emptyText="—" />
-          <EditButton />
-        </Datagrid>
-      )}
-    </List>
+    <ResponsiveList filters={filters} cards={<UserCards />}>
+      <Datagrid bulkActionButtons={false} rowClick="edit">
+        <TextField source="username" sortable={false} />
+        <FunctionField<ConsoleUser>
+          source="role"
+          sortable={false}
+          render={(user) => <RoleChip user={user} />}
+        />
+        <BooleanField source="is_active" sortable={false} />
+        <DateField source="date_joined" sortable={false} />
+        <DateField source="last_login" showTime sortable={false} emptyText="—" />
+        <EditButton />
+      </Datagrid>
+    </ResponsiveList>
   );
 }
 
