@@ -1,7 +1,8 @@
 // The conversation log's append with STORE_REPLICA_ACKS off (0: the primary's script, one round trip) and on (1: the
-// script and WAIT 1, then the confirming script), side by side against one primary with one replica started here, in
-// alternating rounds in one process so the ratio holds on a noisy machine. Prints each round's append latency
-// (median, p99) per mode and the on/off ratio of the medians, then the median of the rounds' ratios.
+// scripts of a batch of concurrent appends and one WAIT 1, then the confirming scripts: group commit), side by side
+// against one primary with one replica started here, in alternating rounds in one process so the ratio holds on a
+// noisy machine. Prints each round's append latency (median, p99) per mode, the appends per WAIT, and the on/off ratio
+// of the medians, then the median of the rounds' ratios.
 // Usage: npm run build && node bench/store/replica-acks.js [appends per round=5000] [in flight=50] [rounds=5]
 // BENCH_REDIS_PORT (default 7150) and the next port are the primary's and the replica's (loopback).
 'use strict';
@@ -80,16 +81,21 @@ async function main() {
     console.log(
       `${count} appends per round, ${inFlight} in flight, 50 conversations; primary :${primaryPort}, one replica :${replicaPort} (loopback)`,
     );
+    const waits = async () =>
+      Number(/cmdstat_wait:calls=(\d+)/.exec(await primary.cli('INFO', 'commandstats'))?.[1] ?? 0);
     const ratios = [];
     for (let round = 1; round <= rounds; round += 1) {
       const order = round % 2 ? Object.entries(modes) : Object.entries(modes).reverse();
       const medians = {};
       for (const [mode, store] of order) {
+        const waitsBefore = await waits();
         const { latencies, elapsed } = await run(store, conversations);
+        const waited = (await waits()) - waitsBefore;
         medians[mode] = quantile(latencies, 0.5);
         console.log(
           `  round ${round} ${mode}: median ${quantile(latencies, 0.5).toFixed(2)} ms, p99 ${quantile(latencies, 0.99).toFixed(2)} ms, ` +
-            `${((count / elapsed) * 1000).toFixed(0)} appends/s`,
+            `${((count / elapsed) * 1000).toFixed(0)} appends/s` +
+            (waited > 0 ? `, ${(count / waited).toFixed(1)} appends per WAIT` : ''),
         );
       }
       const [off, on] = Object.keys(modes).map((mode) => medians[mode]);

@@ -8,7 +8,7 @@ import {
   type ConsoleStack,
   REPORTS,
   SCREENSHOTS,
-  SIZES,
+  SIZE_NAMES,
   type SizeName,
   SUPERVISOR,
   chromiumAvailable,
@@ -236,8 +236,8 @@ interface ApiDevice {
       await page.getByRole('link', { name: 'Create' }).first().click();
       await page.waitForURL(/#\/plans\/create$/);
       await page.getByLabel('Name *').fill('Daily pumps');
-      await page.getByRole('combobox', { name: 'Frequency' }).click();
-      await page.getByRole('option', { name: 'Daily' }).click();
+      // A new plan repeats every day until its schedule says otherwise.
+      await expect(page.getByTestId('schedule-summary').textContent()).resolves.toBe('Daily');
       await page.getByRole('combobox', { name: 'Devices' }).fill('PUMP');
       await page.getByRole('option', { name: /PUMP-T1/ }).click();
       await page.getByRole('button', { name: 'Save' }).click();
@@ -443,6 +443,54 @@ interface ApiDevice {
       await page.getByRole('cell', { name: 'lead', exact: true }).waitFor({ timeout: 15_000 });
       await expect(api<{ role: string }>(`users/${lead.id}/`)).resolves.toMatchObject({ role: 'supervisor' });
     }, 60_000);
+
+    it('edits a plan’s schedule and assignees: the API’s 400 under its input, then quarterly by 16:00 for insp, with its history', async () => {
+      await page.goto(`${stack.consoleUrl}?locale=en#/plans/${planId}`);
+      const every = page.getByLabel('Repeats every *');
+      await every.waitFor({ timeout: 15_000 });
+      // The limits are the API's rule: its DRF 400 shows under the input.
+      await every.fill('400');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Ensure this value is less than or equal to 366.').waitFor({ timeout: 15_000 });
+      await every.fill('3');
+      await page.getByRole('combobox', { name: 'Unit' }).click();
+      await page.getByRole('option', { name: 'months' }).click();
+      await page.getByLabel('Due by').fill('16:00');
+      await expect(page.getByTestId('schedule-summary').textContent()).resolves.toBe(
+        'Quarterly, due by 16:00',
+      );
+      await page.getByRole('combobox', { name: 'Assignees' }).click();
+      await page.getByRole('option', { name: 'insp · Inspector' }).click();
+      await page.keyboard.press('Escape');
+      await shot('plan-schedule', 'en', 'desktop');
+      await page.getByRole('button', { name: 'Save' }).click();
+      const row = page.getByRole('row', { name: /Daily pumps/ });
+      await row.waitFor({ timeout: 15_000 });
+      await expect(row.textContent()).resolves.toContain('Quarterly, due by 16:00');
+      await expect(row.getByRole('cell', { name: 'insp', exact: true }).isVisible()).resolves.toBe(true);
+      await expect(api(`plans/${planId}/`)).resolves.toMatchObject({
+        frequency: 'monthly',
+        schedule: { every: 3, unit: 'month', starts_on: null, due_time: '16:00:00' },
+        assignees: [inspectorId],
+      });
+      // The plan's History names both changes; the list says the schedule in Chinese too.
+      await row.click();
+      const history = page.getByTestId('audit-history').locator(':scope > li');
+      await page.waitForFunction(
+        () => document.querySelectorAll('[data-testid="audit-history"] > li').length >= 3,
+      );
+      const entries = await history.allTextContents();
+      expect(entries).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^Assignee added · supervisor · .+insp$/),
+          expect.stringMatching(/^Changed · supervisor · .+Repeats every: 1 → 3.*Unit: days → months/),
+        ]),
+      );
+      await page.goto(`${stack.consoleUrl}?locale=zh-CN#/plans`);
+      await page.getByText('每季度，16:00 前完成').waitFor({ timeout: 15_000 });
+      await page.goto(`${stack.consoleUrl}?locale=en#/plans`);
+      await page.getByRole('cell', { name: 'Daily pumps' }).waitFor({ timeout: 15_000 });
+    }, 90_000);
 
     it('lists records newest first, sorts by a column, filters by an inspector picked from the users, and captions the photos with previous / next', async () => {
       const form = new FormData();
@@ -749,7 +797,7 @@ interface ApiDevice {
       const cardLists = new Set(['devices', 'plans', 'records', 'users', 'webhooks']);
       const violations: Record<string, unknown> = {};
       for (const locale of ['en', 'zh-CN'] as const) {
-        for (const size of Object.keys(SIZES) as SizeName[]) {
+        for (const size of SIZE_NAMES) {
           const session = await stack.newPage({ locale, size });
           page = session.page;
           await signIn(page, stack.consoleUrl, locale, SUPERVISOR.username, SUPERVISOR.password);

@@ -21,7 +21,8 @@ const acknowledged = (outcomes: Outcome[]) =>
  * that stops forwarding, appends acknowledged while the link holds, the primary SIGKILLed, the lagging replica promoted
  * (REPLICAOF NO ONE, what Sentinel does). The invariant: an acknowledged activity id is never lost or reused, a reader
  * never sees an entry a failover can take back (its watermark is never past the promoted log), and the bus never
- * carries one either.
+ * carries one either. The appends are concurrent, so they share `WAIT`s (group commit): one `WAIT` per batch, and
+ * still no acknowledgement before the batch is replicated.
  */
 (REDIS_SERVER_BINARY ? describe : describe.skip)(
   'conversation store across the failover of a lagging replica',
@@ -88,13 +89,27 @@ const acknowledged = (outcomes: Outcome[]) =>
           }
         };
 
-        for (let index = 0; index < 5; index += 1) await send(store);
+        const waits = async () =>
+          Number(/cmdstat_wait:calls=(\d+)/.exec(await primary.cli('INFO', 'commandstats'))?.[1] ?? 0);
+        const together = (on: RedisConversationStore, count: number) =>
+          Promise.all(Array.from({ length: count }, () => send(on)));
+
+        // 5 appends issued together: one batch, one WAIT, all acknowledged once the replica holds them.
+        let waitsBefore = await waits();
+        await together(store, 5);
         expect(acknowledged(outcomes)).toHaveLength(5);
+        expect((await waits()) - waitsBefore).toBe(1);
         await waitUntil(() => published.length === 5, 'the first 5 published', 10_000, 20);
 
-        // The replication link stops forwarding; 5 more appends while it holds.
+        // The replication link stops forwarding; 5 appends together, and 5 more while their WAIT is under way: they
+        // share the next WAIT. None is acknowledged.
         link.freeze();
-        for (let index = 0; index < 5; index += 1) await send(store);
+        waitsBefore = await waits();
+        const first = together(store, 5);
+        await new Promise((resolve) => setImmediate(resolve));
+        await Promise.all([first, together(store, 5)]);
+        expect((await waits()) - waitsBefore).toBe(2);
+        expect(acknowledged(outcomes)).toHaveLength(5);
         // What readers (polling, stream replays) and the bus saw before the failover: their watermark.
         const readBefore = await store.read(conversationId);
         const lastSeqBefore = await store.lastSeq(conversationId);
@@ -145,7 +160,7 @@ const acknowledged = (outcomes: Outcome[]) =>
           acknowledged(outcomes)
             .slice(-3)
             .map((outcome) => outcome.text),
-        ).toEqual(['message 10', 'message 11', 'message 12']);
+        ).toEqual(['message 15', 'message 16', 'message 17']);
       } finally {
         subscriber.disconnect();
         await store.close();

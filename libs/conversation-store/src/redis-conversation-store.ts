@@ -49,11 +49,9 @@ export interface RedisConversationStoreOptions {
 export const DEFAULT_REPLICA_ACK_TIMEOUT_MS = 1_000;
 
 /**
- * How many connections carry the appends that wait for replicas: `WAIT` blocks its connection until the replicas
- * answer, so one connection would take one append per replication round trip; several wait side by side (and the
- * primary answers all of them with one acknowledgement from the replica).
+ * The most appends one `WAIT` covers (group commit, see {@link RedisConversationStore}); more wait for the next one.
  */
-export const REPLICATED_APPEND_CONNECTIONS = 8;
+export const MAX_APPENDS_PER_WAIT = 512;
 
 /**
  * An append whose replicas did not confirm it in time (or whose entry a failover took back before it was confirmed):
@@ -309,11 +307,38 @@ interface StoreCommands {
   fieldopsSetUser(meta: string, userId: string, userName: string, ttl: number): Promise<number>;
 }
 
-/** The append script queued on a pipeline (ioredis adds defined commands to pipelines too). */
+/** The store's scripts queued on a pipeline (ioredis adds defined commands to pipelines too). */
 interface PipelinedStoreCommands {
   fieldopsAppend(
     ...args: [...Parameters<StoreCommands['fieldopsAppend']>]
   ): ChainableCommander & PipelinedStoreCommands;
+  fieldopsConfirm(
+    ...args: [...Parameters<StoreCommands['fieldopsConfirm']>]
+  ): ChainableCommander & PipelinedStoreCommands;
+  fieldopsVoid(
+    ...args: [...Parameters<StoreCommands['fieldopsVoid']>]
+  ): ChainableCommander & PipelinedStoreCommands;
+}
+
+/** An append waiting for the next `WAIT` of its group (see {@link RedisConversationStore}). */
+interface ReplicatedAppend {
+  conversationId: string;
+  activity: Activity;
+  meta: string;
+  marker: string;
+  publication: AppendPublication | undefined;
+  envelopeHead: string;
+  envelopeTail: string;
+  resolve(outcome: AppendOutcome): void;
+  reject(error: unknown): void;
+}
+
+/** What the append script answered for one append of a batch. */
+interface AppendedEntry {
+  append: ReplicatedAppend;
+  seq: number;
+  micros: string;
+  duplicate: boolean;
 }
 
 function defineStoreCommands(redis: RedisClient): void {
@@ -345,9 +370,11 @@ export class RedisConversationStore implements ConversationStore {
   /** See {@link RedisConversationStoreOptions.replicaAcks}. */
   readonly replicaAcks: number;
   private readonly replicaAckTimeoutMs: number;
-  /** The connections of appends that wait for replicas ({@link REPLICATED_APPEND_CONNECTIONS}), used in turn. */
-  private readonly replicatedAppends: Array<RedisClient & StoreCommands> = [];
-  private nextReplicatedAppend = 0;
+  /** The connection of the appends that wait for replicas (`WAIT` blocks it; on a cluster, one per primary). */
+  private readonly replicated: (RedisClient & StoreCommands) | undefined;
+  /** Per group (a primary): the appends waiting for its next `WAIT`, and whether a batch is under way. */
+  private readonly waitingAppends = new Map<string, ReplicatedAppend[]>();
+  private readonly committing = new Set<string>();
 
   constructor(options: RedisConversationStoreOptions) {
     this.redisUrl = options.redisUrl.trim();
@@ -369,15 +396,13 @@ export class RedisConversationStore implements ConversationStore {
     this.replicaAcks = options.replicaAcks ?? 0;
     this.replicaAckTimeoutMs = options.replicaAckTimeoutMs ?? DEFAULT_REPLICA_ACK_TIMEOUT_MS;
     if (this.replicaAcks > 0) {
-      this.replicatedAppends = Array.from({ length: REPLICATED_APPEND_CONNECTIONS }, (_, index) => {
-        const connection = createRedisClient(options.redisUrl, {
-          connectionName: `${options.connectionName ?? 'fieldops-conversation-store'}-replicated-${index}`,
-          enableAutoPipelining: false,
-        });
-        connection.on('error', () => undefined);
-        defineStoreCommands(connection);
-        return connection as RedisClient & StoreCommands;
+      const connection = createRedisClient(options.redisUrl, {
+        connectionName: `${options.connectionName ?? 'fieldops-conversation-store'}-replicated`,
+        enableAutoPipelining: false,
       });
+      connection.on('error', () => undefined);
+      defineStoreCommands(connection);
+      this.replicated = connection as RedisClient & StoreCommands;
     }
   }
 
@@ -492,69 +517,158 @@ export class RedisConversationStore implements ConversationStore {
   }
 
   /**
-   * The append when replicas must hold it first: the append script (publishing nothing, leaving `acked`) and `WAIT`
-   * in one round trip on a connection of their own; then, once enough replicas answered, {@link CONFIRM_SCRIPT}
-   * makes the entry visible to readers and publishes it. A `WAIT` short of replicas (or an error) is an unknown
-   * outcome: {@link AppendNotReplicatedError}.
+   * The append when replicas must hold it first, by group commit: it joins the appends waiting for the next `WAIT` of
+   * its primary. One batch at a time per primary, on the connection kept for them: the batch's append scripts
+   * (publishing nothing, leaving `acked`) and one `WAIT` in one round trip; once enough replicas answered,
+   * {@link CONFIRM_SCRIPT} for each (visible to readers, published) in a second one, and only then are they
+   * acknowledged. Appends that arrive while a batch is under way share the next `WAIT`. A `WAIT` short of replicas (or
+   * an error) voids the whole batch, an unknown outcome for each: {@link AppendNotReplicatedError}.
    */
-  private async appendReplicated(
+  private appendReplicated(
     conversationId: string,
-    rest: Activity,
+    activity: Activity,
     meta: string,
     marker: string,
     publication: AppendPublication | undefined,
     envelopeHead: string,
     envelopeTail: string,
   ): Promise<AppendOutcome> {
-    const connection = this.replicatedAppends[this.nextReplicatedAppend];
-    this.nextReplicatedAppend = (this.nextReplicatedAppend + 1) % this.replicatedAppends.length;
-    const replies = await (connection.pipeline() as ChainableCommander & PipelinedStoreCommands)
-      .fieldopsAppend(
+    return new Promise<AppendOutcome>((resolve, reject) => {
+      const group = this.commitGroupOf(conversationId);
+      const waiting = this.waitingAppends.get(group) ?? [];
+      this.waitingAppends.set(group, waiting);
+      waiting.push({
+        conversationId,
+        activity,
         meta,
-        `${meta}:log`,
         marker,
-        JSON.stringify(rest),
-        this.retentionSeconds,
-        APPEND_IDEMPOTENCY_SECONDS,
-        '',
-        '',
-        '',
-        '',
-        '',
-        '0',
-      )
-      .wait(this.replicaAcks, this.replicaAckTimeoutMs)
-      .exec();
-    const [[appendError, result], [waitError, replicas]] = replies as [
-      [Error | null, [number, string, 0 | 1, string] | null],
-      [Error | null, number],
-    ];
-    if (appendError) throw appendError;
-    if (!result) throw new UnknownConversationError(conversationId);
-    const [seq, micros, duplicate] = result;
-    if (waitError || replicas < this.replicaAcks) {
-      // Taken back where it can be, so a retry of this send is not a second copy (a lost void: at most once).
-      await connection.fieldopsVoid(`${meta}:log`, marker, seq, `${seq}:${micros}`).catch(() => undefined);
-      throw new AppendNotReplicatedError(conversationId, waitError ? 0 : replicas, this.replicaAcks);
+        publication,
+        envelopeHead,
+        envelopeTail,
+        resolve,
+        reject,
+      });
+      if (!this.committing.has(group)) void this.commitGroup(group);
+    });
+  }
+
+  /**
+   * Commits the group's waiting appends in batches until none is left. The first batch starts after the current
+   * microtasks, so appends issued together (one tick) share it.
+   */
+  private async commitGroup(group: string): Promise<void> {
+    this.committing.add(group);
+    try {
+      await Promise.resolve();
+      for (;;) {
+        const waiting = this.waitingAppends.get(group);
+        if (!waiting || waiting.length === 0) {
+          this.waitingAppends.delete(group);
+          return;
+        }
+        await this.commitBatch(waiting.splice(0, MAX_APPENDS_PER_WAIT));
+      }
+    } finally {
+      this.committing.delete(group);
     }
-    const stored: StoredActivity = {
+  }
+
+  /** One batch: appends and `WAIT`, then confirms (or voids); settles every append of the batch, never rejects. */
+  private async commitBatch(batch: ReplicatedAppend[]): Promise<void> {
+    const connection = this.replicated!;
+    let replies: Array<[Error | null, unknown]>;
+    try {
+      const pipeline = connection.pipeline() as ChainableCommander & PipelinedStoreCommands;
+      for (const append of batch) {
+        pipeline.fieldopsAppend(
+          append.meta,
+          `${append.meta}:log`,
+          append.marker,
+          JSON.stringify(append.activity),
+          this.retentionSeconds,
+          APPEND_IDEMPOTENCY_SECONDS,
+          '',
+          '',
+          '',
+          '',
+          '',
+          '0',
+        );
+      }
+      pipeline.wait(this.replicaAcks, this.replicaAckTimeoutMs);
+      replies = (await pipeline.exec()) ?? [];
+    } catch (error) {
+      for (const append of batch) append.reject(error);
+      return;
+    }
+    const [waitError, replicas] = replies[batch.length] ?? [new Error('no WAIT reply'), 0];
+    const appended: AppendedEntry[] = [];
+    batch.forEach((append, index) => {
+      const [appendError, result] = replies[index] ?? [new Error('no reply'), null];
+      if (appendError) return append.reject(appendError);
+      if (!result) return append.reject(new UnknownConversationError(append.conversationId));
+      const [seq, micros, duplicate] = result as [number, string, 0 | 1, string];
+      appended.push({ append, seq, micros, duplicate: duplicate === 1 });
+    });
+    if (appended.length === 0) return;
+    if (waitError || typeof replicas !== 'number' || replicas < this.replicaAcks) {
+      // Taken back where they can be, so a retry of these sends is not a second copy (a lost void: at most once).
+      const voids = connection.pipeline() as ChainableCommander & PipelinedStoreCommands;
+      for (const { append, seq, micros } of appended)
+        voids.fieldopsVoid(`${append.meta}:log`, append.marker, seq, `${seq}:${micros}`);
+      await voids.exec().catch(() => undefined);
+      const answered = waitError || typeof replicas !== 'number' ? 0 : replicas;
+      for (const { append } of appended)
+        append.reject(new AppendNotReplicatedError(append.conversationId, answered, this.replicaAcks));
+      return;
+    }
+    const stored = appended.map(({ append, seq, micros }) => ({
       seq,
-      activity: stampActivity(conversationId, seq, Number(micros), rest),
-    };
-    const confirmed = await connection.fieldopsConfirm(
-      meta,
-      marker,
-      seq,
-      publication ? publication.route.channel : '',
-      publication ? publication.route.command : '',
-      publication ? `${envelopeHead}${seq},"activity":${JSON.stringify(stored.activity)}${envelopeTail}` : '',
-      `${seq}:${micros}`,
-    );
-    if (confirmed === -1) throw new UnknownConversationError(conversationId);
-    if (confirmed === -2) throw new AppendNotReplicatedError(conversationId, 0, this.replicaAcks);
-    const outcome: AppendOutcome = { stored, duplicate: duplicate === 1 };
-    if (typeof confirmed === 'string' && confirmed !== '') outcome.publishError = confirmed;
-    return outcome;
+      activity: stampActivity(append.conversationId, seq, Number(micros), append.activity),
+    }));
+    let confirmations: Array<[Error | null, unknown]>;
+    try {
+      const confirms = connection.pipeline() as ChainableCommander & PipelinedStoreCommands;
+      appended.forEach(({ append, seq, micros }, index) => {
+        const { publication } = append;
+        confirms.fieldopsConfirm(
+          append.meta,
+          append.marker,
+          seq,
+          publication ? publication.route.channel : '',
+          publication ? publication.route.command : '',
+          publication
+            ? `${append.envelopeHead}${seq},"activity":${JSON.stringify(stored[index].activity)}${append.envelopeTail}`
+            : '',
+          `${seq}:${micros}`,
+        );
+      });
+      confirmations = (await confirms.exec()) ?? [];
+    } catch (error) {
+      for (const { append } of appended) append.reject(error);
+      return;
+    }
+    appended.forEach(({ append, duplicate }, index) => {
+      const [confirmError, confirmed] = confirmations[index] ?? [new Error('no reply'), null];
+      if (confirmError) return append.reject(confirmError);
+      if (confirmed === -1) return append.reject(new UnknownConversationError(append.conversationId));
+      if (confirmed === -2)
+        return append.reject(new AppendNotReplicatedError(append.conversationId, 0, this.replicaAcks));
+      const outcome: AppendOutcome = { stored: stored[index], duplicate };
+      if (typeof confirmed === 'string' && confirmed !== '') outcome.publishError = confirmed;
+      append.resolve(outcome);
+    });
+  }
+
+  /**
+   * The appends that share a `WAIT`: on one server (or a Sentinel-managed primary) all of them; on a cluster those
+   * whose slots the same primary serves (a `WAIT` answers for the writes of its own connection, to one primary).
+   */
+  private commitGroupOf(conversationId: string): string {
+    const connection = this.replicated!;
+    if (!isClusterClient(connection)) return '';
+    const slot = clusterSlotOf(hashTag(conversationId));
+    return (connection.slots[slot] as string[] | undefined)?.join(';') ?? `slot ${slot}`;
   }
 
   /** Whether the bus is on this store's Redis, so {@link appendAndPublish} can publish on it. */
@@ -652,7 +766,9 @@ export class RedisConversationStore implements ConversationStore {
 
   close(): Promise<void> {
     this.closing ??= Promise.all(
-      [this.redis, ...this.replicatedAppends].map((connection) => closeRedisClient(connection)),
+      [this.redis, ...(this.replicated ? [this.replicated] : [])].map((connection) =>
+        closeRedisClient(connection),
+      ),
     ).then(() => undefined);
     return this.closing;
   }

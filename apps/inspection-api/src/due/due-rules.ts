@@ -28,12 +28,12 @@ import {
   formatCivilDate,
   civilDate,
   dayNumber,
-  MS_PER_DAY,
   toDayNumber,
-  utcMilliseconds,
 } from '../calendar/calendar-date';
+import { localInstant, startOfDay } from '../calendar/zoned-time';
 
 export { addDays, type CalendarDate, parseCalendarDate } from '../calendar/calendar-date';
+export { localDate, localInstant, startOfDay } from '../calendar/zoned-time';
 
 export type Frequency = 'daily' | 'weekly' | 'monthly';
 export const FREQUENCIES: readonly Frequency[] = ['daily', 'weekly', 'monthly'];
@@ -71,85 +71,6 @@ export function frequencyOf(unit: ScheduleUnit): Frequency {
 }
 export type DueStatus = 'due' | 'overdue' | 'done';
 export const DUE_STATUSES: readonly DueStatus[] = ['due', 'overdue', 'done'];
-
-/**
- * One formatter per time zone: constructing an `Intl.DateTimeFormat` costs about 0.1 ms (it loads the zone's ICU
- * data), far more than formatting with it, and a due page or a statistics range needs dozens of them. It writes the
- * era, so that years before 1 (`1 BC` is year 0) read back as astronomical years.
- */
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let cached = formatters.get(timeZone);
-  if (!cached) {
-    cached = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      calendar: 'gregory',
-      numberingSystem: 'latn',
-      hourCycle: 'h23',
-      era: 'short',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(timeZone, cached);
-  }
-  return cached;
-}
-
-/** The local civil date and time of an instant in a time zone (astronomical years). */
-function localParts(instant: number, timeZone: string) {
-  const parts = formatter(timeZone).formatToParts(new Date(instant));
-  const value = (type: string) => Number(parts.find((candidate) => candidate.type === type)?.value);
-  const era = parts.find((candidate) => candidate.type === 'era')?.value;
-  const year = era === 'BC' || era === 'B' ? 1 - value('year') : value('year');
-  return {
-    civil: { year, month: value('month'), day: value('day') },
-    hour: value('hour'),
-    minute: value('minute'),
-    second: value('second'),
-  };
-}
-
-/** The calendar date of an instant in a time zone. */
-export function localDate(instant: Date, timeZone: string): CalendarDate {
-  return formatCivilDate(localParts(instant.getTime(), timeZone).civil);
-}
-
-/** Milliseconds the zone is ahead of UTC at an instant. */
-function zoneOffset(instant: number, timeZone: string): number {
-  const { civil, hour, minute, second } = localParts(instant, timeZone);
-  return utcMilliseconds(civil, hour, minute, second) - Math.floor(instant / 1000) * 1000;
-}
-
-/**
- * The instant a calendar day starts in a time zone (local midnight; where a DST change skips midnight, the first
- * instant of that day).
- */
-export function startOfDay(date: CalendarDate, timeZone: string): Date {
-  const key = `${date} ${timeZone}`;
-  let start = dayStarts.get(key);
-  if (start === undefined) {
-    const midnightUtc = toDayNumber(date) * MS_PER_DAY;
-    let instant = midnightUtc - zoneOffset(midnightUtc, timeZone);
-    // The offset at the guess may differ from the offset at the answer (a DST change near midnight): settle it.
-    for (let round = 0; round < 2; round += 1) instant = midnightUtc - zoneOffset(instant, timeZone);
-    if (localDate(new Date(instant), timeZone) !== date) instant += 3_600_000; // midnight did not exist
-    if (dayStarts.size >= MAX_DAY_STARTS) dayStarts.clear();
-    start = instant;
-    dayStarts.set(key, start);
-  }
-  return new Date(start);
-}
-
-/**
- * Day starts already computed, by date and zone: each takes a few `formatToParts` calls, and every due request and
- * statistics range asks for the same few dozen days again.
- */
-const dayStarts = new Map<string, number>();
-const MAX_DAY_STARTS = 10_000;
 
 export interface Period {
   start: CalendarDate;
@@ -202,24 +123,6 @@ export const periodOf = (frequency: Frequency, date: CalendarDate): Period =>
 /** The period before the one containing `date`. */
 export const previousPeriodOf = (frequency: Frequency, date: CalendarDate): Period =>
   periodOf(frequency, addDays(periodOf(frequency, date).start, -1));
-
-/**
- * The instant a local date and time happen in a time zone; a time a DST change skips is read with the offset
- * before the change (as PostgreSQL reads `timestamp AT TIME ZONE`): 02:30 on a spring-forward night is 03:30.
- */
-export function localInstant(date: CalendarDate, time: string, timeZone: string): Date {
-  const [hour = 0, minute = 0, second = 0] = time.split(':').map(Number);
-  const wall = toDayNumber(date) * MS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000;
-  const guess = wall - zoneOffset(wall, timeZone);
-  // The offsets in force before and after any change near the wall time (changes are months apart).
-  const [before, after] = [
-    zoneOffset(guess - 6 * 3_600_000, timeZone),
-    zoneOffset(guess + 6 * 3_600_000, timeZone),
-  ];
-  for (const offset of [after, before])
-    if (zoneOffset(wall - offset, timeZone) === offset) return new Date(wall - offset);
-  return new Date(wall - before); // skipped by the change: read with the offset before it
-}
 
 /** What the due statements compute for one plan on one date (`planPeriodsSql` in SQL). */
 export interface ScheduleBounds {

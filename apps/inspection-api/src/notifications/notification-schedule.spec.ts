@@ -61,6 +61,12 @@ describe('notificationTime (when a reminder or alert reaches a person)', () => {
     );
   });
 
+  it('reads a reminder time the spring-forward skips as the due rules do (02:30 is 03:30 EDT)', () => {
+    const preferences = { ...base, reminderTime: '02:30:00', timeZone: 'America/New_York' };
+    const event = { type: 'check.due', occurredAt: at('2026-03-08T05:00:00Z'), periodStart: '2026-03-08' };
+    expect(notificationTime(preferences, event, event.occurredAt, 'UTC')).toEqual(at('2026-03-08T07:30:00Z'));
+  });
+
   it('waits out quiet hours within a day', () => {
     const preferences = {
       ...base,

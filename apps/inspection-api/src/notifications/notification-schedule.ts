@@ -1,4 +1,5 @@
-import { addDays, type CalendarDate, localDate, startOfDay } from '../due/due-rules';
+import { addDays, type CalendarDate } from '../calendar/calendar-date';
+import { localDate, localInstant, localTimeOfDay, secondsOfTime } from '../calendar/zoned-time';
 
 /** What a person chose to receive (`/api/users/me/notifications/`), as the schedule reads it. */
 export interface NotificationPreferences {
@@ -21,43 +22,6 @@ export interface NotifiableEvent {
   periodStart?: CalendarDate;
 }
 
-const secondsOf = (time: string): number => {
-  const [hours = 0, minutes = 0, seconds = 0] = time.split(':').map(Number);
-  return hours * 3600 + minutes * 60 + seconds;
-};
-
-/** The instant a local time of day is reached on a calendar day in a zone (DST-safe through `startOfDay`). */
-function atLocalTime(date: CalendarDate, time: string, timeZone: string): Date {
-  const start = startOfDay(date, timeZone);
-  const candidate = new Date(start.getTime() + secondsOf(time) * 1000);
-  // Across a DST change the day is 23 or 25 hours long: settle the wall clock time by the zone's own reading.
-  const drift = secondsOf(time) - secondsSinceLocalMidnight(candidate, timeZone);
-  return drift === 0 || localDate(candidate, timeZone) !== date
-    ? candidate
-    : new Date(candidate.getTime() + drift * 1000);
-}
-
-/** One clock formatter per zone (building one loads the zone's data). */
-const clocks = new Map<string, Intl.DateTimeFormat>();
-
-function secondsSinceLocalMidnight(instant: Date, timeZone: string): number {
-  let clock = clocks.get(timeZone);
-  if (!clock) {
-    clock = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    if (clocks.size >= 1000) clocks.clear();
-    clocks.set(timeZone, clock);
-  }
-  const parts = clock.formatToParts(instant);
-  const value = (type: string) => Number(parts.find((part) => part.type === type)?.value ?? 0);
-  return value('hour') * 3600 + value('minute') * 60 + value('second');
-}
-
 /**
  * When a notification of `event` reaches a person, or null when they do not receive that event. The one rule of
  * reminder timing:
@@ -78,7 +42,7 @@ export function notificationTime(
   let at = new Date(Math.max(now.getTime(), event.occurredAt.getTime()));
   if (event.type === 'check.due' && preferences.reminderTime !== null) {
     const day = event.periodStart ?? localDate(event.occurredAt, timeZone);
-    const reminder = atLocalTime(day, preferences.reminderTime, timeZone);
+    const reminder = localInstant(day, preferences.reminderTime, timeZone);
     if (reminder > at) at = reminder;
   }
   return outsideQuietHours(at, preferences, timeZone);
@@ -92,13 +56,13 @@ export function outsideQuietHours(
 ): Date {
   const { quietHoursStart: start, quietHoursEnd: end } = preferences;
   if (start === null || end === null || start === end) return at;
-  const clock = secondsSinceLocalMidnight(at, timeZone);
-  const from = secondsOf(start);
-  const until = secondsOf(end);
+  const clock = localTimeOfDay(at, timeZone);
+  const from = secondsOfTime(start);
+  const until = secondsOfTime(end);
   const today = localDate(at, timeZone);
-  if (from < until) return clock >= from && clock < until ? atLocalTime(today, end, timeZone) : at;
+  if (from < until) return clock >= from && clock < until ? localInstant(today, end, timeZone) : at;
   // Spanning midnight: quiet from `start` to midnight (ends tomorrow) and from midnight to `end` (ends today).
-  if (clock >= from) return atLocalTime(addDays(today, 1), end, timeZone);
-  if (clock < until) return atLocalTime(today, end, timeZone);
+  if (clock >= from) return localInstant(addDays(today, 1), end, timeZone);
+  if (clock < until) return localInstant(today, end, timeZone);
   return at;
 }

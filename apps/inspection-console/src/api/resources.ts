@@ -29,12 +29,31 @@ export interface Device {
   check_items: CheckItem[];
 }
 
+export type ScheduleUnit = 'day' | 'week' | 'month' | 'year';
+export const SCHEDULE_UNITS: readonly ScheduleUnit[] = ['day', 'week', 'month', 'year'];
+
+/** A plan's schedule: periods of `every` units from `starts_on` (null: 2001-01-01), due by `due_time` (`HH:MM:SS`). */
+export interface PlanSchedule {
+  every: number;
+  unit: ScheduleUnit;
+  starts_on: string | null;
+  due_time: string | null;
+}
+
+export type OpenActionOn = 'fail' | 'warn' | 'never';
+
 export interface CheckPlan {
   id: number;
   name: string;
+  /** The spec's word; follows the schedule (every 3 months reads `monthly`). */
   frequency: Frequency;
   active: boolean;
   devices: number[];
+  has_devices: boolean;
+  open_action_on: OpenActionOn;
+  schedule: PlanSchedule;
+  /** The ids of the users responsible for the plan's rounds. */
+  assignees: number[];
 }
 
 export interface CheckRecord {
@@ -150,6 +169,8 @@ export type AuditEvent =
   | 'deleted'
   | 'device_added'
   | 'device_removed'
+  | 'assignee_added'
+  | 'assignee_removed'
   | 'commented';
 
 /** One entry of the audit trail (`/api/audit/`): who changed what, when, before and after. */

@@ -38,6 +38,7 @@ export function valueKey(resource: AuditResource, field: string): string | undef
   if (field === 'role') return 'console.role';
   if (field === 'frequency') return 'console.frequency';
   if (field === 'open_action_on') return 'console.open_action_on';
+  if (field === 'schedule_unit') return 'console.schedule.unit';
   return undefined;
 }
 

@@ -52,6 +52,12 @@ function EntryDetails({
         “{value('text', entry.after?.text)}”
       </Typography>
     );
+  if (entry.event === 'assignee_added' || entry.event === 'assignee_removed') {
+    const assignee = (entry.after ?? entry.before)?.assignee;
+    return typeof assignee === 'number' ? (
+      <Typography variant="body2">{value('assignee', assignee)}</Typography>
+    ) : null;
+  }
   if (entry.event === 'device_added' || entry.event === 'device_removed') {
     const device = (entry.after ?? entry.before)?.device;
     return typeof device === 'number' ? (

@@ -8,36 +8,52 @@ import {
   BooleanInput,
   Create,
   Datagrid,
+  DateInput,
   Edit,
   EditButton,
   FunctionField,
   List,
   NullableBooleanInput,
+  NumberInput,
   ReferenceArrayInput,
   SelectInput,
   SimpleForm,
   TextField,
   TextInput,
+  TimeInput,
   maxLength,
   required,
   useDataProvider,
   useGetList,
+  useLocaleState,
   useRecordContext,
   useTranslate,
 } from 'react-admin';
+import { useWatch } from 'react-hook-form';
 import { type ConsoleDataProvider } from '../api/data-provider';
-import { type CheckPlan, type DueRow } from '../api/resources';
+import { type CheckPlan, type DueRow, type PlanSchedule, SCHEDULE_UNITS } from '../api/resources';
 import { RecordAuditHistory } from '../audit/audit-history';
 import { CardLine, CardList, CardTitle, usePhone } from '../layout/card-list';
 import { EmptyList } from '../layout/empty-list';
 import { SectionState } from '../layout/section-state';
 import { StatusChip } from '../layout/status-chip';
+import { usePeople } from '../users/use-people';
+import { calendarDayFormatter, scheduleText } from './schedule-text';
 
-export const FREQUENCIES = ['daily', 'weekly', 'monthly'] as const;
-
-function useFrequencyChoices() {
+/** A schedule in words, in the console's language ("Quarterly, due by 16:00"). */
+function useScheduleText() {
   const translate = useTranslate();
-  return FREQUENCIES.map((id) => ({ id, name: translate(`console.frequency.${id}`) }));
+  const [locale] = useLocaleState();
+  const formatDay = calendarDayFormatter(locale);
+  return (schedule: PlanSchedule) => scheduleText(schedule, translate, formatDay);
+}
+
+/** The plan's assignees by username ("—" for nobody). */
+function useAssigneeNames() {
+  const { people } = usePeople();
+  const names = new Map(people.map((user) => [user.id, user.username]));
+  return (plan: CheckPlan) =>
+    plan.assignees.length ? plan.assignees.map((id) => names.get(id) ?? `#${id}`).join(', ') : '—';
 }
 
 /** Today's due counts of every plan, from `GET /api/due/summary/` (one request for the whole list). */
@@ -64,14 +80,17 @@ const planFilters = [<NullableBooleanInput key="active" source="active" alwaysOn
 /** A plan as a card (phones): name, frequency and devices, today's due state. */
 function PlanCards() {
   const translate = useTranslate();
+  const schedule = useScheduleText();
+  const assignees = useAssigneeNames();
   return (
     <CardList<CheckPlan> link="edit">
       {(plan) => (
         <>
           <CardTitle>{plan.name}</CardTitle>
           <CardLine>
-            {`${translate(`console.frequency.${plan.frequency}`)} · ${translate('resources.plans.fields.devices')}: ${plan.devices.length}`}
+            {`${schedule(plan.schedule)} · ${translate('resources.plans.fields.devices')}: ${plan.devices.length}`}
           </CardLine>
+          <CardLine>{`${translate('resources.plans.fields.assignees')}: ${assignees(plan)}`}</CardLine>
           <CardLine>
             <PlanDueState />
           </CardLine>
@@ -82,8 +101,9 @@ function PlanCards() {
 }
 
 export function PlanList() {
-  const translate = useTranslate();
   const phone = usePhone();
+  const schedule = useScheduleText();
+  const assignees = useAssigneeNames();
   return (
     <List
       filters={planFilters}
@@ -101,10 +121,11 @@ export function PlanList() {
         <Datagrid bulkActionButtons={false} rowClick="edit">
           <TextField source="name" sortable={false} />
           <FunctionField<CheckPlan>
-            source="frequency"
+            source="schedule"
             sortable={false}
-            render={(plan) => translate(`console.frequency.${plan.frequency}`)}
+            render={(plan) => schedule(plan.schedule)}
           />
+          <FunctionField<CheckPlan> source="assignees" sortable={false} render={assignees} />
           <BooleanField source="active" sortable={false} />
           <FunctionField<CheckPlan>
             source="devices"
@@ -119,13 +140,81 @@ export function PlanList() {
   );
 }
 
+/** Under the schedule's inputs: what they say, in words ("Quarterly, due by 16:00"). */
+function ScheduleSummary() {
+  const schedule = useWatch({ name: 'schedule' }) as Partial<PlanSchedule> | undefined;
+  const text = useScheduleText();
+  const every = Number(schedule?.every);
+  if (!schedule?.unit || !Number.isInteger(every) || every < 1) return null;
+  return (
+    <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }} data-testid="schedule-summary">
+      {text({
+        every,
+        unit: schedule.unit,
+        starts_on: schedule.starts_on ?? null,
+        due_time: schedule.due_time ?? null,
+      })}
+    </Typography>
+  );
+}
+
+/** The people who can be responsible for a plan's rounds: active users, and whoever is assigned already. */
+function AssigneesInput() {
+  const { people, isPending } = usePeople();
+  const plan = useRecordContext<CheckPlan>();
+  const translate = useTranslate();
+  const choices = people
+    .filter((user) => user.is_active || plan?.assignees.includes(user.id))
+    .map((user) => ({ id: user.id, name: `${user.username} · ${translate(`console.role.${user.role}`)}` }));
+  return (
+    <AutocompleteArrayInput
+      source="assignees"
+      choices={choices}
+      isPending={isPending}
+      helperText={translate('console.plans.assignees_help')}
+      sx={{ minWidth: 320 }}
+    />
+  );
+}
+
+/** `HH:MM:SS` from the API shows as `HH:MM`; an emptied field is null (no due time). */
+const timeFormat = (value: unknown) => (typeof value === 'string' ? value.slice(0, 5) : '');
+const timeParse = (value: string) => value || null;
+
 function PlanForm() {
   const translate = useTranslate();
+  const unitChoices = SCHEDULE_UNITS.map((id) => ({ id, name: translate(`console.schedule.unit.${id}`) }));
+  const openActionChoices = (['fail', 'warn', 'never'] as const).map((id) => ({
+    id,
+    name: translate(`console.open_action_on.${id}`),
+  }));
   return (
     <SimpleForm sx={{ maxWidth: 720 }}>
       <TextInput source="name" validate={[required(), maxLength(200)]} />
-      <SelectInput source="frequency" choices={useFrequencyChoices()} validate={required()} />
-      <BooleanInput source="active" defaultValue={true} />
+      <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600, mt: 1 }}>
+        {translate('console.plans.schedule')}
+      </Typography>
+      {/* Limits (1..366) and formats are the API's rules: its 400s show under these inputs. */}
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 2 }}>
+        <NumberInput source="schedule.every" validate={required()} sx={{ width: 140 }} />
+        <SelectInput source="schedule.unit" choices={unitChoices} validate={required()} sx={{ width: 200 }} />
+      </Box>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 2 }}>
+        <DateInput
+          source="schedule.starts_on"
+          helperText={translate('console.plans.starts_on_help')}
+          sx={{ width: 220 }}
+        />
+        <TimeInput
+          source="schedule.due_time"
+          format={timeFormat}
+          parse={timeParse}
+          helperText={translate('console.plans.due_time_help')}
+          sx={{ width: 220 }}
+        />
+      </Box>
+      <ScheduleSummary />
+      <AssigneesInput />
       <ReferenceArrayInput source="devices" reference="devices" perPage={50}>
         <AutocompleteArrayInput
           optionText={(device: { code: string; name: string }) => `${device.code} · ${device.name}`}
@@ -135,9 +224,39 @@ function PlanForm() {
           sx={{ minWidth: 320 }}
         />
       </ReferenceArrayInput>
+      <SelectInput source="open_action_on" choices={openActionChoices} validate={required()} />
+      <BooleanInput source="active" defaultValue={true} />
     </SimpleForm>
   );
 }
+
+/**
+ * What the form sends: the schedule (the API derives the spec's `frequency` from it, so the word read back is
+ * left out: sent with a changed schedule it would contradict it) and the writable fields.
+ */
+function planBody(plan: Partial<CheckPlan>) {
+  const { name, active, devices, assignees, open_action_on, schedule } = plan;
+  return {
+    name,
+    active,
+    devices,
+    assignees,
+    open_action_on,
+    schedule: schedule && {
+      every: schedule.every,
+      unit: schedule.unit,
+      starts_on: schedule.starts_on || null,
+      due_time: schedule.due_time || null,
+    },
+  };
+}
+
+const NEW_PLAN: Partial<CheckPlan> = {
+  active: true,
+  open_action_on: 'fail',
+  schedule: { every: 1, unit: 'day', starts_on: null, due_time: null },
+  assignees: [],
+};
 
 /** Beside the plan's form: today's due rows of the plan (`GET /api/due/?plan=`). */
 function PlanDueAside() {
@@ -181,7 +300,7 @@ function PlanDueAside() {
 
 export function PlanCreate() {
   return (
-    <Create redirect="list">
+    <Create redirect="list" transform={planBody} record={NEW_PLAN}>
       <PlanForm />
     </Create>
   );
@@ -193,6 +312,7 @@ export function PlanEdit() {
       <Edit
         mutationMode="pessimistic"
         redirect="list"
+        transform={planBody}
         aside={<PlanDueAside />}
         sx={{ '& .RaEdit-main': { flexDirection: { xs: 'column', lg: 'row' } } }}
       >
