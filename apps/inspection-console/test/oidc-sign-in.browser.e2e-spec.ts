@@ -81,7 +81,10 @@ async function atProvider(page: Page, issuer: string, login: string): Promise<vo
         const button = page.getByRole('link', { name: '使用 Example SSO 登录' });
         await button.waitFor();
         await expect(seriousAxeViolations(page)).resolves.toEqual([]);
-        await page.screenshot({ path: join(SCREENSHOTS, 'sign-in-provider.zh-CN.phone.png'), fullPage: true });
+        await page.screenshot({
+          path: join(SCREENSHOTS, 'sign-in-provider.zh-CN.phone.png'),
+          fullPage: true,
+        });
         await button.click();
         await page.waitForURL((url) => url.href.startsWith(provider.issuer));
         await atProvider(page, provider.issuer, 'outsider');

@@ -2,7 +2,12 @@ import { useEffect, useState } from 'react';
 import { Login, LoginForm, useTranslate } from 'react-admin';
 import { useLocation } from 'react-router-dom';
 import { Alert, Box, Button, Divider, Typography } from '@mui/material';
-import { providerLoginHref, providerSignInError, type SignInOptions, signInOptions } from './provider-sign-in';
+import {
+  providerLoginHref,
+  providerSignInError,
+  type SignInOptions,
+  signInOptions,
+} from './provider-sign-in';
 
 const PROVIDER_ERRORS = new Set([
   'access_denied',

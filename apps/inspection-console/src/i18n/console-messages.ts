@@ -10,8 +10,10 @@ export const consoleEnglish = {
       sign_in_with: 'Sign in with %{name}',
       or: 'or',
       provider_error: {
-        access_denied: 'Your company account may not use the console: ask to be added to an inspection group.',
-        account_conflict: 'An account of that name already exists here: ask a supervisor to link or rename it.',
+        access_denied:
+          'Your company account may not use the console: ask to be added to an inspection group.',
+        account_conflict:
+          'An account of that name already exists here: ask a supervisor to link or rename it.',
         account_inactive: 'Your account is deactivated.',
         invalid_username: 'Your company account has no usable user name.',
         temporarily_unavailable: 'Sign-in is not available right now. Try again in a moment.',
