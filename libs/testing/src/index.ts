@@ -1,4 +1,5 @@
 export * from './parity';
+export * from './process-environment';
 export * from './security-probes';
 export * from './redis-server';
 export * from './wait-for';

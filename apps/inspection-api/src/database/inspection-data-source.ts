@@ -26,6 +26,7 @@ import { CreateEventNotices1732925000000 } from './migrations/1732925000000-crea
 import { CreateNotificationPreferences1732925100000 } from './migrations/1732925100000-create-notification-preferences';
 import { TallyAuditEntries1732929000000 } from './migrations/1732929000000-tally-audit-entries';
 import { IndexActionLoad1732929100000 } from './migrations/1732929100000-index-action-load';
+import { CreateReports1732929600000 } from './migrations/1732929600000-create-reports';
 import { AddOidcSignIn1732929800000 } from './migrations/1732929800000-add-oidc-sign-in';
 
 /** Every migration, in order. New ones are appended here (and never edited once released). */
@@ -51,6 +52,7 @@ export const INSPECTION_MIGRATIONS = [
   CreateNotificationPreferences1732925100000,
   TallyAuditEntries1732929000000,
   IndexActionLoad1732929100000,
+  CreateReports1732929600000,
   AddOidcSignIn1732929800000,
 ];
 
