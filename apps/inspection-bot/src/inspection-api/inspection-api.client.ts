@@ -173,7 +173,14 @@ export class InspectionApiClient implements InspectionApi {
   }
 
   createRecord(record: NewCheckRecord, options: WriteOptions = {}): Promise<CheckRecord> {
-    return this.json<CheckRecord>('POST', 'records/', record, undefined, options.idempotencyKey);
+    return this.json<CheckRecord>(
+      'POST',
+      'records/',
+      record,
+      undefined,
+      options.idempotencyKey,
+      options.accessToken,
+    );
   }
 
   /** Changes a record's status (the chat's "mark as fail" after an out-of-range value). */
@@ -318,9 +325,15 @@ export class InspectionApiClient implements InspectionApi {
     body?: unknown,
     formOrOptions?: (() => FormData) | RequestOptions,
     idempotencyKey?: string,
+    personsToken?: string,
   ): Promise<T> {
     const options: RequestOptions =
       typeof formOrOptions === 'object' ? formOrOptions : { form: formOrOptions, idempotencyKey };
+    if (personsToken !== undefined) {
+      const response = await this.send(method, path, body, personsToken, options);
+      if (!response.ok) throw await this.failure(response);
+      return (await response.json()) as T;
+    }
     let response = await this.send(method, path, body, await this.accessToken(), options);
     if (response.status === 401) {
       await response.body?.cancel();
