@@ -4,3 +4,4 @@ export * from './inspection-api.module';
 export * from './start-inspection-api';
 export * from './users/users.service';
 export * from './actions/action-transitions';
+export * from './mail/mail-sender';
