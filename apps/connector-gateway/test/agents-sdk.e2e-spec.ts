@@ -6,28 +6,13 @@ import { WebSocket } from 'ws';
 Object.assign(globalThis, { XMLHttpRequest, WebSocket });
 
 import type { AgentApplication, TurnContext, TurnState } from '@microsoft/agents-hosting';
-import { ConfidentialClientApplication } from '@azure/msal-node';
-import { CloudAdapter, ConfigurationBotFrameworkAuthentication } from 'botbuilder';
-import { MsalServiceClientCredentialsFactory } from 'botframework-connector';
 import { DirectLine } from 'botframework-directlinejs';
-import express from 'express';
 import jwt from 'jsonwebtoken';
 import { BotTokenMinter } from '../src';
+import { loadAgentsSdk, startMsalBot } from './support/bot-stacks';
 import { decodeJwt, RESOURCE } from './support/gateway';
 import { rsaKeyPair } from './support/keys';
 import { LateBoundServer, type PlatformBot, type RunningPlatform, startPlatform } from './support/platform';
-
-/** The Agents SDK reads its settings from process.env when it is loaded: set them for this file only. */
-function withProcessEnvironment(values: Record<string, string>): () => void {
-  const saved = Object.fromEntries(Object.keys(values).map((name) => [name, process.env[name]]));
-  Object.assign(process.env, values);
-  return () => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  };
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -82,19 +67,9 @@ describe('a stock Agents SDK agent and a stock botbuilder bot on one platform, a
     platform = await startPlatform([agent, classic]);
     const gateway = platform.connector.url;
     // The agent's whole configuration: the SDK's own environment variables ("Agents SDK bot, no cloud").
-    restoreEnvironment = withProcessEnvironment({
-      connections__serviceConnection__settings__clientId: agent.appId,
-      connections__serviceConnection__settings__tenantId: 'botframework.com',
-      connections__serviceConnection__settings__authorityEndpoint: gateway,
-      connections__serviceConnection__settings__authType: 'SystemManagedIdentity',
-      connections__serviceConnection__settings__validateIssuer: 'true',
-      connectionsMap__0__serviceUrl: '*',
-      connectionsMap__0__connection: 'serviceConnection',
-      IDENTITY_ENDPOINT: `${gateway}/msi/token`,
-      IDENTITY_HEADER: AGENT_IDENTITY_HEADER,
-    });
-    const hosting = await import('@microsoft/agents-hosting');
-    const { createAgentRequestHandler } = await import('@microsoft/agents-hosting-express');
+    const sdk = await loadAgentsSdk(gateway, { appId: agent.appId, identityHeader: AGENT_IDENTITY_HEADER });
+    restoreEnvironment = sdk.restore;
+    const { hosting } = sdk;
     const { AgentApplication, CardFactory, MessageFactory } = hosting;
     application = new AgentApplication<TurnState>();
     application.onActivity('message', async (context: TurnContext) => {
@@ -170,55 +145,19 @@ describe('a stock Agents SDK agent and a stock botbuilder bot on one platform, a
         throw error;
       }
     });
-    const handler = createAgentRequestHandler(application);
-    const agentApp = express();
-    agentApp.use(express.json({ limit: '1mb' }));
-    agentApp.post('/api/messages', (request, response) => {
-      agentAuthorization.push(request.get('authorization'));
-      void handler(request, response);
-    });
-    agentServer.handler = agentApp;
+    await sdk.serve(agentServer, application, agentAuthorization);
 
     // The botbuilder bot: recipe C of docs/protocols/bot-connector.md (msal with the gateway's metadata).
-    const classicEnvironment = {
-      MicrosoftAppId: classic.appId,
-      MicrosoftAppPassword: 'classic-bot-password-1',
-      ToChannelFromBotLoginUrl: `${gateway}/botframework.com`,
-      ToChannelFromBotOAuthScope: RESOURCE,
-      ToBotFromChannelTokenIssuer: 'https://api.botframework.com',
-      ToBotFromChannelOpenIdMetadataUrl: `${gateway}/v1/.well-known/openidconfiguration`,
-      ToBotFromEmulatorOpenIdMetadataUrl: `${gateway}/v1/.well-known/openidconfiguration`,
-      OAuthUrl: gateway,
-      CallerId: 'urn:botframework:fieldops',
-    };
-    const authorityMetadata = await (
-      await fetch(`${gateway}/botframework.com/v2.0/.well-known/openid-configuration`)
-    ).text();
-    const msal = new ConfidentialClientApplication({
-      auth: {
-        clientId: classic.appId,
-        clientSecret: classicEnvironment.MicrosoftAppPassword,
-        authority: 'https://connector.gateway.invalid/botframework.com',
-        knownAuthorities: ['connector.gateway.invalid'],
-        authorityMetadata,
-      },
-    });
-    const classicAdapter = new CloudAdapter(
-      new ConfigurationBotFrameworkAuthentication(
-        classicEnvironment,
-        new MsalServiceClientCredentialsFactory(classic.appId, msal),
-      ),
-    );
-    const classicApp = express();
-    classicApp.use(express.json({ limit: '1mb' }));
-    classicApp.post('/api/messages', (request, response) => {
-      classicAuthorization.push(request.get('authorization'));
-      void classicAdapter.process(request, response, async (context) => {
+    await startMsalBot(
+      classicServer,
+      gateway,
+      { appId: classic.appId, password: 'classic-bot-password-1' },
+      async (context) => {
         if (context.activity.type === 'message')
           await context.sendActivity(`classic echo: ${context.activity.text ?? ''}`);
-      });
-    });
-    classicServer.handler = classicApp;
+      },
+      classicAuthorization,
+    );
   });
 
   afterAll(async () => {

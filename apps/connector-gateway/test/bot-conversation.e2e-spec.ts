@@ -1,4 +1,4 @@
-import { waitFor } from '@fieldops/testing';
+import { waitFor, withProcessEnvironment } from '@fieldops/testing';
 import XMLHttpRequest from 'xhr2';
 import { WebSocket } from 'ws';
 
@@ -12,40 +12,10 @@ import {
   MessageFactory,
   type TurnContext,
 } from 'botbuilder';
-import { MsalServiceClientCredentialsFactory } from 'botframework-connector';
 import { type Activity as DirectLineActivity, DirectLine } from 'botframework-directlinejs';
-import { ConfidentialClientApplication } from '@azure/msal-node';
-import express from 'express';
-import { IDENTITY_HEADER, requestToken, RESOURCE, SCOPE } from './support/gateway';
+import { classicChannelSettings, serveClassicBot, startMsalBot } from './support/bot-stacks';
+import { IDENTITY_HEADER, requestToken, SCOPE } from './support/gateway';
 import { LateBoundServer, type PlatformBot, type RunningPlatform, startPlatform } from './support/platform';
-
-/** botbuilder's CloudAdapter behind express, as a generated bot is; `logic` runs each turn. */
-function serveBot(
-  server: LateBoundServer,
-  adapter: CloudAdapter,
-  logic: (context: TurnContext) => Promise<void>,
-  seenAuthorization: Array<string | undefined>,
-): void {
-  const app = express();
-  app.use(express.json({ limit: '1mb' }));
-  app.post('/api/messages', (request, response) => {
-    seenAuthorization.push(request.get('authorization'));
-    void adapter.process(request, response, logic);
-  });
-  server.handler = app;
-}
-
-/** botbuilder and @azure/identity read the managed-identity endpoint from process.env. */
-function withProcessEnvironment(values: Record<string, string>): () => void {
-  const saved = Object.fromEntries(Object.keys(values).map((name) => [name, process.env[name]]));
-  Object.assign(process.env, values);
-  return () => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  };
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -158,15 +128,7 @@ describe('a stock botbuilder bot behind connector-gateway, a DirectLineJS client
       IDENTITY_ENDPOINT: `${gateway}/msi/token`,
       IDENTITY_HEADER,
     });
-    const channel = {
-      ToChannelFromBotLoginUrl: `${gateway}/botframework.com`,
-      ToChannelFromBotOAuthScope: RESOURCE,
-      ToBotFromChannelTokenIssuer: 'https://api.botframework.com',
-      ToBotFromChannelOpenIdMetadataUrl: `${gateway}/v1/.well-known/openidconfiguration`,
-      ToBotFromEmulatorOpenIdMetadataUrl: `${gateway}/v1/.well-known/openidconfiguration`,
-      OAuthUrl: gateway,
-      CallerId: 'urn:botframework:fieldops',
-    };
+    const channel = classicChannelSettings(gateway);
     // Recipe B of docs/protocols/bot-connector.md: managed identity over http, authentication enabled, configuration only.
     const msiAdapter = new CloudAdapter(
       new ConfigurationBotFrameworkAuthentication({
@@ -177,37 +139,20 @@ describe('a stock botbuilder bot behind connector-gateway, a DirectLineJS client
         ...channel,
       }),
     );
-    serveBot(msiServer, msiAdapter, botLogic(botErrors), msiAuthorization);
+    serveClassicBot(msiServer, msiAdapter, botLogic(botErrors), msiAuthorization);
     // Recipe A: anonymous (empty MicrosoftAppId).
     const anonymousAdapter = new CloudAdapter(
       new ConfigurationBotFrameworkAuthentication({ MicrosoftAppId: '', MicrosoftAppPassword: '' }),
     );
-    serveBot(anonymousServer, anonymousAdapter, botLogic(botErrors), anonymousAuthorization);
+    serveClassicBot(anonymousServer, anonymousAdapter, botLogic(botErrors), anonymousAuthorization);
     // Recipe C: msal with known-authority metadata (docs/protocols/bot-connector.md, ≈10 lines), password from the environment.
-    const msalEnvironment = {
-      MicrosoftAppId: msalBot.appId,
-      MicrosoftAppPassword: 'msal-bot-password-1',
-      ...channel,
-    };
-    const authorityMetadata = await (
-      await fetch(`${gateway}/botframework.com/v2.0/.well-known/openid-configuration`)
-    ).text();
-    const msal = new ConfidentialClientApplication({
-      auth: {
-        clientId: msalEnvironment.MicrosoftAppId,
-        clientSecret: msalEnvironment.MicrosoftAppPassword,
-        authority: 'https://connector.gateway.invalid/botframework.com',
-        knownAuthorities: ['connector.gateway.invalid'],
-        authorityMetadata,
-      },
-    });
-    const msalAdapter = new CloudAdapter(
-      new ConfigurationBotFrameworkAuthentication(
-        msalEnvironment,
-        new MsalServiceClientCredentialsFactory(msalEnvironment.MicrosoftAppId, msal),
-      ),
+    await startMsalBot(
+      msalServer,
+      gateway,
+      { appId: msalBot.appId, password: 'msal-bot-password-1' },
+      botLogic(botErrors),
+      msalAuthorization,
     );
-    serveBot(msalServer, msalAdapter, botLogic(botErrors), msalAuthorization);
   });
 
   afterAll(async () => {

@@ -1,3 +1,4 @@
+import { withProcessEnvironment } from '@fieldops/testing';
 import { ManagedIdentityCredential } from '@azure/identity';
 import {
   ConfigurationBotFrameworkAuthentication,
@@ -18,18 +19,6 @@ import {
   SYSTEM_MSI_BOT,
 } from './support/gateway';
 import { rsaKeyPair } from './support/keys';
-
-/** botbuilder and @azure/identity read their settings from process.env: set them for these tests only. */
-function withProcessEnvironment(values: Record<string, string>): () => void {
-  const saved = Object.fromEntries(Object.keys(values).map((name) => [name, process.env[name]]));
-  Object.assign(process.env, values);
-  return () => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  };
-}
 
 describe('stock botbuilder 4.23.3 against the gateway', () => {
   let fixture: GatewayFixture;

@@ -4,42 +4,28 @@ import { WebSocket } from 'ws';
 // botframework-directlinejs in Node: xhr2 and ws as globals (its README's recipe).
 Object.assign(globalThis, { XMLHttpRequest, WebSocket });
 
-import { ConfidentialClientApplication } from '@azure/msal-node';
 import type { AgentApplication, TurnContext, TurnState } from '@microsoft/agents-hosting';
-import {
-  CloudAdapter,
-  ConfigurationBotFrameworkAuthentication,
-  ConversationState,
-  MemoryStorage,
-  type TurnContext as ClassicTurnContext,
-} from 'botbuilder';
+import { ConversationState, MemoryStorage, type TurnContext as ClassicTurnContext } from 'botbuilder';
 import { DialogSet, DialogTurnStatus, OAuthPrompt } from 'botbuilder-dialogs';
-import { MsalServiceClientCredentialsFactory, type UserTokenClient } from 'botframework-connector';
+import { type UserTokenClient } from 'botframework-connector';
 import { DirectLine } from 'botframework-directlinejs';
-import express from 'express';
-import { RESOURCE } from './support/gateway';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { loadAgentsSdk, startMsalBot } from './support/bot-stacks';
 import {
+  CookieClient,
   freePort,
+  idTokenFrom,
+  isSignedInPage,
   magicCodeOn,
   type RunningIdentityProvider,
   signInAt,
   startIdentityProvider,
-} from './support/identity-provider';
+  webChatSignInLink,
+} from '@fieldops/testing';
 import { LateBoundServer, type PlatformBot, type RunningPlatform, startPlatform } from './support/platform';
 
 const USER_TOKEN_KEY = 'user-token-key-for-tests-0123456789abcdef';
 const AGENT_IDENTITY_HEADER = 'signing-agent-identity-header-01';
-
-function withProcessEnvironment(values: Record<string, string>): () => void {
-  const saved = Object.fromEntries(Object.keys(values).map((name) => [name, process.env[name]]));
-  Object.assign(process.env, values);
-  return () => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  };
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -71,11 +57,25 @@ class Chat {
 
   /** Sends `text`, then waits for the bot's next activity that `match` accepts. */
   async say(text: string, match: (activity: Received) => boolean): Promise<Received> {
+    return this.send({ type: 'message', text }, match, text);
+  }
+
+  /** Sends an activity (an invoke, say), then waits for the bot's next activity that `match` accepts. */
+  async send(
+    activity: Record<string, unknown>,
+    match: (activity: Received) => boolean,
+    text = JSON.stringify(activity),
+  ): Promise<Received> {
     await new Promise<string>((resolve, reject) =>
       this.client
-        .postActivity({ type: 'message', from: { id: this.userId }, text })
+        .postActivity({ ...activity, from: { id: this.userId } } as Parameters<DirectLine['postActivity']>[0])
         .subscribe(resolve, reject),
     );
+    return this.next(match, text);
+  }
+
+  /** Waits for the bot's next activity that `match` accepts (after what was sent: `text`). */
+  async next(match: (activity: Received) => boolean, text = 'nothing'): Promise<Received> {
     const deadline = Date.now() + 20_000;
     for (;;) {
       const fromBot = this.received.filter((activity) => activity.from.role === 'bot');
@@ -125,12 +125,19 @@ describe('OAuthPrompt (botbuilder) and user authorization (Agents SDK) sign in t
     '    clientSecret: bots-oidc-client-secret',
   ];
 
-  /** Who the provider says the token belongs to (its userinfo endpoint). */
+  /**
+   * Who the provider says the token belongs to: its userinfo endpoint for an access token; for an ID token (what SSO
+   * exchanges), the subject the provider's keys vouch for.
+   */
   const subjectOf = async (token: string | undefined): Promise<string> => {
     const response = await fetch(`${idp.issuer}/me`, { headers: { Authorization: `Bearer ${token ?? ''}` } });
-    return response.ok
-      ? String(((await response.json()) as { sub?: unknown }).sub)
-      : `refused ${response.status}`;
+    if (response.ok) return String(((await response.json()) as { sub?: unknown }).sub);
+    try {
+      const { payload } = await jwtVerify(token ?? '', createRemoteJWKSet(new URL(`${idp.issuer}/jwks`)));
+      return `${payload.sub} (ID token)`;
+    } catch {
+      return `refused ${response.status}`;
+    }
   };
 
   const agent = (issuer: string): PlatformBot => ({
@@ -149,9 +156,12 @@ describe('OAuthPrompt (botbuilder) and user authorization (Agents SDK) sign in t
   });
   let agentBot: PlatformBot;
   let classicBot: PlatformBot;
+  // Where the provider sends an SSO client's own sign-in back (it answers anything).
+  const ssoClient = new LateBoundServer();
 
+  // Loading the Agents SDK and starting a platform and a provider take long on a busy machine.
   beforeAll(async () => {
-    await Promise.all([agentServer.start(), classicServer.start()]);
+    await Promise.all([agentServer.start(), classicServer.start(), ssoClient.start()]);
     const idpPort = await freePort();
     const issuer = `http://127.0.0.1:${idpPort}`;
     agentBot = agent(issuer);
@@ -160,25 +170,18 @@ describe('OAuthPrompt (botbuilder) and user authorization (Agents SDK) sign in t
     const gateway = platform.connector.url;
     idp = await startIdentityProvider({
       port: idpPort,
-      redirectUris: [`${gateway}/api/oauth/callback`],
+      redirectUris: [`${gateway}/api/oauth/callback`, `${ssoClient.url}/signed-in`],
       clients: [{ id: 'fieldops-bots', secret: 'bots-oidc-client-secret' }],
     });
 
     // The agent: the SDK's own environment variables, TOKEN_SERVICE_ENDPOINT = the connector.
-    restoreEnvironment = withProcessEnvironment({
-      connections__serviceConnection__settings__clientId: agentBot.appId,
-      connections__serviceConnection__settings__tenantId: 'botframework.com',
-      connections__serviceConnection__settings__authorityEndpoint: gateway,
-      connections__serviceConnection__settings__authType: 'SystemManagedIdentity',
-      connections__serviceConnection__settings__validateIssuer: 'true',
-      connectionsMap__0__serviceUrl: '*',
-      connectionsMap__0__connection: 'serviceConnection',
-      IDENTITY_ENDPOINT: `${gateway}/msi/token`,
-      IDENTITY_HEADER: AGENT_IDENTITY_HEADER,
-      TOKEN_SERVICE_ENDPOINT: gateway,
-    });
-    const hosting = await import('@microsoft/agents-hosting');
-    const { createAgentRequestHandler } = await import('@microsoft/agents-hosting-express');
+    const sdk = await loadAgentsSdk(
+      gateway,
+      { appId: agentBot.appId, identityHeader: AGENT_IDENTITY_HEADER },
+      { tokenService: true },
+    );
+    restoreEnvironment = sdk.restore;
+    const { hosting } = sdk;
     application = new hosting.AgentApplication<TurnState>({
       storage: new hosting.MemoryStorage(),
       authorization: {
@@ -197,39 +200,8 @@ describe('OAuthPrompt (botbuilder) and user authorization (Agents SDK) sign in t
       },
       ['company'],
     );
-    const agentHandler = createAgentRequestHandler(application);
-    const agentApp = express();
-    agentApp.use(express.json({ limit: '1mb' }));
-    agentApp.post('/api/messages', (request, response) => void agentHandler(request, response));
-    agentServer.handler = agentApp;
+    await sdk.serve(agentServer, application);
 
-    // The botbuilder bot: OAuthPrompt in a dialog, OAuthUrl = the connector.
-    const authorityMetadata = await (
-      await fetch(`${gateway}/botframework.com/v2.0/.well-known/openid-configuration`)
-    ).text();
-    const msal = new ConfidentialClientApplication({
-      auth: {
-        clientId: classicBot.appId,
-        clientSecret: 'signing-classic-password-1',
-        authority: 'https://connector.gateway.invalid/botframework.com',
-        knownAuthorities: ['connector.gateway.invalid'],
-        authorityMetadata,
-      },
-    });
-    const adapter = new CloudAdapter(
-      new ConfigurationBotFrameworkAuthentication(
-        {
-          MicrosoftAppId: classicBot.appId,
-          ToChannelFromBotLoginUrl: `${gateway}/botframework.com`,
-          ToChannelFromBotOAuthScope: RESOURCE,
-          ToBotFromChannelTokenIssuer: 'https://api.botframework.com',
-          ToBotFromChannelOpenIdMetadataUrl: `${gateway}/v1/.well-known/openidconfiguration`,
-          ToBotFromEmulatorOpenIdMetadataUrl: `${gateway}/v1/.well-known/openidconfiguration`,
-          OAuthUrl: gateway,
-        },
-        new MsalServiceClientCredentialsFactory(classicBot.appId, msal),
-      ),
-    );
     const conversationState = new ConversationState(new MemoryStorage());
     const dialogs = new DialogSet(conversationState.createProperty('dialogs'));
     dialogs.add(
@@ -242,12 +214,15 @@ describe('OAuthPrompt (botbuilder) and user authorization (Agents SDK) sign in t
         showSignInLink: true,
       }),
     );
-    const classicApp = express();
-    classicApp.use(express.json({ limit: '1mb' }));
-    classicApp.post('/api/messages', (request, response) => {
-      void adapter.process(request, response, async (context: ClassicTurnContext) => {
-        if (context.activity.type !== 'message') return;
-        if (context.activity.text === 'logout') {
+    // The botbuilder bot: OAuthPrompt in a dialog, OAuthUrl = the connector (recipe C).
+    const adapter = await startMsalBot(
+      classicServer,
+      gateway,
+      { appId: classicBot.appId, password: 'signing-classic-password-1' },
+      async (context: ClassicTurnContext) => {
+        // Messages, and the sign-in's event (tokens/response) and invokes (signin/tokenExchange) for OAuthPrompt.
+        if (!['message', 'event', 'invoke'].includes(context.activity.type)) return;
+        if (context.activity.type === 'message' && context.activity.text === 'logout') {
           const client = context.turnState.get<UserTokenClient>(adapter.UserTokenClientKey);
           await client.signOutUser(context.activity.from.id, 'company', context.activity.channelId);
           await context.sendActivity('classic: signed out');
@@ -261,16 +236,15 @@ describe('OAuthPrompt (botbuilder) and user authorization (Agents SDK) sign in t
           await context.sendActivity(`classic: you are ${await subjectOf(token)}`);
         }
         await conversationState.saveChanges(context);
-      });
-    });
-    classicServer.handler = classicApp;
-  });
+      },
+    );
+  }, 120_000);
 
   afterAll(async () => {
     restoreEnvironment();
     await idp?.stop();
     await platform?.close();
-    await Promise.all([agentServer.stop(), classicServer.stop()]);
+    await Promise.all([agentServer.stop(), classicServer.stop(), ssoClient.stop()]);
   });
 
   it.each([
@@ -297,6 +271,91 @@ describe('OAuthPrompt (botbuilder) and user authorization (Agents SDK) sign in t
         await chat.say('logout', (activity) => activity.text === `${label}: signed out`);
         // Signed out: the card again, and the old code works no more.
         await chat.say('whoami', isSignInCard);
+      } finally {
+        chat.close();
+      }
+    },
+  );
+
+  it.each([
+    ['the Agents SDK agent (signin/verifyState)', () => agentBot, 'agent'],
+    ['the botbuilder bot (tokens/response)', () => classicBot, 'classic'],
+  ])(
+    '%s: signed in from the chat’s own browser (Web Chat’s code_challenge), the token reaches the bot without a code',
+    async (_name, bot, label) => {
+      const user = `web-chat-user-of-${label}`;
+      const chat = new Chat(platform.relay.url, bot().secret, user);
+      try {
+        const card = await chat.say('whoami', isSignInCard);
+        const browser = new CookieClient();
+        const link = await webChatSignInLink(signInLinkOf(card), platform.relay.url, bot().secret, browser);
+        const page = await signInAt(link, user, browser);
+        expect(isSignedInPage(page)).toBe(true);
+        const signedIn = await chat.next(
+          (activity) => activity.text?.startsWith(`${label}: you are`) ?? false,
+        );
+        expect(signedIn.text).toBe(`${label}: you are ${user}`);
+        await chat.say('logout', (activity) => activity.text === `${label}: signed out`);
+      } finally {
+        chat.close();
+      }
+    },
+  );
+
+  it('a link carrying another browser’s Direct Line session still needs the magic code', async () => {
+    const chat = new Chat(platform.relay.url, classicBot.secret, 'victim-of-forwarding');
+    try {
+      const card = await chat.say('whoami', isSignInCard);
+      // The link as the chat's browser would open it, opened in another browser (forwarded).
+      const link = await webChatSignInLink(
+        signInLinkOf(card),
+        platform.relay.url,
+        classicBot.secret,
+        new CookieClient(),
+      );
+      const page = await signInAt(link, 'someone-else');
+      expect(isSignedInPage(page)).toBe(false);
+      const code = magicCodeOn(page);
+      const signedIn = await chat.say(
+        code,
+        (activity) => activity.text?.startsWith('classic: you are') ?? false,
+      );
+      expect(signedIn.text).toBe('classic: you are someone-else');
+      await chat.say('logout', (activity) => activity.text === 'classic: signed out');
+    } finally {
+      chat.close();
+    }
+  });
+
+  it.each([
+    ['the Agents SDK agent', () => agentBot, 'agent'],
+    ['the botbuilder bot', () => classicBot, 'classic'],
+  ])(
+    '%s: SSO, the client exchanges an ID token it already holds from the provider (signin/tokenExchange)',
+    async (_name, bot, label) => {
+      ssoClient.handler = (_request, response) => response.writeHead(200).end('signed in');
+      const user = `sso-user-of-${label}`;
+      const chat = new Chat(platform.relay.url, bot().secret, user);
+      try {
+        const card = await chat.say('whoami', isSignInCard);
+        const idToken = await idTokenFrom(
+          idp.issuer,
+          { id: 'fieldops-bots', secret: 'bots-oidc-client-secret' },
+          `${ssoClient.url}/signed-in`,
+          user,
+        );
+        // What Teams (or a Web Chat SSO middleware) sends when the card offers a token exchange.
+        const signedIn = await chat.send(
+          {
+            type: 'invoke',
+            name: 'signin/tokenExchange',
+            value: { id: 'exchange-1', connectionName: 'company', token: idToken },
+          },
+          (activity) => activity.text?.startsWith(`${label}: you are`) ?? false,
+        );
+        expect(card.attachments?.length).toBe(1);
+        expect(signedIn.text).toBe(`${label}: you are ${user} (ID token)`);
+        await chat.say('logout', (activity) => activity.text === `${label}: signed out`);
       } finally {
         chat.close();
       }

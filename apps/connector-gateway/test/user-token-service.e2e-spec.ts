@@ -1,12 +1,8 @@
-import { ConfidentialClientApplication } from '@azure/msal-node';
 import { type AuthProvider, UserTokenClient as AgentsUserTokenClient } from '@microsoft/agents-hosting';
-import { type Activity, ConfigurationBotFrameworkAuthentication } from 'botbuilder';
-import {
-  ClaimsIdentity,
-  MsalServiceClientCredentialsFactory,
-  type UserTokenClient,
-} from 'botframework-connector';
-import { RESOURCE, requestToken, SCOPE } from './support/gateway';
+import { type Activity } from 'botbuilder';
+import { ClaimsIdentity, type UserTokenClient } from 'botframework-connector';
+import { msalBotAuthentication } from './support/bot-stacks';
+import { requestToken, SCOPE } from './support/gateway';
 import { LateBoundServer, type PlatformBot, type RunningPlatform, startPlatform } from './support/platform';
 
 const USER_TOKEN_KEY = 'user-token-key-for-tests-0123456789abcdef';
@@ -74,27 +70,7 @@ describe('the user-token service API, as botbuilder and the Agents SDK call it',
     otherToken = await tokenOf(other.appId, 'other-bot-password-1');
     // The OAuthApiEndpoint / TOKEN_SERVICE_ENDPOINT of each SDK is the connector's own address. botbuilder's client
     // is the one its CloudAdapter makes (recipe C of docs/protocols/bot-connector.md, OAuthUrl = the connector).
-    const authorityMetadata = await (
-      await fetch(`${gateway}/botframework.com/v2.0/.well-known/openid-configuration`)
-    ).text();
-    const msal = new ConfidentialClientApplication({
-      auth: {
-        clientId: signer.appId,
-        clientSecret: 'signer-bot-password-1',
-        authority: 'https://connector.gateway.invalid/botframework.com',
-        knownAuthorities: ['connector.gateway.invalid'],
-        authorityMetadata,
-      },
-    });
-    const authentication = new ConfigurationBotFrameworkAuthentication(
-      {
-        MicrosoftAppId: signer.appId,
-        ToChannelFromBotOAuthScope: RESOURCE,
-        ToChannelFromBotLoginUrl: `${gateway}/botframework.com`,
-        OAuthUrl: gateway,
-      },
-      new MsalServiceClientCredentialsFactory(signer.appId, msal),
-    );
+    const authentication = await msalBotAuthentication(gateway, signer.appId, 'signer-bot-password-1');
     classic = await authentication.createUserTokenClient(
       new ClaimsIdentity([{ type: 'aud', value: signer.appId }], true),
     );
@@ -178,7 +154,7 @@ describe('the user-token service API, as botbuilder and the Agents SDK call it',
     expect(await url.text()).toMatch(link);
   });
 
-  it('GetAadTokens answers an empty map and exchange answers 404 (no SSO exchange for this connection)', async () => {
+  it('GetAadTokens answers an empty map and exchange answers 404 (the provider, unreachable here, vouches for no token)', async () => {
     await expect(
       classic.getAadTokens('user-1', 'company', ['https://graph.example.com'], 'directline'),
     ).resolves.toEqual({});

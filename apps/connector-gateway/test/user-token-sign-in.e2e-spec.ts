@@ -1,6 +1,8 @@
 import { type AuthProvider, UserTokenClient as AgentsUserTokenClient } from '@microsoft/agents-hosting';
 import Redis from 'ioredis';
+import jwt from 'jsonwebtoken';
 import { requestToken, SCOPE } from './support/gateway';
+import { rsaKeyPair } from './support/keys';
 import {
   CookieClient,
   freePort,
@@ -8,7 +10,8 @@ import {
   type RunningIdentityProvider,
   signInAt,
   startIdentityProvider,
-} from './support/identity-provider';
+  idTokenFrom,
+} from '@fieldops/testing';
 import { LateBoundServer, type PlatformBot, type RunningPlatform, startPlatform } from './support/platform';
 
 const USER_TOKEN_KEY = 'user-token-key-for-tests-0123456789abcdef';
@@ -27,6 +30,8 @@ const reference = (userId: string, conversationId = `conversation-of-${userId}`)
 
 describe('signing in through the company’s OpenID provider (oidc-provider), over HTTP', () => {
   const endpoint = new LateBoundServer();
+  // Where the provider sends an SSO client's own sign-in back (it answers anything).
+  const ssoClient = new LateBoundServer();
   let idp: RunningIdentityProvider;
   let platform: RunningPlatform;
   let gateway: string;
@@ -66,7 +71,8 @@ describe('signing in through the company’s OpenID provider (oidc-provider), ov
   };
 
   beforeAll(async () => {
-    await endpoint.start();
+    await Promise.all([endpoint.start(), ssoClient.start()]);
+    ssoClient.handler = (_request, response) => response.writeHead(200).end('signed in');
     // The provider's address goes in the platform configuration, the connector's callback in the provider's.
     const idpPort = await freePort();
     platform = await startPlatform([signer(`http://127.0.0.1:${idpPort}`), other], {
@@ -75,7 +81,7 @@ describe('signing in through the company’s OpenID provider (oidc-provider), ov
     gateway = platform.connector.url;
     idp = await startIdentityProvider({
       port: idpPort,
-      redirectUris: [`${gateway}/api/oauth/callback`],
+      redirectUris: [`${gateway}/api/oauth/callback`, `${ssoClient.url}/signed-in`],
       clients: [
         { id: 'fieldops-signer', secret: 'signer-oidc-client-secret' },
         // A public client whose access tokens expire within the refresh margin: every read refreshes.
@@ -108,7 +114,7 @@ describe('signing in through the company’s OpenID provider (oidc-provider), ov
   afterAll(async () => {
     await idp?.stop();
     await platform?.close();
-    await endpoint.stop();
+    await Promise.all([endpoint.stop(), ssoClient.stop()]);
   });
 
   it('sign-in link → provider login and consent → magic code → GetToken with the code; then the token; SignOut', async () => {
@@ -236,5 +242,74 @@ describe('signing in through the company’s OpenID provider (oidc-provider), ov
     } finally {
       redis.disconnect();
     }
+  });
+
+  it('exchange (SSO): a token of the provider for the connection’s client becomes the user’s token; others are 404', async () => {
+    const idToken = await idTokenFrom(
+      idp.issuer,
+      { id: 'fieldops-signer', secret: 'signer-oidc-client-secret' },
+      `${ssoClient.url}/signed-in`,
+      'frank',
+    );
+    const exchanged = await client.exchangeTokenAsync('frank', 'company', 'directline', {
+      uri: 'api://fieldops-signer',
+      token: idToken,
+    });
+    expect(exchanged).toMatchObject({ channelId: 'directline', connectionName: 'company', token: idToken });
+    await expect(client.getUserToken('company', 'directline', 'frank')).resolves.toMatchObject({
+      token: idToken,
+    });
+    const signerToken = String(
+      (
+        await requestToken(platform.connector, {
+          grant_type: 'client_credentials',
+          client_id: 'signer-bot-app-id',
+          client_secret: 'signer-bot-password-1',
+          scope: SCOPE,
+        })
+      ).body.access_token,
+    );
+    const exchange = (connectionName: string, token: string) =>
+      fetch(
+        `${gateway}/api/usertoken/exchange?userId=grace&connectionName=${connectionName}&channelId=directline`,
+        {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${signerToken}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ token }),
+        },
+      );
+    // The status the SDKs map a TokenResponse from (botbuilder reads only a 200's body).
+    const accepted = await exchange('company', idToken);
+    expect(accepted.status).toBe(200);
+    expect(await accepted.json()).toMatchObject({ connectionName: 'company', token: idToken });
+    await client.signOut('grace', 'company', 'directline');
+    const [header, payload] = idToken.split('.');
+    const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()) as Record<string, unknown>;
+    const now = Math.floor(Date.now() / 1000);
+    const refused = [
+      // The signature changed.
+      ['company', `${header}.${payload}.${Buffer.from('not the provider').toString('base64url')}`],
+      // The claims of grace, signed by someone else's key with the provider's key id.
+      [
+        'company',
+        jwt.sign({ ...claims, sub: 'grace', iat: now, exp: now + 600 }, rsaKeyPair().privateKey, {
+          algorithm: 'RS256',
+          keyid: String(
+            (JSON.parse(Buffer.from(header ?? '', 'base64url').toString()) as { kid?: string }).kid,
+          ),
+        }),
+      ],
+      // Issued for another client (the audience is fieldops-signer, the connection's client is fieldops-short).
+      ['short-lived', idToken],
+      // Not a JWT at all.
+      ['company', 'opaque-access-token'],
+    ] as const;
+    for (const [connectionName, token] of refused) {
+      const response = await exchange(connectionName, token);
+      expect([connectionName, response.status, await response.text()]).toEqual([connectionName, 404, '']);
+    }
+    await expect(client.getUserToken('company', 'directline', 'grace')).resolves.toEqual({
+      token: undefined,
+    });
   });
 });

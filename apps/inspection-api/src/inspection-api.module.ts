@@ -48,6 +48,9 @@ import { PlansService } from './plans/plans.service';
 import { RecordsController } from './records/records.controller';
 import { RecordsExportService } from './records/records-export.service';
 import { RecordsService } from './records/records.service';
+import { OidcController } from './oidc/oidc.controller';
+import { OidcSignInService } from './oidc/oidc-sign-in.service';
+import { OidcSignInStore } from './oidc/oidc-sign-in-store';
 import { UsersController } from './users/users.controller';
 import { UsersService } from './users/users.service';
 
@@ -97,6 +100,7 @@ export class InspectionApiModule {
       controllers: [
         ApiRootController,
         TokensController,
+        OidcController,
         DevicesController,
         ItemsController,
         PlansController,
@@ -135,6 +139,8 @@ export class InspectionApiModule {
         },
         LoginThrottle,
         LoginClientAddress,
+        OidcSignInStore,
+        OidcSignInService,
         DueService,
         StatisticsService,
         AuditService,

@@ -1,9 +1,15 @@
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash, createHmac } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { type CheckRecord } from '../src';
-import { INSPECTOR, type RunningInspectionPlatform, startInspectionPlatform } from './support/platform';
+import {
+  INSPECTOR,
+  RELAY_TOKEN_SIGNING_KEY,
+  type RunningInspectionPlatform,
+  startInspectionPlatform,
+} from './support/platform';
 
 /** Debian's Chromium, headless with the flags of toolchain.md §5 (as webchat.browser.e2e-spec.ts). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -41,6 +47,9 @@ const WORDS = {
     remove: 'Remove',
     retry: 'Retry',
     status: { ok: 'ok', warn: 'warn', fail: 'fail' },
+    help: 'Here is what I understand:',
+    deviceIntro: /\(FE-010\): record a result for each item/,
+    sessionEnded: 'Your session has ended. Please sign in again.',
   },
   'zh-CN': {
     hello: `${INSPECTOR.username}，您好！`,
@@ -52,6 +61,9 @@ const WORDS = {
     remove: '移除',
     retry: '重试',
     status: { ok: '正常', warn: '警告', fail: '故障' },
+    help: '我能理解以下指令：',
+    deviceIntro: /（FE-010）：请用按钮为每个检查项记录结果。/,
+    sessionEnded: '会话已结束，请重新登录。',
   },
 } as const;
 type Status = keyof (typeof WORDS)['en-US']['status'];
@@ -120,6 +132,27 @@ function exifSegment(): Buffer {
   return Buffer.concat([header, body]);
 }
 
+/**
+ * A Direct Line token as the relay signed it over an hour ago (its claims, its configured key), so expired: what a
+ * page holds after a long stay offline.
+ */
+function expiredToken(token: string): string {
+  const [header = '', payload = ''] = token.split('.');
+  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, number>;
+  const hours = 2 * 3600;
+  const shifted = Object.fromEntries(
+    Object.entries(claims).map(([name, value]) => [
+      name,
+      ['iat', 'nbf', 'exp'].includes(name) ? value - hours : value,
+    ]),
+  );
+  const body = Buffer.from(JSON.stringify(shifted)).toString('base64url');
+  const signature = createHmac('sha256', RELAY_TOKEN_SIGNING_KEY)
+    .update(`${header}.${body}`)
+    .digest('base64url');
+  return `${header}.${body}.${signature}`;
+}
+
 (chromiumPresent ? describe : describe.skip)(
   'the chat page offline and back (outbox, service worker, photos)',
   () => {
@@ -129,6 +162,14 @@ function exifSegment(): Buffer {
     let probe: Page;
     /** Camera-like 4000×3000 JPEGs of ≥ 6 MiB with a phone's EXIF segment, one colour each (PHOTO_COLOURS). */
     const cameraPhotos: Buffer[] = [];
+    /**
+     * The photos as files on disk, as a phone's picker hands them over: the browser reads a chosen file itself (a
+     * file given as bytes would cross the DevTools protocol as base64 and be rebuilt by a script in the page).
+     */
+    const photoFiles: string[] = [];
+    /** 5 MB that no browser can decode as a picture: the file the page cannot make small enough. */
+    let undecodableFile = '';
+    let photoDirectory = '';
     const browserErrors: string[] = [];
 
     beforeAll(async () => {
@@ -138,20 +179,26 @@ function exifSegment(): Buffer {
       probe = await browser.newPage();
       for (const [index, [red, green, blue]] of PHOTO_COLOURS.entries()) {
         // Drawn and encoded by the browser: a colour with fine noise in brightness and hue, as a sensor's picture.
+        // The noise is drawn once on a 509 px tile (a prime size, so no 8×8 JPEG block repeats along a row) and
+        // laid over the whole picture: the same ≥ 6 MiB of JPEG as noise drawn pixel by pixel, at a fraction of
+        // the script's time.
         const base64 = await probe.evaluate<string>(`(async () => {
           const canvas = new OffscreenCanvas(${CAMERA.width}, ${CAMERA.height});
           const context = canvas.getContext('2d');
-          context.fillStyle = 'rgb(${red}, ${green}, ${blue})';
-          context.fillRect(0, 0, ${CAMERA.width}, ${CAMERA.height});
-          const noise = context.getImageData(0, 0, ${CAMERA.width}, ${CAMERA.height});
+          const tile = new OffscreenCanvas(509, 509);
+          const tileContext = tile.getContext('2d');
+          const noise = tileContext.createImageData(509, 509);
           let seed = ${index + 7};
           for (let i = 0; i < noise.data.length; i += 4) {
             seed = (seed * 1103515245 + 12345) & 0x7fffffff;
             const n = (seed % 81) - 40;
             const hue = ((seed >> 8) % 21) - 10;
-            noise.data[i] += n + hue; noise.data[i + 1] += n; noise.data[i + 2] += n - hue;
+            noise.data[i] = ${red} + n + hue; noise.data[i + 1] = ${green} + n; noise.data[i + 2] = ${blue} + n - hue;
+            noise.data[i + 3] = 255;
           }
-          context.putImageData(noise, 0, 0);
+          tileContext.putImageData(noise, 0, 0);
+          context.fillStyle = context.createPattern(tile, 'repeat');
+          context.fillRect(0, 0, ${CAMERA.width}, ${CAMERA.height});
           const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.93 });
           const bytes = new Uint8Array(await blob.arrayBuffer());
           let text = '';
@@ -161,15 +208,21 @@ function exifSegment(): Buffer {
         const plain = Buffer.from(base64, 'base64');
         cameraPhotos.push(Buffer.concat([plain.subarray(0, 2), exifSegment(), plain.subarray(2)]));
       }
-      for (const photo of cameraPhotos) {
+      photoDirectory = mkdtempSync(join(tmpdir(), 'chat-outbox-photos-'));
+      for (const [index, photo] of cameraPhotos.entries()) {
         expect(photo.length).toBeGreaterThanOrEqual(CAMERA.minBytes);
         expect(jpegInfo(photo)).toEqual({ width: CAMERA.width, height: CAMERA.height, exif: true });
+        photoFiles.push(join(photoDirectory, `camera-${index + 1}.jpg`));
+        writeFileSync(photoFiles[index] ?? '', photo);
       }
+      undecodableFile = join(photoDirectory, 'broken.jpg');
+      writeFileSync(undecodableFile, Buffer.alloc(5 * 1024 * 1024, 0x5a));
     }, 180_000);
 
     afterAll(async () => {
       await browser?.close();
       await platform?.close();
+      if (photoDirectory) rmSync(photoDirectory, { recursive: true, force: true });
     });
 
     const open = async (
@@ -212,8 +265,12 @@ function exifSegment(): Buffer {
         .filter({ hasText: new RegExp(`${statusWord} · \\d\\d:\\d\\d · ${INSPECTOR.username}`) })
         .first();
 
-    const attachPhoto = (page: Page, name: string, buffer: Buffer) =>
-      page.locator('input[type="file"]').first().setInputFiles({ name, mimeType: 'image/jpeg', buffer });
+    /** A photo chosen with the paperclip (a file of photoFiles, or undecodableFile). */
+    const attachPhoto = (page: Page, file: string | undefined) =>
+      page
+        .locator('input[type="file"]')
+        .first()
+        .setInputFiles(file ?? '');
 
     const axeViolations = async (page: Page, name: string): Promise<AxeViolation[]> => {
       await page.evaluate(readFileSync(AXE, 'utf8'));
@@ -247,6 +304,12 @@ function exifSegment(): Buffer {
 
     const horizontalOverflow = (page: Page): Promise<number> =>
       page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+
+    /** The conversation the page keeps for a reload (its id and Direct Line token). */
+    const remembered = (page: Page) =>
+      page.evaluate<{ conversationId: string; token: string } | undefined>(
+        `JSON.parse(localStorage.getItem('fieldops.chat.conversation') ?? 'null') ?? undefined`,
+      );
 
     const until = async (
       condition: () => Promise<boolean>,
@@ -342,7 +405,7 @@ function exifSegment(): Buffer {
             // One answer on the page for a double tap: the second tap is dropped, not queued.
             await expect(page.locator('.card-answer').count()).resolves.toBe(answers + 1);
             photoOf.set(item, photoOf.size);
-            await attachPhoto(page, `${item}.jpg`, cameraPhotos[photoOf.size - 1] ?? Buffer.alloc(0));
+            await attachPhoto(page, photoFiles[photoOf.size - 1]);
             await pendingSays(page, words.toSend((queued += 1)));
           };
           await answer('Outlet pressure', 'ok', 'dblclick');
@@ -411,7 +474,7 @@ function exifSegment(): Buffer {
 
           // Not a picture the page can decode, and over the limit: the reason in words, and Remove instead of a
           // Retry that could never work.
-          await attachPhoto(page, 'broken.jpg', Buffer.alloc(5 * 1024 * 1024, 0x5a));
+          await attachPhoto(page, undecodableFile);
           const refusal = page.locator('.outbox-status.failed').filter({ hasText: words.tooLarge }).first();
           await refusal.waitFor({ timeout: 30_000 });
           await expect(refusal.getByRole('button', { name: words.remove }).isVisible()).resolves.toBe(true);
@@ -432,45 +495,6 @@ function exifSegment(): Buffer {
         }
       }, 420_000);
     }
-
-    it('desktop zh-CN: a reload rejoins the conversation with its transcript; sign-out then sign-in renders a working chat', async () => {
-      const { context, page } = await open('desktop', 'zh-CN');
-      try {
-        await page.goto(`${platform.bot.url}/?locale=zh-CN`);
-        await signIn(page);
-        await page.getByText(WORDS['zh-CN'].hello).first().waitFor({ timeout: 30_000 });
-        await sendText(page, 'check PUMP-001');
-        await itemCard(page, 'Outlet pressure').waitFor({ timeout: 30_000 });
-        const before = await page
-          .locator('.webchat__basic-transcript [role="listitem"], .webchat__basic-transcript__activity')
-          .count();
-
-        await page.reload();
-        await itemCard(page, 'Outlet pressure').waitFor({ timeout: 30_000 });
-        await page.getByText(WORDS['zh-CN'].hello).first().waitFor();
-        expect(
-          await page
-            .locator('.webchat__basic-transcript [role="listitem"], .webchat__basic-transcript__activity')
-            .count(),
-        ).toBeGreaterThanOrEqual(before);
-
-        await page.getByRole('button', { name: '退出登录' }).click();
-        await page.getByText('您已退出登录。').waitFor();
-        expect(await page.locator('.webchat__basic-transcript').count()).toBe(0);
-        await shoot(page, 'desktop-zh-signed-out');
-        await signIn(page);
-        await page.getByText(WORDS['zh-CN'].hello).first().waitFor({ timeout: 30_000 });
-        await expect(
-          page.locator('.webchat__send-box').getByRole('textbox').first().isVisible(),
-        ).resolves.toBe(true);
-        await sendText(page, 'check FE-010');
-        await itemCard(page, 'Seal intact').waitFor({ timeout: 30_000 });
-        await shoot(page, 'desktop-zh-signed-in-again');
-        expect(browserErrors).toEqual([]);
-      } finally {
-        await context.close();
-      }
-    }, 240_000);
 
     it('phone en: a session that ended while offline asks to sign in again, then sends what waited, once', async () => {
       const { context, page } = await open('phone', 'en-US');
@@ -548,7 +572,7 @@ function exifSegment(): Buffer {
             .getByRole('button', { name: words.status.ok, exact: true })
             .click();
           await answeredCard(page, 'Pressure gauge', words.status.ok).waitFor({ timeout: 30_000 });
-          await attachPhoto(page, 'gauge.jpg', cameraPhotos[0] ?? Buffer.alloc(0));
+          await attachPhoto(page, photoFiles[0]);
           let made: CheckRecord[] = [];
           await until(async () => {
             made = await recordsSince(devices, before);
@@ -567,7 +591,7 @@ function exifSegment(): Buffer {
             .click();
           await pendingSays(page, words.toSend(1));
           await page.getByText(words.reconnecting).waitFor({ timeout: 30_000 });
-          await attachPhoto(page, 'seal.jpg', cameraPhotos[1] ?? Buffer.alloc(0));
+          await attachPhoto(page, photoFiles[1]);
           await pendingSays(page, words.toSend(2));
           expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
           await shoot(page, `${tag}-relay-down`);
@@ -601,6 +625,122 @@ function exifSegment(): Buffer {
           ).toEqual([]);
         } finally {
           await startRelay?.();
+          await context.close();
+        }
+      }, 300_000);
+    }
+
+    // Both sizes and both languages between the two runs (as the relay restart): a long stay in a dead zone, during
+    // which the bot is redeployed and, later, the page's Direct Line token expires.
+    for (const [viewport, locale] of [
+      ['desktop', 'zh-CN'],
+      ['phone', 'en-US'],
+    ] as const) {
+      const words = WORDS[locale];
+      const tag = `${viewport}-${short(locale)}`;
+      it(`${tag}: the bot restarted while the phone is offline with an answer and a photo waiting, then the Direct Line token expired while offline: each time, back online, everything waiting is sent exactly once, with no sign-in asked`, async () => {
+        const { context, page } = await open(viewport, locale);
+        try {
+          const extinguisher = await platform.client.findDeviceByCode('FE-010');
+          const devices = [extinguisher?.id ?? 0];
+          const itemId = (name: string) => extinguisher?.check_items.find((item) => item.name === name)?.id;
+          const before = await recordIds(devices);
+          await page.goto(`${platform.bot.url}/?locale=${locale}`);
+          await signIn(page);
+          await page.getByText(words.hello).first().waitFor({ timeout: 30_000 });
+          await until(
+            () => page.evaluate<boolean>('!!navigator.serviceWorker.controller'),
+            'the service worker to control the page',
+          );
+          await sendText(page, 'check FE-010');
+          await itemCard(page, 'Seal intact').waitFor({ timeout: 30_000 });
+          const conversation = await remembered(page);
+
+          // Offline: an answer and its photo wait on the phone while the bot process stops and starts again.
+          await context.setOffline(true);
+          await page.getByText(words.offline).waitFor();
+          await itemCard(page, 'Seal intact')
+            .getByRole('button', { name: words.status.fail, exact: true })
+            .click();
+          await pendingSays(page, words.toSend(1));
+          await attachPhoto(page, photoFiles[2]);
+          await pendingSays(page, words.toSend(2));
+          await platform.restartBot();
+          await shoot(page, `${tag}-bot-restarted-offline`);
+
+          // Back online: the same conversation (its token renewed by the new bot process from the same session),
+          // both sent once, the photo on its item, nothing asked.
+          await context.setOffline(false);
+          await page.locator('#pending').waitFor({ state: 'hidden', timeout: 120_000 });
+          let made: CheckRecord[] = [];
+          await until(async () => {
+            made = await recordsSince(devices, before);
+            return made.some((record) => record.photo);
+          }, 'the answer and photo sent after the bot restart');
+          expect(made.map((record) => [record.item, record.status])).toEqual([
+            [itemId('Seal intact'), 'fail'],
+          ]);
+          expect((await servedPhoto(made[0]?.photo ?? null)).colour).toBe(2);
+          expect((await remembered(page))?.conversationId).toBe(conversation?.conversationId);
+          await page.getByText(words.offline).waitFor({ state: 'hidden' });
+          await expect(page.locator('#sign-in').isHidden()).resolves.toBe(true);
+          // The new bot process answers in the conversation.
+          await sendText(page, 'help');
+          await page.getByText(words.help).last().waitFor({ timeout: 30_000 });
+          await shoot(page, `${tag}-bot-restarted-synced`);
+          expect(await axeViolations(page, `${tag}-bot-restarted-synced`)).toEqual([]);
+
+          // Offline again, long enough for the page's Direct Line token to expire: an answer and its photo wait;
+          // the tab is reopened there (a phone discards it), with the token as the relay signed it over an hour ago.
+          await context.setOffline(true);
+          await page.getByText(words.offline).waitFor();
+          await itemCard(page, 'Pressure gauge')
+            .getByRole('button', { name: words.status.warn, exact: true })
+            .click();
+          await pendingSays(page, words.toSend(1));
+          await attachPhoto(page, photoFiles[3]);
+          await pendingSays(page, words.toSend(2));
+          const kept = await remembered(page);
+          await page.evaluate(
+            `localStorage.setItem('fieldops.chat.conversation', ${JSON.stringify(
+              JSON.stringify({ ...kept, token: expiredToken(kept?.token ?? '') }),
+            )})`,
+          );
+          await page.reload();
+          await pendingSays(page, words.toSend(2));
+          await shoot(page, `${tag}-token-expired-offline`);
+
+          // Back online: the relay refuses to renew an expired token (as Direct Line's tokens/refresh does), so the
+          // page's route gives a new conversation on the same session, and what waited is sent there, once.
+          await context.setOffline(false);
+          await page.locator('#pending').waitFor({ state: 'hidden', timeout: 120_000 });
+          await until(async () => {
+            made = await recordsSince(devices, before);
+            return made.filter((record) => record.photo).length >= 2;
+          }, 'the answer and photo sent after the token expired');
+          expect(made.map((record) => [record.item, record.status]).sort()).toEqual(
+            [
+              [itemId('Seal intact'), 'fail'],
+              [itemId('Pressure gauge'), 'warn'],
+            ].sort(),
+          );
+          const gauge = made.find((record) => record.item === itemId('Pressure gauge'));
+          expect((await servedPhoto(gauge?.photo ?? null)).colour).toBe(3);
+          await expect(page.locator('#sign-in').isHidden()).resolves.toBe(true);
+          expect(await page.getByText(words.sessionEnded).count()).toBe(0);
+          expect((await remembered(page))?.conversationId).not.toBe(conversation?.conversationId);
+          // The chat works on: a check opened in the new conversation.
+          await sendText(page, 'check FE-010');
+          await page.getByText(words.deviceIntro).last().waitFor({ timeout: 30_000 });
+          expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+          await shoot(page, `${tag}-token-renewed-synced`);
+          expect(await axeViolations(page, `${tag}-token-renewed-synced`)).toEqual([]);
+          expect(await recordsSince(devices, before)).toHaveLength(2);
+          expect(browserErrors.filter((error) => !/net::ERR|Failed to load resource/.test(error))).toEqual(
+            [],
+          );
+        } finally {
+          await shoot(page, `${tag}-restart-last`).catch(() => undefined);
           await context.close();
         }
       }, 300_000);

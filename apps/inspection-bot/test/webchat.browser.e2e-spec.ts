@@ -258,33 +258,82 @@ interface AxeViolation {
     }
   }, 120_000);
 
-  // Both sizes and both languages between the two runs: the bot's words (and their length at 390 px) differ by
-  // language; the landing itself is the same at any size.
+  // Every size in every language, one walk each: the bot's words (and their length at 390 px) differ by language,
+  // the layout by size. A QR label lands on its device's check; a reload rejoins that conversation with its
+  // transcript and the answered item; an unknown code says so; sign-out then sign-in renders a working chat.
   for (const [viewport, locale] of [
     ['phone', 'en-US'],
+    ['desktop', 'en-US'],
+    ['phone', 'zh-CN'],
     ['desktop', 'zh-CN'],
   ] as const) {
     const chinese = locale === 'zh-CN';
     const tag = `${viewport}-${chinese ? 'zh' : 'en'}`;
-    it(`${tag}: a QR label (/d/CODE) lands on that device's check; an unknown code says so; the text with a list is never cut off`, async () => {
+    const ok = chinese ? '正常' : 'ok';
+    const hello = chinese ? `${INSPECTOR.username}，您好！` : `Hello ${INSPECTOR.username}!`;
+    it(`${tag}: a QR label (/d/CODE) lands on that device's check and its answer records source qr; a reload rejoins the same conversation with its transcript and answered item; an unknown code says so; the text with a list is never cut off; sign-out then sign-in renders a working chat`, async () => {
       const { context, page } = await open(viewport, locale);
       try {
+        const compressor = await platform.client.findDeviceByCode('CMP-002');
+        const discharge = compressor?.check_items.find((item) => item.name === 'Discharge temperature')?.id;
+        const before = new Set(
+          (await platform.client.lastRecords(compressor?.id ?? 0, 50)).map(({ id }) => id),
+        );
         // Scanned before signing in: the device is asked for once the chat runs.
         await page.goto(`${platform.bot.url}/d/CMP-002`);
         await page
           .getByRole('heading', { name: chinese ? '登录后开始巡检' : 'Sign in to start an inspection' })
           .waitFor();
         await signIn(page);
-        await page
-          .getByText(chinese ? /已通过 .+（CMP-002）的二维码标签打开/ : 'Opened from the QR label of')
-          .first()
-          .waitFor({ timeout: 20_000 });
-        await page
+        const landedWords = chinese
+          ? /已通过 .+（CMP-002）的二维码标签打开/
+          : /Opened from the QR label of .+ \(CMP-002\)/;
+        await page.getByText(landedWords).first().waitFor({ timeout: 20_000 });
+        /** The transcript's messages saying the label opened the check (a message's screen-reader text aside). */
+        const landed = page.locator('.webchat__basic-transcript__activity').filter({ hasText: landedWords });
+        const dischargeCard = page
           .locator('.ac-adaptiveCard', { has: page.locator('textarea') })
           .filter({ hasText: 'Discharge temperature' })
+          .first();
+        await dischargeCard.waitFor({ timeout: 15_000 });
+        await shoot(page, `${tag}-qr-label`);
+
+        // An answer on the card a label opened: the record says presence was shown.
+        await dischargeCard.getByRole('button', { name: ok, exact: true }).click();
+        const answered = page
+          .locator('.ac-adaptiveCard')
+          .filter({ hasText: 'Discharge temperature' })
+          .filter({ hasText: new RegExp(`${ok} · \\d\\d:\\d\\d · ${INSPECTOR.username}`) })
+          .first();
+        await answered.waitFor({ timeout: 15_000 });
+        const made = (await platform.client.lastRecords(compressor?.id ?? 0, 50)).filter(
+          ({ id }) => !before.has(id),
+        );
+        expect(made.map(({ item, status, source }) => ({ item, status, source }))).toEqual([
+          { item: discharge, status: 'ok', source: 'qr' },
+        ]);
+
+        // A reload rejoins the same conversation: the transcript with the label's check, the item answered, the
+        // label not opened a second time.
+        const conversationOf = () =>
+          page.evaluate<string | undefined>(
+            `JSON.parse(localStorage.getItem('fieldops.chat.conversation') ?? 'null')?.conversationId`,
+          );
+        const conversation = await conversationOf();
+        expect(conversation).toEqual(expect.any(String));
+        await page.reload();
+        await answered.waitFor({ timeout: 20_000 });
+        await page.getByText(hello).first().waitFor();
+        await expect(conversationOf()).resolves.toBe(conversation);
+        await expect(page.locator('#sign-in').isHidden()).resolves.toBe(true);
+        // The bot answers in the rejoined conversation and knows what was answered in it.
+        await sendText(page, 'check CMP-002');
+        await page
+          .getByText(chinese ? /已作答 1\/\d+ 项。/ : /1 of \d+ items answered\./)
           .first()
           .waitFor({ timeout: 15_000 });
-        await shoot(page, `${tag}-qr-label`);
+        expect(await landed.count()).toBe(1);
+        await shoot(page, `${tag}-rejoined`);
 
         await page.goto(`${platform.bot.url}/?device=NOT-A-DEVICE&locale=${locale}`);
         await page
@@ -328,11 +377,33 @@ interface AxeViolation {
         }
         expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
         expect(await axeViolations(page)).toEqual([]);
+
+        // Sign-out, then sign-in on the same page: a working chat every time (welcome, send box, an answer).
+        await page.getByRole('button', { name: chinese ? '退出登录' : 'Sign out' }).click();
+        await page.getByText(chinese ? '您已退出登录。' : 'You have signed out.').waitFor();
+        expect(await page.locator('.webchat__basic-transcript').count()).toBe(0);
+        await shoot(page, `${tag}-rejoin-signed-out`);
+        expect(await axeViolations(page)).toEqual([]);
+        await signIn(page);
+        await page.getByText(hello).first().waitFor({ timeout: 20_000 });
+        await expect(
+          page.locator('.webchat__send-box').getByRole('textbox').first().isVisible(),
+        ).resolves.toBe(true);
+        await sendText(page, 'check FE-010');
+        await page
+          .locator('.ac-adaptiveCard', { has: page.locator('textarea') })
+          .filter({ hasText: 'Seal intact' })
+          .first()
+          .waitFor({ timeout: 15_000 });
+        await shoot(page, `${tag}-signed-in-again`);
+        expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+        expect(await axeViolations(page)).toEqual([]);
         expect(browserErrors).toEqual([]);
       } finally {
+        await shoot(page, `${tag}-qr-last`).catch(() => undefined);
         await context.close();
       }
-    }, 120_000);
+    }, 180_000);
   }
 
   for (const [viewport, locale] of [

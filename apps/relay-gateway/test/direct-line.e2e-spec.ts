@@ -453,9 +453,24 @@ describe('Direct Line 3.0 over raw HTTP and WebSocket', () => {
       expect(response.headers.get('access-control-allow-origin')).toBe('https://somewhere.example');
     });
 
-    it('answers getsessionid', async () => {
+    it('getsessionid names the browser with an HttpOnly cookie and answers its value; the same browser keeps it', async () => {
       const response = await fetch(`${base}/session/getsessionid`, { headers: auth(SECRET) });
-      expect(await response.json()).toEqual({ sessionId: '' });
+      const { sessionId } = (await response.json()) as { sessionId: string };
+      expect(sessionId).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      const cookie = response.headers.get('set-cookie') ?? '';
+      expect(cookie).toMatch(new RegExp(`^fieldops_directline_session=${sessionId};`));
+      expect(cookie).toMatch(/HttpOnly/);
+      expect(cookie).toMatch(/SameSite=Lax/);
+      const again = await fetch(`${base}/session/getsessionid`, {
+        headers: { ...auth(SECRET), Cookie: `fieldops_directline_session=${sessionId}` },
+      });
+      expect(await again.json()).toEqual({ sessionId });
+      // A malformed cookie is replaced, never echoed.
+      const forged = await fetch(`${base}/session/getsessionid`, {
+        headers: { ...auth(SECRET), Cookie: 'fieldops_directline_session=<script>' },
+      });
+      expect(((await forged.json()) as { sessionId: string }).sessionId).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect((await fetch(`${base}/session/getsessionid`)).status).toBe(401);
     });
   });
 

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import { LOGGER, type Logger } from '@fieldops/platform';
 import { type OAuthConnectionConfig } from '@fieldops/platform-config';
@@ -23,6 +24,7 @@ export class OAuthProviderError extends Error {
 @Injectable()
 export class OAuthProviders {
   private readonly configurations = new Map<string, Promise<client.Configuration>>();
+  private readonly keySets = new Map<string, JWTVerifyGetKey>();
 
   constructor(@Inject(LOGGER) private readonly logger: Logger) {}
 
@@ -84,6 +86,51 @@ export class OAuthProviders {
         'refresh refused',
       );
       throw new OAuthProviderError((error as Error).message, { cause: error });
+    }
+  }
+
+  /**
+   * SSO token exchange: a token the client already holds from the connection's provider, accepted when it is a JWT
+   * signed with one of the provider's keys (its jwks_uri), issued by it (`iss`), for the connection's client (`aud`)
+   * and not expired. Undefined when it is not.
+   */
+  async exchangeable(
+    appId: string,
+    connection: OAuthConnectionConfig,
+    token: string,
+  ): Promise<StoredTokens | undefined> {
+    const metadata = (await this.configuration(appId, connection)).serverMetadata();
+    if (metadata.jwks_uri === undefined) return undefined;
+    let keys = this.keySets.get(metadata.jwks_uri);
+    if (!keys) {
+      keys = createRemoteJWKSet(new URL(metadata.jwks_uri));
+      this.keySets.set(metadata.jwks_uri, keys);
+    }
+    try {
+      const { payload } = await jwtVerify(token, keys, {
+        issuer: metadata.issuer,
+        audience: connection.clientId,
+        algorithms: [
+          'RS256',
+          'RS384',
+          'RS512',
+          'PS256',
+          'PS384',
+          'PS512',
+          'ES256',
+          'ES384',
+          'ES512',
+          'EdDSA',
+        ],
+        requiredClaims: ['exp', 'sub'],
+      });
+      return { accessToken: token, ...(payload.exp !== undefined && { expiresAt: payload.exp }) };
+    } catch (error) {
+      this.logger.info(
+        { connectionName: connection.name, issuer: connection.issuer, error: (error as Error).message },
+        'token exchange refused',
+      );
+      return undefined;
     }
   }
 

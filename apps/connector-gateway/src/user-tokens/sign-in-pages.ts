@@ -36,6 +36,16 @@ export function magicCodePage(code: string, provider: string): string {
   );
 }
 
+/** After a successful sign-in whose token went straight to the bot (the browser of the chat signed in). */
+export function signedInPage(provider: string): string {
+  return page(
+    'Signed in',
+    `<h1 data-signed-in>Signed in to ${escape(provider)}</h1>
+<p>You can close this tab and go back to the chat.</p>
+<p lang="zh-CN">登录成功。您可以关闭此页面并返回聊天。</p>`,
+  );
+}
+
 /** The link is forged, expired or was already used. */
 export function expiredPage(): string {
   return page(

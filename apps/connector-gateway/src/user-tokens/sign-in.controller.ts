@@ -1,9 +1,10 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { type Request, type Response } from 'express';
+import { DIRECT_LINE_SESSION_COOKIE } from '@fieldops/contracts';
 import { Public, publicBaseUrl } from '@fieldops/platform';
 import { ConnectorGatewayEnvironment } from '../config/connector-gateway.environment';
 import { OAuthProviderError } from './oauth-providers';
-import { expiredPage, failedPage, magicCodePage } from './sign-in-pages';
+import { expiredPage, failedPage, magicCodePage, signedInPage } from './sign-in-pages';
 import { UserTokenService } from './user-token.service';
 
 const first = (value: unknown): string | undefined =>
@@ -13,10 +14,22 @@ const first = (value: unknown): string | undefined =>
       ? value[0]
       : undefined;
 
+/** Web Chat appends `&code_challenge={sessionId}` URL-encoded to the link, so it arrives inside `signin`. */
+const WEB_CHAT_CHALLENGE = '&code_challenge=';
+
+function cookie(request: Request, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const index = part.indexOf('=');
+    if (index >= 0 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim();
+  }
+  return undefined;
+}
+
 /**
  * The pages a user's browser goes through (no bot token: the signed, single-use sign-in id is the credential): the
  * sign-in link sends it to the provider (authorization code + PKCE), the provider sends it back to the callback,
- * which shows the magic code. Register `{CONNECTOR_PUBLIC_URL}/api/oauth/callback` at the provider.
+ * which hands the token to the bot when the browser is the chat's own (Web Chat's `code_challenge` matches its Direct
+Line session cookie) and otherwise shows the magic code. Register `{CONNECTOR_PUBLIC_URL}/api/oauth/callback` at the provider.
  */
 @Public()
 @Controller('api/oauth')
@@ -29,12 +42,19 @@ export class SignInController {
   @Get('signin')
   async signIn(
     @Query('signin') signin: unknown,
+    @Query('code_challenge') codeChallenge: unknown,
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const signedId = first(signin);
+    const [signedId, embeddedChallenge] = (first(signin) ?? '').split(WEB_CHAT_CHALLENGE);
+    const challenge = embeddedChallenge ?? first(codeChallenge);
     try {
-      const destination = signedId && (await this.tokens.startSignIn(signedId, this.redirectUri(request)));
+      const destination =
+        signedId &&
+        (await this.tokens.startSignIn(signedId, this.redirectUri(request), {
+          codeChallenge: challenge,
+          session: cookie(request, DIRECT_LINE_SESSION_COOKIE),
+        }));
       if (!destination) return this.render(response, 400, expiredPage());
       response.setHeader('Cache-Control', 'no-store');
       response.redirect(302, destination.href);
@@ -57,7 +77,13 @@ export class SignInController {
         signedState &&
         (await this.tokens.completeSignIn(signedState, new URL(request.originalUrl, `${base}/`)));
       if (!completed) return this.render(response, 400, expiredPage());
-      this.render(response, 200, magicCodePage(completed.code, completed.provider));
+      this.render(
+        response,
+        200,
+        completed.code === undefined
+          ? signedInPage(completed.provider)
+          : magicCodePage(completed.code, completed.provider),
+      );
     } catch (error) {
       if (!(error instanceof OAuthProviderError)) throw error;
       this.render(response, 502, failedPage());

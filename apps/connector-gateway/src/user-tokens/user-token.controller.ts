@@ -98,20 +98,26 @@ export class UserTokenController {
   }
 
   @Post('usertoken/exchange')
-  exchange(
+  @HttpCode(200)
+  async exchange(
     @CallingBot() bot: BotPrincipal,
     @Query() query: Record<string, unknown>,
     @Body() body: unknown,
     @Res({ passthrough: true }) response: Response,
-  ): TokenResponse | undefined {
+  ): Promise<TokenResponse | undefined> {
     const key = tokenKey(query);
     const request = (body ?? {}) as { uri?: unknown; token?: unknown };
     if (typeof request.token !== 'string' && typeof request.uri !== 'string')
       throw badArgument('The body must be a TokenExchangeRequest {uri, token}');
-    this.tokens.connection(bot, key.connectionName);
-    // Not exchangeable: the SDKs fall back to the sign-in card.
-    response.status(404);
-    return undefined;
+    if (typeof request.token === 'string' && request.token.length > 16_384)
+      throw badArgument('token is too long');
+    const exchanged =
+      typeof request.token === 'string' && request.token !== ''
+        ? await this.tokens.exchange(bot, key, request.token)
+        : (this.tokens.connection(bot, key.connectionName), undefined);
+    // Not exchangeable: 404, and the SDKs fall back to the sign-in card.
+    if (!exchanged) response.status(404);
+    return exchanged;
   }
 
   @Get('usertoken/GetTokenOrSignInResource')

@@ -1,10 +1,11 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { badArgument, forbidden } from '@fieldops/contracts';
+import { type Activity, badArgument, forbidden } from '@fieldops/contracts';
 import { LOGGER, type Logger } from '@fieldops/platform';
 import { type OAuthConnectionConfig } from '@fieldops/platform-config';
 import { type BotPrincipal } from '../bot-auth/bot-access-token-verifier';
 import { BotRegistry } from '../bots/bot-registry';
+import { BotDeliverer } from '../delivery/bot-deliverer.service';
 import { OAuthProviderError, OAuthProviders } from './oauth-providers';
 import { parseTokenExchangeState, type SignInConversation } from './token-exchange-state';
 import { UserTokenCrypto } from './user-token-crypto';
@@ -66,6 +67,10 @@ export interface PendingSignIn {
   conversation: SignInConversation;
   codeVerifier: string;
   finalRedirect?: string;
+  /** Milliseconds since the epoch. */
+  expiresAt?: number;
+  /** The browser that opened the link is the chat's own (its Direct Line session matched Web Chat's code_challenge). */
+  sameBrowser?: boolean;
 }
 
 /** Tokens waiting for the user to type their magic code in the conversation that asked. */
@@ -74,6 +79,14 @@ interface PendingCode {
   tokens: StoredTokens;
   attemptsLeft: number;
   expiresAt: number;
+}
+
+/** Web Chat's code_challenge equals the browser's Direct Line session (both present). */
+function sameSecret(challenge: string | undefined, session: string | undefined): boolean {
+  if (!challenge || !session) return false;
+  const given = Buffer.from(challenge, 'utf8');
+  const expected = Buffer.from(session, 'utf8');
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 const digest = (parts: readonly string[]): string =>
@@ -91,6 +104,7 @@ export class UserTokenService {
     private readonly crypto: UserTokenCrypto,
     private readonly registry: BotRegistry,
     private readonly providers: OAuthProviders,
+    private readonly deliverer: BotDeliverer,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -116,6 +130,24 @@ export class UserTokenService {
     }
     const tokens = await this.currentTokens(bot, key);
     return tokens && this.response(key, tokens);
+  }
+
+  /**
+   * exchange (SSO): stores and returns the token the client already holds for the connection's provider, when the
+   * provider's keys vouch for it (OAuthProviders.exchangeable); undefined (404) otherwise, and the SDKs show the card.
+   */
+  async exchange(bot: BotPrincipal, key: UserTokenKey, token: string): Promise<TokenResponse | undefined> {
+    const connection = this.connection(bot, key.connectionName);
+    let tokens: StoredTokens | undefined;
+    try {
+      tokens = await this.providers.exchangeable(bot.appId, connection, token);
+    } catch (error) {
+      // The provider's keys cannot be read: nothing vouches for the token, the SDKs show the card.
+      if (!(error instanceof OAuthProviderError)) throw error;
+    }
+    if (!tokens) return undefined;
+    await this.saveTokens(bot, key, tokens);
+    return this.response(key, tokens);
   }
 
   /** SignOut: forgets the user's tokens (and pending code) of one connection, or of all the bot's connections. */
@@ -187,6 +219,7 @@ export class UserTokenService {
       conversation: parsed.conversation,
       codeVerifier: randomBytes(32).toString('base64url'),
       ...(options.finalRedirect && { finalRedirect: options.finalRedirect }),
+      expiresAt: Date.now() + SIGN_IN_TTL_SECONDS * 1000,
     };
     const record = this.signInRecord(id);
     await this.store.set(record, this.crypto.seal(pending, record), SIGN_IN_TTL_SECONDS);
@@ -215,9 +248,14 @@ export class UserTokenService {
 
   /**
    * The user's browser opened the sign-in link: where to send it at the provider (the pending sign-in stays until the
-   * callback). Undefined: the link is forged, expired or already used.
+   * callback). Undefined: the link is forged, expired or already used. `browser`: Web Chat's `code_challenge` and the
+   * browser's Direct Line session cookie; when they match, the callback hands the token to the bot.
    */
-  async startSignIn(signedId: string, redirectUri: string): Promise<URL | undefined> {
+  async startSignIn(
+    signedId: string,
+    redirectUri: string,
+    browser: { codeChallenge?: string; session?: string } = {},
+  ): Promise<URL | undefined> {
     const id = this.crypto.verifyState(signedId);
     if (id === undefined) return undefined;
     const record = this.signInRecord(id);
@@ -225,6 +263,12 @@ export class UserTokenService {
     const pending = sealed === undefined ? undefined : this.crypto.open<PendingSignIn>(sealed, record);
     const connection = pending && this.pendingConnection(pending);
     if (!pending || !connection) return undefined;
+    const sameBrowser = sameSecret(browser.codeChallenge, browser.session);
+    if (sameBrowser !== Boolean(pending.sameBrowser)) {
+      const remainingSeconds = Math.ceil(((pending.expiresAt ?? 0) - Date.now()) / 1000);
+      if (remainingSeconds <= 0) return undefined;
+      await this.store.set(record, this.crypto.seal({ ...pending, sameBrowser }, record), remainingSeconds);
+    }
     return this.providers.authorizationUrl(pending.appId, connection, {
       redirectUri,
       state: signedId,
@@ -234,13 +278,14 @@ export class UserTokenService {
 
   /**
    * The provider sent the browser back: consumes the pending sign-in the signed `state` names (of two callbacks with
-   * one state, one gets it), redeems the code and returns the magic code the user types in the chat. Undefined: the
-   * state is forged, expired or already used. Throws OAuthProviderError when the provider refuses.
+   * one state, one gets it) and redeems the code. When the chat's own browser signed in, the token goes to the bot
+   * (handOver) and no code is returned; otherwise the magic code the user types in the chat. Undefined: the state is
+   * forged, expired or already used. Throws OAuthProviderError when the provider refuses.
    */
   async completeSignIn(
     state: string,
     callbackUrl: URL,
-  ): Promise<{ code: string; provider: string } | undefined> {
+  ): Promise<{ code?: string; provider: string } | undefined> {
     const id = this.crypto.verifyState(state);
     if (id === undefined) return undefined;
     const record = this.signInRecord(id);
@@ -255,7 +300,56 @@ export class UserTokenService {
       state,
       codeVerifier: pending.codeVerifier,
     });
+    if (pending.sameBrowser && (await this.handOver(pending, tokens)))
+      return { provider: connection.displayName };
     return { code: await this.awaitMagicCode(pending, tokens), provider: connection.displayName };
+  }
+
+  /**
+   * Delivers a sign-in to the bot in the conversation that asked, as its SDK takes it: botbuilder (OAuthPrompt) the
+   * `tokens/response` event with the TokenResponse; the Agents SDK, whose user authorization completes only on a
+   * code, the `signin/verifyState` invoke carrying the magic code, which it redeems itself. False when the bot did not
+   * take it (the user then types the code).
+   */
+  private async handOver(pending: PendingSignIn, tokens: StoredTokens): Promise<boolean> {
+    const bot = this.registry.find(pending.appId);
+    const { conversation } = pending;
+    if (!bot || conversation.serviceUrl === undefined) return false;
+    const key = {
+      userId: pending.userId,
+      channelId: pending.channelId,
+      connectionName: pending.connectionName,
+    };
+    const activity: Activity = {
+      id: randomUUID(),
+      timestamp: new Date().toISOString(),
+      channelId: conversation.channelId,
+      serviceUrl: conversation.serviceUrl,
+      conversation: { id: conversation.conversationId },
+      from: { id: conversation.userId },
+      recipient: { id: conversation.botId ?? bot.appId },
+      ...(bot.sdk === 'agents'
+        ? {
+            type: 'invoke',
+            name: 'signin/verifyState',
+            value: { state: await this.awaitMagicCode(pending, tokens) },
+          }
+        : { type: 'event', name: 'tokens/response', value: this.response(key, tokens) }),
+    };
+    if (bot.sdk !== 'agents') await this.saveTokens(bot, key, tokens);
+    const report = await this.deliverer.deliver(bot, activity);
+    // Off Teams the Agents SDK answers every invoke 501 (its invoke responses are Teams-only): it took the sign-in
+    // when it redeemed the code during that turn.
+    const taken =
+      bot.sdk === 'agents'
+        ? report.kind !== 'unreachable' && (await this.store.get(this.codeRecord(bot, key))) === undefined
+        : report.kind === 'delivered';
+    if (taken) return true;
+    this.logger.info(
+      { bot: bot.id, connectionName: pending.connectionName, delivery: report.kind },
+      'sign-in not taken by the bot; the user types the magic code',
+    );
+    return false;
   }
 
   private pendingConnection(pending: PendingSignIn): OAuthConnectionConfig | undefined {

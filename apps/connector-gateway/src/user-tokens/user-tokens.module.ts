@@ -2,6 +2,7 @@ import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '
 import { ConfigurationError } from '@fieldops/platform';
 import { type RegisteredBot } from '../bots/registered-bot';
 import { type ConnectorGatewayEnvironment } from '../config/connector-gateway.environment';
+import { DeliveryModule } from '../delivery/delivery.module';
 import { OAuthProviders } from './oauth-providers';
 import { SignInController } from './sign-in.controller';
 import { UserTokenController } from './user-token.controller';
@@ -37,6 +38,7 @@ export class UserTokensModule {
       ]);
     return {
       module: UserTokensModule,
+      imports: [DeliveryModule],
       controllers: [UserTokenController, SignInController],
       providers: [
         { provide: UserTokenCrypto, useValue: new UserTokenCrypto(environment.CONNECTOR_USER_TOKEN_KEY) },

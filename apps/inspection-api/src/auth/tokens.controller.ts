@@ -4,6 +4,7 @@ import {
   ApiBody,
   ApiCreatedResponse,
   ApiExcludeEndpoint,
+  ApiForbiddenResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -17,6 +18,7 @@ import { validateInput } from '../drf/serializer';
 import { Body, type RequestInput } from '../drf/request-input';
 import { otherMethod, postActions, TOKEN_METHODS } from '../drf/routes';
 import { DrfException } from '../drf/exceptions';
+import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { UsersService } from '../users/users.service';
 import {
   TOKEN_OBTAIN_FIELDS,
@@ -44,6 +46,7 @@ export class TokensController {
     private readonly tokens: TokensService,
     private readonly throttle: LoginThrottle,
     private readonly clientAddress: LoginClientAddress,
+    private readonly environment: InspectionApiEnvironment,
   ) {}
 
   @Post()
@@ -56,6 +59,10 @@ export class TokensController {
   @ApiCreatedResponse({ type: TokenPairDto })
   @ApiBadRequestResponse({ description: 'Field errors, e.g. {"username":["This field is required."]}' })
   @ApiUnauthorizedResponse({ description: '{"detail":"No active account found with the given credentials"}' })
+  @ApiForbiddenResponse({
+    description:
+      'Password sign-in is turned off (INSPECTION_LOCAL_PASSWORDS=false) for everyone but the service accounts: {"detail":"…","code":"password_sign_in_disabled"}',
+  })
   @ApiTooManyRequestsResponse({
     description:
       'Too many refused passwords from this client address, or for this user name from this address: {"detail":"Request was throttled. Expected available in N seconds."} with Retry-After',
@@ -69,6 +76,12 @@ export class TokensController {
     });
     if (isFieldErrors(errors)) throw validationError(errors);
     const username = values.username as string;
+    if (!this.environment.INSPECTION_LOCAL_PASSWORDS && !this.users.isServiceAccount(username)) {
+      throw new DrfException(403, {
+        detail: `Sign-in with a password is turned off here: sign in with ${this.environment.INSPECTION_OIDC_NAME}.`,
+        code: 'password_sign_in_disabled',
+      });
+    }
     await this.throttle.attempt(username, address);
     let userId: number | undefined;
     try {

@@ -35,6 +35,20 @@ function repositoryRoot(start: string): string {
   return process.cwd();
 }
 
+/** A comma-separated list, blanks dropped. */
+const CommaList = (): PropertyDecorator =>
+  Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter((entry) => entry !== '')
+      : value,
+  );
+
+const withOidc = (environment: InspectionApiEnvironment): boolean =>
+  environment.INSPECTION_OIDC_ISSUER !== undefined;
+
 /** inspection-api's environment (docs/operate/configuration.md). */
 export class InspectionApiEnvironment extends CommonEnvironment {
   /** HTTP port. */
@@ -326,4 +340,93 @@ export class InspectionApiEnvironment extends CommonEnvironment {
   @IsOptional()
   @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
   INSPECTION_CONSOLE_URL?: string;
+  // --- sign-in through the company's OpenID Connect provider (docs/operate/sign-in.md) -------------------------
+
+  /**
+   * Issuer URL of the OpenID Connect provider people sign in with (discovery at
+   * `{issuer}/.well-known/openid-configuration`). Set: `GET /api/oidc/login/` starts the authorization code flow
+   * with PKCE; register `{public URL}/api/oidc/callback/` at the provider. Unset: local passwords only (then
+   * INSPECTION_LOCAL_PASSWORDS cannot be off).
+   */
+  @Expose()
+  @ValidateIf(
+    (environment: InspectionApiEnvironment) =>
+      withOidc(environment) || environment.INSPECTION_LOCAL_PASSWORDS === false,
+  )
+  @IsUrl(
+    { protocols: ['http', 'https'], require_tld: false, require_protocol: true },
+    {
+      message:
+        'INSPECTION_OIDC_ISSUER must be an http(s) URL (required when INSPECTION_LOCAL_PASSWORDS is off)',
+    },
+  )
+  INSPECTION_OIDC_ISSUER?: string;
+
+  /** The client id registered for inspection-api at the provider; required with INSPECTION_OIDC_ISSUER. */
+  @Expose()
+  @ValidateIf(withOidc)
+  @IsString({ message: 'INSPECTION_OIDC_CLIENT_ID is required with INSPECTION_OIDC_ISSUER' })
+  @MinLength(1)
+  INSPECTION_OIDC_CLIENT_ID?: string;
+
+  /** The client's secret (client_secret_basic). Unset: a public client (PKCE only). */
+  @Expose() @IsOptional() @IsString() @MinLength(1) INSPECTION_OIDC_CLIENT_SECRET?: string;
+
+  /** Scopes asked for, space- or comma-separated (`openid` is always asked for). */
+  @Expose()
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? value.split(/[\s,]+/).filter((scope) => scope !== '') : value,
+  )
+  @IsString({ each: true })
+  INSPECTION_OIDC_SCOPES: string[] = ['openid', 'profile', 'email'];
+
+  /** The provider's name on the sign-in buttons ("Sign in with …"). */
+  @Expose() @IsString() @MinLength(1) @MaxLength(60) INSPECTION_OIDC_NAME: string = 'single sign-on';
+
+  /**
+   * The claim (ID token or userinfo) holding the person's groups or roles: a string or a list of strings; a dotted
+   * path reaches into objects (`realm_access.roles` for Keycloak).
+   */
+  @Expose() @IsString() @MinLength(1) INSPECTION_OIDC_ROLE_CLAIM: string = 'groups';
+
+  /** Values of the role claim (comma-separated) that make a person a supervisor. */
+  @Expose() @CommaList() @IsString({ each: true }) INSPECTION_OIDC_SUPERVISOR_VALUES: string[] = [];
+
+  /**
+   * Values of the role claim (comma-separated) that make a person an inspector (a supervisor value wins). A
+   * person with none of the values is refused; `*` lets every other person of the provider in as an inspector.
+   */
+  @Expose()
+  @CommaList()
+  @ValidateIf(withOidc)
+  @ArrayNotEmpty({
+    message:
+      'INSPECTION_OIDC_INSPECTOR_VALUES needs at least one value with INSPECTION_OIDC_ISSUER (`*`: everybody)',
+  })
+  @IsString({ each: true })
+  INSPECTION_OIDC_INSPECTOR_VALUES: string[] = [];
+
+  /** The claim whose value becomes the user name of an account created at first sign-in. */
+  @Expose() @IsString() @MinLength(1) INSPECTION_OIDC_USERNAME_CLAIM: string = 'preferred_username';
+
+  /**
+   * Let the first sign-in through the provider take over a local account of the same user name (moving a platform
+   * from passwords to the provider). Off: such a sign-in is refused until the local account is renamed or removed.
+   */
+  @Expose() @ToBoolean() @IsBoolean() INSPECTION_OIDC_LINK_BY_USERNAME: boolean = false;
+
+  /**
+   * Origins (comma-separated, `https://chat.example.com`) besides the API's own that a sign-in may return to with
+   * its one-time code: the chat page's. Everything else is refused.
+   */
+  @Expose()
+  @CommaList()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true }, { each: true })
+  INSPECTION_OIDC_RETURN_ORIGINS: string[] = [];
+
+  /**
+   * Sign-in with a user name and password at `POST /api/token/`. Off: it answers 403 `password_sign_in_disabled`
+   * for people, who sign in through the provider; the service accounts (INSPECTION_SERVICE_ACCOUNTS) keep theirs.
+   */
+  @Expose() @ToBoolean() @IsBoolean() INSPECTION_LOCAL_PASSWORDS: boolean = true;
 }

@@ -15,4 +15,7 @@ export class UserEntity {
   @Column({ name: 'last_login', type: 'timestamptz', nullable: true }) lastLogin: Date | null;
   /** Tokens issued before this instant are refused (password change or reset, deactivation, sign out everywhere). */
   @Column({ name: 'tokens_valid_after', type: 'timestamptz', nullable: true }) tokensValidAfter: Date | null;
+  /** The OpenID Connect provider (issuer) and person (subject) the account belongs to; null: a local account. */
+  @Column({ name: 'oidc_issuer', type: 'varchar', length: 255, nullable: true }) oidcIssuer: string | null;
+  @Column({ name: 'oidc_subject', type: 'varchar', length: 255, nullable: true }) oidcSubject: string | null;
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { Inject, Injectable } from '@nestjs/common';
 import { forgetVerifiedBearers } from '@fieldops/auth';
@@ -176,6 +177,67 @@ export class UsersService {
     await this.dataSource.query('UPDATE "users" SET "last_login" = now() WHERE "id" = $1', [user.id]);
     await untilValid(validFromSecond(user.tokensValidAfter));
     return user.id;
+  }
+
+  /**
+   * The account of a person the OpenID Connect provider signed in (`issuer` + `subject`), with the role mapped from
+   * the provider's claims: found by that identity and given the role; at the first sign-in created under `username`
+   * with an unusable password, or, with `linkByUsername`, a local account of that name without an identity takes
+   * it. A name taken otherwise (or a service account's) is a conflict; a deactivated account stays out. Records the
+   * login time and answers once tokens signed now are valid.
+   */
+  async signInFromProvider(
+    identity: { issuer: string; subject: string; username: string; role: Role },
+    linkByUsername: boolean,
+  ): Promise<{ kind: 'signed-in'; userId: number } | { kind: 'conflict' } | { kind: 'inactive' }> {
+    const { issuer, subject, username, role } = identity;
+    type Row = { id: number; is_active: boolean; username: string; tokens_valid_after: Date | null };
+    const byIdentity = async (): Promise<Row | undefined> =>
+      (
+        await this.dataSource.query<Row[]>(
+          `SELECT "id", "is_active", "username", "tokens_valid_after" FROM "users"
+           WHERE "oidc_issuer" = $1 AND "oidc_subject" = $2`,
+          [issuer, subject],
+        )
+      )[0];
+    let user = await byIdentity();
+    if (!user) {
+      if (this.isServiceAccount(username)) return { kind: 'conflict' };
+      const password = `!${randomBytes(30).toString('base64url')}`;
+      const created = await this.dataSource.query<Row[]>(
+        `INSERT INTO "users" ("username", "password", "date_joined", "role", "oidc_issuer", "oidc_subject")
+         VALUES ($1, $2, now(), $3, $4, $5) ON CONFLICT DO NOTHING
+         RETURNING "id", "is_active", "username", "tokens_valid_after"`,
+        [username, password, role, issuer, subject],
+      );
+      user = created[0];
+      if (user)
+        this.logger.info(
+          { username, role, issuer },
+          'created an account at its first sign-in through the provider',
+        );
+      if (!user && linkByUsername) {
+        const linked = await this.dataSource.query<[Row[], number]>(
+          `UPDATE "users" SET "oidc_issuer" = $2, "oidc_subject" = $3
+           WHERE "username" = $1 AND "oidc_subject" IS NULL
+           RETURNING "id", "is_active", "username", "tokens_valid_after"`,
+          [username, issuer, subject],
+        );
+        user = linked[0][0];
+        if (user) this.logger.info({ username, issuer }, 'linked a local account to the provider');
+      }
+      // A concurrent first sign-in of the same person created it meanwhile.
+      user ??= await byIdentity();
+      if (!user) return { kind: 'conflict' };
+    }
+    if (!user.is_active) return { kind: 'inactive' };
+    await this.dataSource.query(
+      `UPDATE "users" SET "last_login" = now(), "role" = CASE WHEN $2 THEN "role" ELSE $3 END WHERE "id" = $1`,
+      [user.id, this.isServiceAccount(user.username), role],
+    );
+    this.forgetPrincipal(user.id);
+    await untilValid(validFromSecond(user.tokens_valid_after));
+    return { kind: 'signed-in', userId: user.id };
   }
 
   /** The user behind a token (undefined when missing); cached for a few seconds per user id. */

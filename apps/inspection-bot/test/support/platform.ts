@@ -20,6 +20,8 @@ export const SERVICE_ACCOUNT = { username: 'inspection-bot', password: 'service-
 /** The inspector who signs in on the chat page (an inspection-api account with the inspector role). */
 export const INSPECTOR = { username: 'alice.inspector', password: 'alice-inspector-password-1' };
 const INTERNAL_KEY = 'internal-key-for-inspection-bot-tests-0123456789';
+/** relay-gateway's configured token signing key (`relay.tokenSigningKeys`), so tokens outlive a relay restart. */
+export const RELAY_TOKEN_SIGNING_KEY = 'relay-token-signing-key-of-the-test-platform-0123';
 /** The AI resource the bot translates with (connector-gateway's phrasebook provider serves the bot's phrasebook). */
 export const TRANSLATOR_KEYS = [
   'test-translator-key-00000000001',
@@ -81,7 +83,7 @@ export async function startInspectionPlatform(
       `      trustedOrigins: [http://127.0.0.1:${botPort}]`,
       // As deployed: configured signing keys, so tokens outlive a restart of the relay.
       'relay:',
-      '  tokenSigningKeys: [relay-token-signing-key-of-the-test-platform-0123]',
+      `  tokenSigningKeys: [${RELAY_TOKEN_SIGNING_KEY}]`,
       'aiServices:',
       '  resources:',
       `    - { name: test-translator, kind: translator, region: global, keys: [${TRANSLATOR_KEYS.join(', ')}] }`,

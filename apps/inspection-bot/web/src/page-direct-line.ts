@@ -330,13 +330,28 @@ export class PageDirectLine {
     else this.options.onLink(this.inner || this.wasOnline ? 'reconnecting' : 'connecting');
   }
 
-  /** Joins (or rejoins) the conversation when there is a network: a token from the page's route, then the socket. */
+  /**
+   * Joins (or rejoins) the conversation when there is a network: a token from the page's route, then the socket.
+   * Back online with the socket down, it rejoins at once rather than after botframework-directlinejs's own backoff
+   * (3–15 s, then 20 s between attempts), so the bot's replies to what the outbox sends show without delay.
+   */
   private goOnline(): void {
     if (this.ended) return;
     this.link();
-    if (this.inner) {
+    if (this.inner && this.innerOnline) {
       this.flushSoon();
       return;
+    }
+    this.rejoinNow();
+  }
+
+  /** A new socket for the conversation now (the token renewed through the page's route; a new one if it expired). */
+  private rejoinNow(): void {
+    if (this.ended) return;
+    this.dropInner();
+    if (this.retryTimer) {
+      clearTimeout(this.retryTimer);
+      this.retryTimer = undefined;
     }
     void this.connect();
   }
@@ -393,8 +408,14 @@ export class PageDirectLine {
       inner.connectionStatus$.subscribe((status) => {
         this.innerOnline = status === ConnectionStatus.Online;
         if (this.innerOnline) this.wasOnline = true;
-        if (status === ConnectionStatus.FailedToConnect || status === ConnectionStatus.Ended) {
-          // The token could not start or rejoin the conversation: a fresh one through the page's route.
+        if (
+          status === ConnectionStatus.FailedToConnect ||
+          status === ConnectionStatus.Ended ||
+          status === ConnectionStatus.ExpiredToken
+        ) {
+          // The token could not start or rejoin the conversation (or has expired): a fresh one through the page's
+          // route (a new conversation when it can no longer be renewed, as Direct Line's tokens/refresh refuses an
+          // expired token).
           this.dropInner();
           this.scheduleRetry(() => void this.connect());
         }
@@ -480,7 +501,9 @@ export class PageDirectLine {
         if (!entry || this.ended) return;
         const outcome = await this.send(entry);
         if (outcome !== 'later' && this.unreachable) {
+          // The chat service answers again (a restarted relay): the socket, still in its backoff, rejoins now.
           this.unreachable = false;
+          if (!this.innerOnline) this.rejoinNow();
           this.link();
         }
         if (outcome === 'sent') {

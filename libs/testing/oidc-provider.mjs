@@ -1,11 +1,11 @@
 // The identity provider of the sign-in tests: panva's oidc-provider (OpenID certified), the party outside the
 // platform, in its own process (it is an ES module). argv[2]: JSON {port, redirectUris, clients: [{id, secret?,
-// accessTokenSeconds?}]}. Prints {"issuer": …} once listening. Its development interactions take any login name and
-// password (the account id is the login name).
+// accessTokenSeconds?}], accounts?: {login: extra claims}}. Prints {"issuer": …} once listening. Its development
+// interactions take any login name and password (the account id is the login name).
 import { createServer } from 'node:http';
 import Provider from 'oidc-provider';
 
-const { port, redirectUris, clients } = JSON.parse(process.argv[2]);
+const { port, redirectUris, clients, accounts = {} } = JSON.parse(process.argv[2]);
 const issuer = `http://127.0.0.1:${port}`;
 const accessTokenSeconds = Object.fromEntries(clients.map((c) => [c.id, c.accessTokenSeconds ?? 3600]));
 
@@ -19,7 +19,20 @@ const provider = new Provider(issuer, {
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
   })),
-  findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, name: id }) }),
+  findAccount: (_ctx, id) => ({
+    accountId: id,
+    claims: () => ({ sub: id, name: id, preferred_username: id, ...accounts[id] }),
+  }),
+  claims: {
+    acr: null,
+    sid: null,
+    auth_time: null,
+    iss: null,
+    openid: ['sub'],
+    profile: ['name', 'preferred_username'],
+    email: ['email', 'email_verified'],
+    groups: ['groups'],
+  },
   cookies: { keys: ['oidc-provider-test-cookie-key-0001'] },
   pkce: { required: () => true },
   ttl: {

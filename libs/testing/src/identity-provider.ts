@@ -1,17 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { freePort } from '@fieldops/platform';
 
 /** A port free right now on loopback (for a server whose address must be known before it starts). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || address === null) throw new Error('no port');
-  return address.port;
-}
+export { freePort };
 
 export interface IdentityProviderClient {
   id: string;
@@ -25,15 +19,21 @@ export interface RunningIdentityProvider {
   stop(): Promise<void>;
 }
 
-/** Starts oidc-provider (test/support/oidc-provider.mjs) in a child process on `port`. */
+/**
+ * Starts oidc-provider (libs/testing/oidc-provider.mjs) in a child process on `port`. Every login name signs in
+ * (any password); its claims are `sub`, `name` and `preferred_username` (the login name) plus what `accounts` gives
+ * it (e.g. `{"ines": {"groups": ["fieldops-inspectors"]}}`; `groups` is released with the `groups` scope).
+ */
 export async function startIdentityProvider(options: {
   port: number;
   redirectUris: string[];
   clients: IdentityProviderClient[];
+  accounts?: Record<string, Record<string, unknown>>;
 }): Promise<RunningIdentityProvider> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(__dirname, 'oidc-provider.mjs'), JSON.stringify(options)],
+    // From src/ (ts-jest) and dist/ (built) alike: the script sits beside them.
+    [join(__dirname, '..', 'oidc-provider.mjs'), JSON.stringify(options)],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -64,16 +64,17 @@ export interface Page {
 }
 
 /**
- * A browser without a page engine: keeps cookies per host (ignoring paths), follows redirects, submits forms. Enough
- * for oidc-provider's development login and consent pages and the connector's sign-in pages.
+ * A browser without a page engine: keeps cookies per host name (as browsers do: ignoring ports and paths), follows
+ * redirects, submits forms. Enough for oidc-provider's development login and consent pages and the connector's
+ * sign-in pages.
  */
 export class CookieClient {
   private readonly jar = new Map<string, Map<string, string>>();
   /** Every URL requested, in order. */
   readonly visited: string[] = [];
 
-  async get(url: string): Promise<Page> {
-    return this.follow(url, { method: 'GET' });
+  async get(url: string, headers: Record<string, string> = {}): Promise<Page> {
+    return this.follow(url, { method: 'GET', headers });
   }
 
   /** Submits the page's first form (its `action`) with `fields` added to the form's hidden inputs. */
@@ -99,7 +100,7 @@ export class CookieClient {
     let request = init;
     for (let hop = 0; hop < 20; hop += 1) {
       this.visited.push(current);
-      const host = new URL(current).host;
+      const host = new URL(current).hostname;
       const cookies = this.jar.get(host) ?? new Map<string, string>();
       const response = await fetch(current, {
         ...request,
@@ -142,6 +143,72 @@ export async function signInAt(link: string, login: string, browser = new Cookie
     page = await browser.submit(page, prompt === 'login' ? { login, password: 'any-password' } : {});
   }
   return page;
+}
+
+/**
+ * What Web Chat does with an OAuthCard's sign-in button in `browser`: asks the relay for the Direct Line session
+ * (`getsessionid`, which sets the session cookie in that browser) and appends it URL-encoded to the link.
+ */
+export async function webChatSignInLink(
+  link: string,
+  relayUrl: string,
+  secret: string,
+  browser: CookieClient,
+): Promise<string> {
+  const page = await browser.get(`${relayUrl}/v3/directline/session/getsessionid`, {
+    Authorization: `Bearer ${secret}`,
+  });
+  const { sessionId } = JSON.parse(page.text) as { sessionId: string };
+  return `${link}${encodeURIComponent(`&code_challenge=${sessionId}`)}`;
+}
+
+/** The connector's "signed in, go back to the chat" page (the token went straight to the bot). */
+export function isSignedInPage(page: Page): boolean {
+  return page.status === 200 && page.text.includes('data-signed-in');
+}
+
+/**
+ * An ID token the provider issues to `client` for `login` (authorization code + PKCE, redirected to `redirectUri`,
+ * a page that answers anything): the token an SSO client already holds for that provider.
+ */
+export async function idTokenFrom(
+  issuer: string,
+  client: { id: string; secret: string },
+  redirectUri: string,
+  login: string,
+): Promise<string> {
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const authorize = new URL(`${issuer}/auth`);
+  for (const [name, value] of Object.entries({
+    client_id: client.id,
+    response_type: 'code',
+    scope: 'openid',
+    redirect_uri: redirectUri,
+    state: randomBytes(8).toString('hex'),
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  }))
+    authorize.searchParams.set(name, value);
+  const page = await signInAt(authorize.href, login);
+  const code = new URL(page.url).searchParams.get('code');
+  if (!code) throw new Error(`no code at ${page.url}: ${page.text.slice(0, 300)}`);
+  const response = await fetch(`${issuer}/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
+    },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      code_verifier: verifier,
+    }).toString(),
+  });
+  const body = (await response.json()) as { id_token?: string };
+  if (!body.id_token) throw new Error(`no id_token: ${JSON.stringify(body)}`);
+  return body.id_token;
 }
 
 /** The six-digit code on the connector's "signed in" page. */
