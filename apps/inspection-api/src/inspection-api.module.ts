@@ -48,6 +48,8 @@ import { PlansService } from './plans/plans.service';
 import { RecordsController } from './records/records.controller';
 import { RecordsExportService } from './records/records-export.service';
 import { RecordsService } from './records/records.service';
+import { ReportsController } from './reports/reports.controller';
+import { ReportsService } from './reports/reports.service';
 import { OidcController } from './oidc/oidc.controller';
 import { OidcSignInService } from './oidc/oidc-sign-in.service';
 import { OidcSignInStore } from './oidc/oidc-sign-in-store';
@@ -105,6 +107,7 @@ export class InspectionApiModule {
         ItemsController,
         PlansController,
         RecordsController,
+        ReportsController,
         ActionsController,
         MediaController,
         // Before UsersController: its `:id` routes must not see `me/notifications`.
@@ -132,6 +135,7 @@ export class InspectionApiModule {
         RecordsService,
         ActionsService,
         RecordsExportService,
+        ReportsService,
         {
           provide: RateLimitStore,
           inject: [InspectionApiEnvironment, DataSource],

@@ -28,6 +28,8 @@ const ROUTES: Array<[RegExp, readonly string[]]> = [
   [/^\/api\/(due|due\/summary|statistics\/records|statistics\/actions)\/?$/, ROOT_METHODS],
   [/^\/api\/audit(\/[^/.]+)?\/?$/, ROOT_METHODS],
   [/^\/api\/records\/export\.csv$/, ROOT_METHODS],
+  [/^\/api\/(records|devices|plans)\/[^/.]+\/report\.pdf$/, ROOT_METHODS],
+  [/^\/api\/reports\/[^/.]+\/?$/, ROOT_METHODS],
   [/^\/api\/oidc(\/login|\/callback)?\/?$/, ROOT_METHODS],
   [/^\/api\/oidc\/token\/?$/, TOKEN_METHODS],
 ];
