@@ -40,6 +40,7 @@ import { RecordAuditHistory } from '../audit/audit-history';
 import { labelSheetPath } from '../labels/label-sheet';
 import { CardLine, CardList, CardTitle, usePhone } from '../layout/card-list';
 import { EmptyList } from '../layout/empty-list';
+import { DownloadReportButton } from '../reports/download-report-button';
 
 /** The group filter's choices: every device group (`GET /api/devices/groups/`). */
 function GroupFilter({ source, alwaysOn }: { source: string; alwaysOn?: boolean }) {
@@ -285,6 +286,7 @@ export function DeviceEdit() {
       redirect="list"
       actions={
         <TopToolbar>
+          <DownloadReportButton kind="devices" />
           <DeviceLabelButton />
         </TopToolbar>
       }

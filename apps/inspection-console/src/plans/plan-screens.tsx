@@ -38,6 +38,7 @@ import { EmptyList } from '../layout/empty-list';
 import { SectionState } from '../layout/section-state';
 import { StatusChip } from '../layout/status-chip';
 import { usePeople } from '../users/use-people';
+import { DownloadReportButton } from '../reports/download-report-button';
 import { calendarDayFormatter, scheduleText } from './schedule-text';
 
 /** A schedule in words, in the console's language ("Quarterly, due by 16:00"). */
@@ -314,6 +315,11 @@ export function PlanEdit() {
         redirect="list"
         transform={planBody}
         aside={<PlanDueAside />}
+        actions={
+          <TopToolbar>
+            <DownloadReportButton kind="plans" />
+          </TopToolbar>
+        }
         sx={{ '& .RaEdit-main': { flexDirection: { xs: 'column', lg: 'row' } } }}
       >
         <PlanForm />
