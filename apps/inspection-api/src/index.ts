@@ -4,3 +4,5 @@ export * from './inspection-api.module';
 export * from './start-inspection-api';
 export * from './users/users.service';
 export * from './actions/action-transitions';
+export { AUDIT_EVENTS, AUDIT_RESOURCES } from './audit/audit-resources';
+export { EVENT_TYPES } from './events/event-types';

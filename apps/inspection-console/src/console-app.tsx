@@ -4,7 +4,7 @@ import PlansIcon from '@mui/icons-material/EventRepeat';
 import RecordsIcon from '@mui/icons-material/FactCheck';
 import UsersIcon from '@mui/icons-material/People';
 import WebhooksIcon from '@mui/icons-material/Webhook';
-import { Admin, CustomRoutes, Resource } from 'react-admin';
+import { Admin, CustomRoutes, Resource, type ResourceProps } from 'react-admin';
 import { Route } from 'react-router-dom';
 import { ActionBoard } from './actions/action-board';
 import { ActionEdit } from './actions/action-edit';
@@ -17,6 +17,7 @@ import { i18nProvider } from './i18n/i18n-provider';
 import { LabelSheet } from './labels/label-sheet';
 import { ConsoleLayout } from './layout/console-layout';
 import { consoleTheme } from './layout/console-theme';
+import { MyNotificationsPage, UserNotificationsPage } from './notifications/notification-preferences-page';
 import { PlanCreate, PlanEdit, PlanList } from './plans/plan-screens';
 import { RecordList } from './records/record-list';
 import { RecordShow } from './records/record-show';
@@ -24,9 +25,56 @@ import { TodayPage } from './today/today-page';
 import { UserCreate, UserEdit, UserList } from './users/user-screens';
 import { WebhookCreate, WebhookEdit, WebhookList } from './webhooks/webhook-screens';
 
+/** The console's resources, in menu order: their screens, menu icon and how a record is named. */
+const RESOURCES: ResourceProps[] = [
+  {
+    name: 'devices',
+    list: DeviceList,
+    create: DeviceCreate,
+    edit: DeviceEdit,
+    icon: DevicesIcon,
+    recordRepresentation: 'code',
+  },
+  {
+    name: 'plans',
+    list: PlanList,
+    create: PlanCreate,
+    edit: PlanEdit,
+    icon: PlansIcon,
+    recordRepresentation: 'name',
+  },
+  { name: 'records', list: RecordList, show: RecordShow, icon: RecordsIcon },
+  {
+    name: 'actions',
+    list: ActionBoard,
+    show: ActionShow,
+    edit: ActionEdit,
+    icon: ActionsIcon,
+    recordRepresentation: 'title',
+  },
+  {
+    name: 'users',
+    list: UserList,
+    create: UserCreate,
+    edit: UserEdit,
+    icon: UsersIcon,
+    recordRepresentation: 'username',
+  },
+  {
+    name: 'webhooks',
+    list: WebhookList,
+    create: WebhookCreate,
+    edit: WebhookEdit,
+    icon: WebhooksIcon,
+    recordRepresentation: 'url',
+  },
+  // No screens: check items are edited in their device's form, and named in references.
+  { name: 'items', recordRepresentation: 'name' },
+];
+
 /**
- * The supervisor console: Today (the dashboard), Devices, Plans, Records, Actions, Users, Webhooks; QR labels (a
- * printable sheet).
+ * The supervisor console: Today (the dashboard), Devices, Plans, Records, Actions, Users, Webhooks; notification
+ * preferences (the signed-in person's, and a user's); QR labels (a printable sheet).
  */
 export function ConsoleApp() {
   return (
@@ -42,48 +90,13 @@ export function ConsoleApp() {
       requireAuth
       disableTelemetry
     >
-      <Resource
-        name="devices"
-        list={DeviceList}
-        create={DeviceCreate}
-        edit={DeviceEdit}
-        icon={DevicesIcon}
-        recordRepresentation="code"
-      />
-      <Resource
-        name="plans"
-        list={PlanList}
-        create={PlanCreate}
-        edit={PlanEdit}
-        icon={PlansIcon}
-        recordRepresentation="name"
-      />
-      <Resource name="records" list={RecordList} show={RecordShow} icon={RecordsIcon} />
-      <Resource
-        name="actions"
-        list={ActionBoard}
-        show={ActionShow}
-        edit={ActionEdit}
-        icon={ActionsIcon}
-        recordRepresentation="title"
-      />
-      <Resource
-        name="users"
-        list={UserList}
-        create={UserCreate}
-        edit={UserEdit}
-        icon={UsersIcon}
-        recordRepresentation="username"
-      />
-      <Resource
-        name="webhooks"
-        list={WebhookList}
-        create={WebhookCreate}
-        edit={WebhookEdit}
-        icon={WebhooksIcon}
-        recordRepresentation="url"
-      />
-      <Resource name="items" recordRepresentation="name" />
+      {RESOURCES.map((resource) => (
+        <Resource key={resource.name} {...resource} />
+      ))}
+      <CustomRoutes>
+        <Route path="/notifications" element={<MyNotificationsPage />} />
+        <Route path="/users/:id/notifications" element={<UserNotificationsPage />} />
+      </CustomRoutes>
       <CustomRoutes noLayout>
         <Route path="/labels" element={<LabelSheet />} />
       </CustomRoutes>

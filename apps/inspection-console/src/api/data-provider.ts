@@ -11,6 +11,7 @@ import {
   type DrfPage,
   type DueRow,
   type DueSummary,
+  type NotificationPreferences,
   type RecordStatistics,
   type WebhookDelivery,
 } from './resources';
@@ -131,6 +132,13 @@ export interface ConsoleDataProvider extends DataProvider {
   auditTrail(resource: AuditResource, id: Identifier, page: number): Promise<DrfPage<AuditEntry>>;
   /** One page of a webhook endpoint's delivery log, newest first (`/api/webhooks/{id}/deliveries/`). */
   webhookDeliveries(id: Identifier, page: number): Promise<DrfPage<WebhookDelivery>>;
+  /** A person's notification preferences: the signed-in one's (`'me'`) or, for supervisors, anyone's (an id). */
+  notificationPreferences(user: Identifier): Promise<NotificationPreferences>;
+  /** Replaces them (`PUT`): the fields left null go back to none. */
+  saveNotificationPreferences(
+    user: Identifier,
+    body: Omit<NotificationPreferences, 'user' | 'updated_at'>,
+  ): Promise<NotificationPreferences>;
 }
 
 export const dataProvider: ConsoleDataProvider = {
@@ -247,6 +255,9 @@ export const dataProvider: ConsoleDataProvider = {
     apiJson<DrfPage<WebhookDelivery>>(`webhooks/${id}/deliveries/`, {
       query: new URLSearchParams({ page: String(page), page_size: String(DELIVERY_PAGE_SIZE) }),
     }),
+  notificationPreferences: (user) => apiJson<NotificationPreferences>(`users/${user}/notifications/`),
+  saveNotificationPreferences: (user, body) =>
+    apiJson<NotificationPreferences>(`users/${user}/notifications/`, { method: 'PUT', body }),
   actionComments: (id) => apiJson<ActionComment[]>(`actions/${id}/comments/`),
   addActionComment: (id, text) =>
     apiJson<ActionComment>(`actions/${id}/comments/`, { method: 'POST', body: { text } }),

@@ -160,18 +160,24 @@ export interface ActionComment {
   created_at: string;
 }
 
-export type AuditResource = 'device' | 'item' | 'plan' | 'record' | 'action' | 'user';
-export type AuditEvent =
-  | 'created'
-  | 'updated'
-  | 'archived'
-  | 'restored'
-  | 'deleted'
-  | 'device_added'
-  | 'device_removed'
-  | 'assignee_added'
-  | 'assignee_removed'
-  | 'commented';
+/** The resources the audit trail covers (inspection-api's `AUDIT_RESOURCES`; test/api-lists.e2e-spec.ts). */
+export const AUDIT_RESOURCES = ['device', 'item', 'plan', 'record', 'action', 'user'] as const;
+export type AuditResource = (typeof AUDIT_RESOURCES)[number];
+
+/** What an audit entry records (inspection-api's `AUDIT_EVENTS`). */
+export const AUDIT_EVENTS = [
+  'created',
+  'updated',
+  'archived',
+  'restored',
+  'deleted',
+  'device_added',
+  'device_removed',
+  'assignee_added',
+  'assignee_removed',
+  'commented',
+] as const;
+export type AuditEvent = (typeof AUDIT_EVENTS)[number];
 
 /** One entry of the audit trail (`/api/audit/`): who changed what, when, before and after. */
 export interface AuditEntry {
@@ -187,7 +193,10 @@ export interface AuditEntry {
   after: Record<string, unknown> | null;
 }
 
-/** The event types a webhook endpoint can ask for (inspection-api's `EVENT_TYPES`). */
+/**
+ * The event types webhooks and notifications carry, in inspection-api's order (its `EVENT_TYPES`, which lists a
+ * person's chosen events in this order; test/api-lists.e2e-spec.ts holds the two equal).
+ */
 export const EVENT_TYPES = [
   'record.failed',
   'record.warned',
@@ -195,11 +204,25 @@ export const EVENT_TYPES = [
   'action.assigned',
   'action.done',
   'action.verified',
-  'action.overdue',
   'check.due',
   'check.overdue',
+  'action.overdue',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** What a person is told of and when (`/api/users/me/notifications/`; docs/protocols/notifications.md). */
+export interface NotificationPreferences {
+  user: number;
+  events: EventType[];
+  /** Local times `HH:MM:SS` in `time_zone`; both or neither. */
+  quiet_hours_start: string | null;
+  quiet_hours_end: string | null;
+  /** An IANA zone; null: the API's `INSPECTION_TIME_ZONE`. */
+  time_zone: string | null;
+  reminder_time: string | null;
+  /** null while the person has chosen nothing (their role's defaults apply). */
+  updated_at: string | null;
+}
 
 /** A webhook endpoint (`/api/webhooks/`); `secret` is in the creation answer only. */
 export interface Webhook {

@@ -21,6 +21,31 @@ const translate = (key: string, options?: object) =>
 const utc = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 
 describe('the audit trail as a person reads it', () => {
+  it('lists what a creation was given: values set, without bookkeeping, references the page shows, or blanks', () => {
+    const created = entry({
+      event: 'created',
+      changed: [],
+      after: {
+        id: 7,
+        title: 'Failure: PUMP-001 — Outlet pressure',
+        description: '',
+        record: 12,
+        device: 3,
+        item: 4,
+        assignee: null,
+        due_date: null,
+        priority: 'high',
+        status: 'open',
+        close_out_note: '',
+        created_by: 'inspection-bot',
+        created_at: '2026-11-27T05:00:00Z',
+        updated_at: '2026-11-27T05:00:00Z',
+      },
+    });
+    expect(shownChanges(created)).toEqual(['title', 'priority', 'status']);
+    expect(shownChanges(entry({ event: 'created', after: null }))).toEqual([]);
+  });
+
   it('shows the changed fields of an update, without the bookkeeping ones', () => {
     expect(shownChanges(entry({ changed: ['assignee', 'due_date', 'updated_at'] }))).toEqual([
       'assignee',

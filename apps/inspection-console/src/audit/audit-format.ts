@@ -25,8 +25,24 @@ const BOOKKEEPING = new Set([
   'date_joined',
 ]);
 
-/** What an entry shows under its event line: the changed fields a person reads, in the trail's order. */
+/**
+ * Fields a creation does not list: the references the page itself shows (the record an action came from, a record's
+ * device, item and plan) and who created it (the entry's own actor).
+ */
+const SHOWN_ELSEWHERE = new Set(['device', 'item', 'record', 'plan', 'created_by', 'password_changed']);
+
+const isEmpty = (value: unknown) =>
+  value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+
+/**
+ * What an entry shows under its event line, in the trail's order: an update's changed fields a person reads; a
+ * creation's fields that were given a value (its "after").
+ */
 export function shownChanges(entry: AuditEntry): string[] {
+  if (entry.event === 'created')
+    return Object.keys(entry.after ?? {}).filter(
+      (field) => !BOOKKEEPING.has(field) && !SHOWN_ELSEWHERE.has(field) && !isEmpty(entry.after?.[field]),
+    );
   if (entry.event !== 'updated') return [];
   return entry.changed.filter((field) => !BOOKKEEPING.has(field));
 }

@@ -77,9 +77,11 @@ function EntryDetails({
           ) : (
             <>
               <Box component="span" sx={{ color: 'text.secondary' }}>
-                {fieldLabel(entry.resource, field, translate)}:{' '}
+                {translate('console.label', { label: fieldLabel(entry.resource, field, translate) })}
               </Box>
-              {value(field, entry.before?.[field])} → {value(field, entry.after?.[field])}
+              {entry.event === 'created'
+                ? value(field, entry.after?.[field])
+                : `${value(field, entry.before?.[field])} → ${value(field, entry.after?.[field])}`}
             </>
           )}
         </Typography>

@@ -15,7 +15,6 @@ import {
   FormDataConsumer,
   FunctionField,
   NumberInput,
-  List,
   SaveButton,
   SearchInput,
   SelectInput,
@@ -38,8 +37,8 @@ import { type ConsoleDataProvider } from '../api/data-provider';
 import { type Device, type ItemType } from '../api/resources';
 import { RecordAuditHistory } from '../audit/audit-history';
 import { labelSheetPath } from '../labels/label-sheet';
-import { CardLine, CardList, CardTitle, usePhone } from '../layout/card-list';
-import { EmptyList } from '../layout/empty-list';
+import { CardLine, CardList, CardTitle } from '../layout/card-list';
+import { ResponsiveList } from '../layout/responsive-list';
 import { DownloadReportButton } from '../reports/download-report-button';
 
 /** The group filter's choices: every device group (`GET /api/devices/groups/`). */
@@ -139,13 +138,11 @@ function DeviceCards() {
 
 export function DeviceList() {
   const translate = useTranslate();
-  const phone = usePhone();
   return (
-    <List
+    <ResponsiveList
       filters={deviceFilters}
       perPage={20}
-      sort={{ field: 'id', order: 'ASC' }}
-      empty={<EmptyList />}
+      cards={<DeviceCards />}
       actions={
         <TopToolbar>
           <CreateButton />
@@ -154,25 +151,21 @@ export function DeviceList() {
         </TopToolbar>
       }
     >
-      {phone ? (
-        <DeviceCards />
-      ) : (
-        <Datagrid bulkActionButtons={false} rowClick="edit">
-          <TextField source="code" sortable={false} />
-          <TextField source="name" sortable={false} />
-          <TextField source="group" sortable={false} />
-          <TextField source="location" sortable={false} />
-          <FunctionField<Device>
-            label="resources.devices.fields.check_items"
-            sortable={false}
-            render={(device) =>
-              translate('console.devices.items_count', { smart_count: device.check_items.length })
-            }
-          />
-          <EditButton />
-        </Datagrid>
-      )}
-    </List>
+      <Datagrid bulkActionButtons={false} rowClick="edit">
+        <TextField source="code" sortable={false} />
+        <TextField source="name" sortable={false} />
+        <TextField source="group" sortable={false} />
+        <TextField source="location" sortable={false} />
+        <FunctionField<Device>
+          label="resources.devices.fields.check_items"
+          sortable={false}
+          render={(device) =>
+            translate('console.devices.items_count', { smart_count: device.check_items.length })
+          }
+        />
+        <EditButton />
+      </Datagrid>
+    </ResponsiveList>
   );
 }
 

@@ -4,6 +4,8 @@ export const consoleEnglish = {
   console: {
     app_title: 'FieldOps console',
     language: 'Language',
+    /** A label before its value, with the language's colon. */
+    label: '%{label}: ',
     auth: {
       bad_credentials: 'Wrong username or password.',
       subtitle: 'Sign in with your inspection account',
@@ -202,6 +204,23 @@ export const consoleEnglish = {
         commented: 'Commented',
       },
     },
+    notifications: {
+      menu: 'My notifications',
+      menu_of: 'Notifications',
+      title_mine: 'My notifications',
+      title_of: 'Notifications for %{username}',
+      saved: 'Notification preferences saved',
+      defaults:
+        'Nothing chosen yet: the defaults of the role apply. Saving this page makes them this person’s own choice.',
+      events_help: 'Sent in the chat (and by email where the site has it).',
+      quiet_hours: 'Quiet hours',
+      quiet_hours_help:
+        'Nothing is sent between these times; what falls in them waits until they end. Set both, or neither.',
+      site_time_zone: 'The site’s time zone',
+      time_zone_help: 'The time zone of the quiet hours and the reminder time.',
+      reminder_time_help:
+        'When reminders of due checks arrive on the first day of their period (empty: at once).',
+    },
     webhooks: {
       title: 'Webhook %{id}',
       url_help: 'Where each event is POSTed, signed (Standard Webhooks). Public http(s) addresses only.',
@@ -245,6 +264,16 @@ export const consoleEnglish = {
     errors: { server: 'The server could not answer. Please try again.' },
   },
   resources: {
+    notifications: {
+      name: 'Notifications',
+      fields: {
+        events: 'Events',
+        quiet_hours_start: 'From',
+        quiet_hours_end: 'Until',
+        time_zone: 'Time zone',
+        reminder_time: 'Reminder time',
+      },
+    },
     devices: {
       name: 'Device |||| Devices',
       fields: {
@@ -361,6 +390,7 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
   console: {
     app_title: 'FieldOps 巡检控制台',
     language: '语言',
+    label: '%{label}：',
     auth: {
       bad_credentials: '用户名或密码错误。',
       subtitle: '使用您的巡检账号登录',
@@ -555,6 +585,21 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
         commented: '添加了评论',
       },
     },
+    notifications: {
+      menu: '我的通知',
+      menu_of: '通知设置',
+      title_mine: '我的通知',
+      title_of: '%{username} 的通知设置',
+      saved: '通知设置已保存',
+      defaults: '尚未设置：当前使用该角色的默认设置。保存此页后即成为此人自己的设置。',
+      events_help: '在聊天中发送（站点配置了邮件时也通过邮件发送）。',
+      quiet_hours: '免打扰时段',
+      quiet_hours_help:
+        '此时段内不发送任何通知；落在其中的通知会等到时段结束后发送。两个时间都填，或都不填。',
+      site_time_zone: '站点时区',
+      time_zone_help: '免打扰时段和提醒时间所用的时区。',
+      reminder_time_help: '在检查周期第一天的这个时间发送到期提醒（留空：立即发送）。',
+    },
     webhooks: {
       title: 'Webhook %{id}',
       url_help: '每个事件以签名的 POST 请求（Standard Webhooks）发送到此地址。仅限公网 http(s) 地址。',
@@ -596,6 +641,16 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
     errors: { server: '服务器无法响应，请重试。' },
   },
   resources: {
+    notifications: {
+      name: '通知',
+      fields: {
+        events: '事件',
+        quiet_hours_start: '开始',
+        quiet_hours_end: '结束',
+        time_zone: '时区',
+        reminder_time: '提醒时间',
+      },
+    },
     devices: {
       name: '设备',
       fields: {

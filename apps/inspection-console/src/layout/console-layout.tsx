@@ -1,11 +1,21 @@
-import { Box, Button, Card, CardContent, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  Card,
+  CardContent,
+  ListItemIcon,
+  ListItemText,
+  MenuItem,
+  Typography,
+} from '@mui/material';
 import LockIcon from '@mui/icons-material/Lock';
+import NotificationsIcon from '@mui/icons-material/NotificationsNone';
 import { type ReactNode, useEffect } from 'react';
 import {
   AppBar,
   Layout,
-  LocalesMenuButton,
   Loading,
+  Logout,
   TitlePortal,
   useGetIdentity,
   useLocaleState,
@@ -14,7 +24,10 @@ import {
   useSidebarState,
   useTranslate,
   UserMenu,
+  useUserMenu,
 } from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
+import { ConsoleLocalesButton } from './locale-button';
 
 /** The "supervisors only" page an inspector sees after signing in. */
 export function SupervisorsOnly() {
@@ -52,12 +65,31 @@ export function SupervisorsOnly() {
 /** react-admin's user menu, named by the signed-in user (its visible text), as WCAG's label-in-name asks. */
 function ConsoleUserMenu() {
   const { identity } = useGetIdentity();
-  return <UserMenu label={identity?.fullName ? String(identity.fullName) : 'ra.auth.user_menu'} />;
+  return (
+    <UserMenu label={identity?.fullName ? String(identity.fullName) : 'ra.auth.user_menu'}>
+      <MyNotificationsMenuItem />
+      <Logout />
+    </UserMenu>
+  );
+}
+
+/** The user menu's way to the signed-in person's notification preferences. */
+function MyNotificationsMenuItem() {
+  const translate = useTranslate();
+  const { onClose } = useUserMenu() ?? {};
+  return (
+    <MenuItem component={RouterLink} to="/notifications" onClick={onClose}>
+      <ListItemIcon>
+        <NotificationsIcon fontSize="small" />
+      </ListItemIcon>
+      <ListItemText>{translate('console.notifications.menu')}</ListItemText>
+    </MenuItem>
+  );
 }
 
 function ConsoleAppBar() {
   return (
-    <AppBar toolbar={<LocalesMenuButton />} userMenu={<ConsoleUserMenu />}>
+    <AppBar toolbar={<ConsoleLocalesButton />} userMenu={<ConsoleUserMenu />}>
       <TitlePortal variant="h6" component="h1" />
     </AppBar>
   );

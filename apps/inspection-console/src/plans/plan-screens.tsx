@@ -2,8 +2,6 @@ import { Box, Card, CardContent, List as MuiList, ListItem, ListItemText, Typogr
 import { useQuery } from '@tanstack/react-query';
 import {
   AutocompleteArrayInput,
-  CreateButton,
-  TopToolbar,
   BooleanField,
   BooleanInput,
   Create,
@@ -12,7 +10,6 @@ import {
   Edit,
   EditButton,
   FunctionField,
-  List,
   NullableBooleanInput,
   NumberInput,
   ReferenceArrayInput,
@@ -21,6 +18,7 @@ import {
   TextField,
   TextInput,
   TimeInput,
+  TopToolbar,
   maxLength,
   required,
   useDataProvider,
@@ -33,8 +31,8 @@ import { useWatch } from 'react-hook-form';
 import { type ConsoleDataProvider } from '../api/data-provider';
 import { type CheckPlan, type DueRow, type PlanSchedule, SCHEDULE_UNITS } from '../api/resources';
 import { RecordAuditHistory } from '../audit/audit-history';
-import { CardLine, CardList, CardTitle, usePhone } from '../layout/card-list';
-import { EmptyList } from '../layout/empty-list';
+import { CardLine, CardList, CardTitle } from '../layout/card-list';
+import { ResponsiveList } from '../layout/responsive-list';
 import { SectionState } from '../layout/section-state';
 import { StatusChip } from '../layout/status-chip';
 import { usePeople } from '../users/use-people';
@@ -89,9 +87,9 @@ function PlanCards() {
         <>
           <CardTitle>{plan.name}</CardTitle>
           <CardLine>
-            {`${schedule(plan.schedule)} · ${translate('resources.plans.fields.devices')}: ${plan.devices.length}`}
+            {`${schedule(plan.schedule)} · ${translate('console.label', { label: translate('resources.plans.fields.devices') })}${plan.devices.length}`}
           </CardLine>
-          <CardLine>{`${translate('resources.plans.fields.assignees')}: ${assignees(plan)}`}</CardLine>
+          <CardLine>{`${translate('console.label', { label: translate('resources.plans.fields.assignees') })}${assignees(plan)}`}</CardLine>
           <CardLine>
             <PlanDueState />
           </CardLine>
@@ -102,42 +100,28 @@ function PlanCards() {
 }
 
 export function PlanList() {
-  const phone = usePhone();
   const schedule = useScheduleText();
   const assignees = useAssigneeNames();
   return (
-    <List
-      filters={planFilters}
-      sort={{ field: 'id', order: 'ASC' }}
-      empty={<EmptyList />}
-      actions={
-        <TopToolbar>
-          <CreateButton />
-        </TopToolbar>
-      }
-    >
-      {phone ? (
-        <PlanCards />
-      ) : (
-        <Datagrid bulkActionButtons={false} rowClick="edit">
-          <TextField source="name" sortable={false} />
-          <FunctionField<CheckPlan>
-            source="schedule"
-            sortable={false}
-            render={(plan) => schedule(plan.schedule)}
-          />
-          <FunctionField<CheckPlan> source="assignees" sortable={false} render={assignees} />
-          <BooleanField source="active" sortable={false} />
-          <FunctionField<CheckPlan>
-            source="devices"
-            sortable={false}
-            render={(plan) => String(plan.devices.length)}
-          />
-          <FunctionField label="console.plans.due_state" render={() => <PlanDueState />} />
-          <EditButton />
-        </Datagrid>
-      )}
-    </List>
+    <ResponsiveList filters={planFilters} cards={<PlanCards />}>
+      <Datagrid bulkActionButtons={false} rowClick="edit">
+        <TextField source="name" sortable={false} />
+        <FunctionField<CheckPlan>
+          source="schedule"
+          sortable={false}
+          render={(plan) => schedule(plan.schedule)}
+        />
+        <FunctionField<CheckPlan> source="assignees" sortable={false} render={assignees} />
+        <BooleanField source="active" sortable={false} />
+        <FunctionField<CheckPlan>
+          source="devices"
+          sortable={false}
+          render={(plan) => String(plan.devices.length)}
+        />
+        <FunctionField label="console.plans.due_state" render={() => <PlanDueState />} />
+        <EditButton />
+      </Datagrid>
+    </ResponsiveList>
   );
 }
 
@@ -270,7 +254,13 @@ function PlanDueAside() {
   );
   return (
     <Card
-      sx={{ ml: { md: 2 }, mt: { xs: 2, md: 0 }, width: { md: 340 }, flexShrink: 0, alignSelf: 'flex-start' }}
+      sx={{
+        ml: { lg: 2 },
+        mt: { xs: 2, lg: 0 },
+        width: { lg: 340 },
+        flexShrink: 0,
+        alignSelf: { xs: 'stretch', lg: 'flex-start' },
+      }}
     >
       <CardContent>
         <Typography component="h2" variant="h6" gutterBottom>

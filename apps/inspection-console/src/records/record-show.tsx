@@ -77,7 +77,7 @@ function RecordDetails() {
   const deviceText = device.data ? `${device.data.code} · ${device.data.name}` : `#${record.device}`;
   const itemText = record.item === null ? '' : (item.data?.name ?? `#${record.item}`);
   const heading = [deviceText, itemText].filter(Boolean).join(' — ');
-  const actionTitle = `${translate(`console.status.${record.status}`)}: ${[
+  const actionTitle = `${translate('console.label', { label: translate(`console.status.${record.status}`) })}${[
     device.data?.code ?? deviceText,
     itemText,
   ]

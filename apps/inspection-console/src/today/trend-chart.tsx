@@ -21,7 +21,7 @@ export function TrendChart({ statistics }: { statistics: RecordStatistics }) {
       <Box
         sx={{ width: '100%', height: 260 }}
         role="img"
-        aria-label={`${translate('console.today.trend')}: ${STATUSES.map(
+        aria-label={`${translate('console.label', { label: translate('console.today.trend') })}${STATUSES.map(
           (status) =>
             `${translate(`console.status.${status}`)} ${rows.reduce((sum, row) => sum + row[status], 0)}`,
         ).join(', ')}`}

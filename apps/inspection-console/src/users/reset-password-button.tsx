@@ -50,7 +50,8 @@ export function ResetPasswordButton() {
           }}
         >
           <DialogTitle id="reset-password-title">
-            {translate('console.users.reset_password')}: {user.username}
+            {translate('console.label', { label: translate('console.users.reset_password') })}
+            {user.username}
           </DialogTitle>
           <DialogContent>
             <TextField

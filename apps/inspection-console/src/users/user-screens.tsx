@@ -1,8 +1,8 @@
-import { Chip } from '@mui/material';
+import NotificationsIcon from '@mui/icons-material/NotificationsNone';
+import { Button, Chip } from '@mui/material';
+import { Link as RouterLink } from 'react-router-dom';
 import {
   BooleanField,
-  CreateButton,
-  TopToolbar,
   BooleanInput,
   Create,
   Datagrid,
@@ -10,7 +10,6 @@ import {
   Edit,
   EditButton,
   FunctionField,
-  List,
   PasswordInput,
   SaveButton,
   SearchInput,
@@ -21,13 +20,26 @@ import {
   Toolbar,
   minLength,
   required,
+  useRecordContext,
   useTranslate,
 } from 'react-admin';
 import { type ConsoleUser } from '../api/resources';
 import { RecordAuditHistory } from '../audit/audit-history';
-import { CardLine, CardList, CardTitle, usePhone } from '../layout/card-list';
-import { EmptyList } from '../layout/empty-list';
+import { CardLine, CardList, CardTitle } from '../layout/card-list';
+import { ResponsiveList } from '../layout/responsive-list';
 import { ResetPasswordButton } from './reset-password-button';
+
+/** To the user's notification preferences (a supervisor reads and changes anyone's). */
+function UserNotificationsButton() {
+  const user = useRecordContext<ConsoleUser>();
+  const translate = useTranslate();
+  if (!user) return null;
+  return (
+    <Button component={RouterLink} to={`/users/${user.id}/notifications`} startIcon={<NotificationsIcon />}>
+      {translate('console.notifications.menu_of')}
+    </Button>
+  );
+}
 
 function useRoleChoices() {
   const translate = useTranslate();
@@ -57,7 +69,7 @@ function UserCards() {
           <CardLine>
             {user.is_active ? translate('console.users.active') : translate('console.users.inactive')}
             {' · '}
-            {translate('resources.users.fields.last_login')}:{' '}
+            {translate('console.label', { label: translate('resources.users.fields.last_login') })}
             <DateField source="last_login" showTime emptyText="—" />
           </CardLine>
         </>
@@ -68,39 +80,25 @@ function UserCards() {
 
 export function UserList() {
   const roleChoices = useRoleChoices();
-  const phone = usePhone();
   const filters = [
     <SearchInput key="q" source="q" alwaysOn />,
     <SelectInput key="role" source="role" choices={roleChoices} alwaysOn />,
   ];
   return (
-    <List
-      filters={filters}
-      sort={{ field: 'id', order: 'ASC' }}
-      empty={<EmptyList />}
-      actions={
-        <TopToolbar>
-          <CreateButton />
-        </TopToolbar>
-      }
-    >
-      {phone ? (
-        <UserCards />
-      ) : (
-        <Datagrid bulkActionButtons={false} rowClick="edit">
-          <TextField source="username" sortable={false} />
-          <FunctionField<ConsoleUser>
-            source="role"
-            sortable={false}
-            render={(user) => <RoleChip user={user} />}
-          />
-          <BooleanField source="is_active" sortable={false} />
-          <DateField source="date_joined" sortable={false} />
-          <DateField source="last_login" showTime sortable={false} emptyText="—" />
-          <EditButton />
-        </Datagrid>
-      )}
-    </List>
+    <ResponsiveList filters={filters} cards={<UserCards />}>
+      <Datagrid bulkActionButtons={false} rowClick="edit">
+        <TextField source="username" sortable={false} />
+        <FunctionField<ConsoleUser>
+          source="role"
+          sortable={false}
+          render={(user) => <RoleChip user={user} />}
+        />
+        <BooleanField source="is_active" sortable={false} />
+        <DateField source="date_joined" sortable={false} />
+        <DateField source="last_login" showTime sortable={false} emptyText="—" />
+        <EditButton />
+      </Datagrid>
+    </ResponsiveList>
   );
 }
 
@@ -135,6 +133,7 @@ export function UserEdit() {
           <Toolbar sx={{ gap: 2 }}>
             <SaveButton />
             <ResetPasswordButton />
+            <UserNotificationsButton />
           </Toolbar>
         }
       >

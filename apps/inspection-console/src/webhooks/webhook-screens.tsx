@@ -23,13 +23,11 @@ import {
   BooleanInput,
   CheckboxGroupInput,
   Create,
-  CreateButton,
   Datagrid,
   DateField,
   DeleteWithConfirmButton,
   Edit,
   FunctionField,
-  List,
   SaveButton,
   SimpleForm,
   TextField,
@@ -49,8 +47,8 @@ import {
 } from 'react-admin';
 import { type ConsoleDataProvider } from '../api/data-provider';
 import { type DeliveryStatus, EVENT_TYPES, type Webhook, type WebhookDelivery } from '../api/resources';
-import { CardLine, CardList, CardTitle, usePhone } from '../layout/card-list';
-import { EmptyList } from '../layout/empty-list';
+import { CardLine, CardList, CardTitle } from '../layout/card-list';
+import { ResponsiveList } from '../layout/responsive-list';
 import { SectionState } from '../layout/section-state';
 
 const STATE_COLOURS = { active: '#1b7f3b', failing: '#a15c00', disabled: '#c62828', off: '#5f6368' };
@@ -106,37 +104,24 @@ function WebhookCards() {
 
 /** The webhook endpoints: URL, events, state; cards on phones. */
 export function WebhookList() {
-  const phone = usePhone();
   return (
-    <List
-      sort={{ field: 'id', order: 'ASC' }}
-      empty={<EmptyList />}
-      actions={
-        <TopToolbar>
-          <CreateButton />
-        </TopToolbar>
-      }
-    >
-      {phone ? (
-        <WebhookCards />
-      ) : (
-        <Datagrid bulkActionButtons={false} rowClick="edit">
-          <TextField source="url" sortable={false} sx={{ overflowWrap: 'anywhere' }} />
-          <FunctionField<Webhook>
-            source="events"
-            sortable={false}
-            render={(webhook) => <EventsText webhook={webhook} />}
-          />
-          <FunctionField<Webhook>
-            source="active"
-            sortable={false}
-            render={(webhook) => <WebhookStateChip webhook={webhook} />}
-          />
-          <DateField source="created_at" sortable={false} />
-          <TextField source="created_by" sortable={false} />
-        </Datagrid>
-      )}
-    </List>
+    <ResponsiveList cards={<WebhookCards />}>
+      <Datagrid bulkActionButtons={false} rowClick="edit">
+        <TextField source="url" sortable={false} sx={{ overflowWrap: 'anywhere' }} />
+        <FunctionField<Webhook>
+          source="events"
+          sortable={false}
+          render={(webhook) => <EventsText webhook={webhook} />}
+        />
+        <FunctionField<Webhook>
+          source="active"
+          sortable={false}
+          render={(webhook) => <WebhookStateChip webhook={webhook} />}
+        />
+        <DateField source="created_at" sortable={false} />
+        <TextField source="created_by" sortable={false} />
+      </Datagrid>
+    </ResponsiveList>
   );
 }
 
