@@ -294,6 +294,64 @@ describe('the bot app over HTTP: chat page, Web Chat bundle, token route, messag
     expect(await platform.client.countRecords({ device: pump?.id ?? 0 })).toBe(before + 1);
   });
 
+  it("makes a record with the inspector's own token: inspection-api sets checked_by, the audit trail names them", async () => {
+    const cookie = cookieOf(await signIn(INSPECTOR.username, INSPECTOR.password, '192.0.2.61'));
+    const { token, conversationId, domain } = (await (
+      await fetch(`${platform.bot.url}/api/directline/token`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: '{}',
+      })
+    ).json()) as { token: string; conversationId: string; domain: string };
+    const relay = (path: string, body?: unknown) =>
+      fetch(`${domain}${path}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          origin: platform.bot.url,
+          'content-type': 'application/json',
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    expect((await relay('/conversations')).status).toBeLessThan(300);
+    const pump = await platform.client.findDeviceByCode('PUMP-001');
+    const sent = await relay(`/conversations/${conversationId}/activities`, {
+      type: 'message',
+      from: { id: 'ignored' },
+      value: {
+        action: 'record',
+        device: pump?.id,
+        item: pump?.check_items[0]?.id,
+        status: 'ok',
+        note: 'own token',
+      },
+    });
+    expect(sent.status).toBe(200);
+    let records = await platform.client.lastRecords(pump?.id ?? 0, 1);
+    for (let attempt = 0; attempt < 100 && records[0]?.note !== 'own token'; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      records = await platform.client.lastRecords(pump?.id ?? 0, 1);
+    }
+    expect(records[0]).toMatchObject({ note: 'own token', checked_by: INSPECTOR.username });
+    // Who wrote it, as inspection-api saw the bearer token: the inspector, not the bot's service account.
+    const audit = await fetch(
+      `${platform.api.url}/api/audit/?resource=record&resource_id=${records[0]?.id}`,
+      {
+        headers: { authorization: `Bearer ${await platform.client.accessToken()}` },
+      },
+    );
+    const entries = (
+      (await audit.json()) as { results: Array<{ event: string; actor: number; actor_username: string }> }
+    ).results;
+    expect(entries).toEqual([
+      expect.objectContaining({
+        event: 'created',
+        actor: platform.inspectorId,
+        actor_username: INSPECTOR.username,
+      }),
+    ]);
+  });
+
   it('refuses unauthenticated activities (the bot runs with an app id and password) and is ready', async () => {
     const unauthenticated = await fetch(`${platform.bot.url}/api/messages`, {
       method: 'POST',

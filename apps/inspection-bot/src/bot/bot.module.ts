@@ -8,6 +8,7 @@ import { InspectionBot } from '../dialog/inspection-bot';
 import { InspectionApiClient } from '../inspection-api/inspection-api.client';
 import { LibraryConsole } from '../logging/library-console';
 import { languageOfLocale, Localizer } from '../phrases/localizer';
+import { InspectorTokens } from '../sign-in/inspector-tokens';
 import { GatewayTranslator } from '../phrases/gateway-translator';
 import { PhrasebookTranslator } from '../phrases/phrasebook-translator';
 import { TRANSLATOR, type TranslatorPort } from '../phrases/translator.port';
@@ -58,6 +59,7 @@ import { MessagesController } from './messages.controller';
         InspectionBotEnvironment,
         LOGGER,
         ConversationLocales,
+        InspectorTokens,
       ],
       useFactory: (
         api: InspectionApiClient,
@@ -66,8 +68,10 @@ import { MessagesController } from './messages.controller';
         environment: InspectionBotEnvironment,
         logger: Logger,
         locales: ConversationLocales,
+        inspectorTokens: InspectorTokens,
       ) =>
         new InspectionBot({
+          inspectorTokenOf: (userId) => inspectorTokens.accessTokenOf(userId),
           pageLocaleOf: (conversationId) => locales.localeOf(conversationId),
           api,
           localizer,

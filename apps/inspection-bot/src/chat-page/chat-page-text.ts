@@ -33,6 +33,10 @@ export const CHAT_PAGE_TEXT = {
     photoTooLarge: 'Photo too large: {size} MB, limit {limit} MB. Not sent.',
     notAPhoto: 'This file is not a photo the page can send.',
     refused: 'Not sent: the chat service refused it ({code}).',
+    signInWith: 'Sign in with {name}',
+    or: 'or',
+    providerDenied: 'Your company account may not use inspections: ask to be added to an inspection group.',
+    providerFailed: 'Sign-in with your company account did not complete. Please try again.',
   },
   'zh-CN': {
     title: 'FieldOps 巡检',
@@ -67,6 +71,10 @@ export const CHAT_PAGE_TEXT = {
     photoTooLarge: '照片过大：{size} MB，上限 {limit} MB。未发送。',
     notAPhoto: '此文件不是可发送的照片。',
     refused: '未发送：聊天服务拒绝了该消息（{code}）。',
+    signInWith: '使用 {name} 登录',
+    or: '或',
+    providerDenied: '您的公司账号无权使用巡检：请联系管理员把您加入巡检用户组。',
+    providerFailed: '公司账号登录未完成，请重试。',
   },
 } as const;
 

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { ChatSessionGuard } from '../sign-in/chat-session.guard';
 import { ChatSessions } from '../sign-in/chat-sessions';
 import { InspectionAccounts } from '../sign-in/inspection-accounts';
+import { InspectorTokens } from '../sign-in/inspector-tokens';
 import { SessionController } from '../sign-in/session.controller';
 import { SignInThrottle } from '../sign-in/sign-in-throttle';
 import { ChatPageController } from './chat-page.controller';
@@ -19,7 +20,8 @@ import { DirectLineTokenService } from './directline-token.service';
     ChatSessionGuard,
     InspectionAccounts,
     SignInThrottle,
+    InspectorTokens,
   ],
-  exports: [ConversationLocales],
+  exports: [ConversationLocales, InspectorTokens],
 })
 export class ChatPageModule {}

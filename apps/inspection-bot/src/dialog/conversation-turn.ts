@@ -26,6 +26,7 @@ export class ConversationTurn {
     readonly localizer: Localizer,
     readonly settings: DialogSettings,
     private readonly directory: InspectorDirectory,
+    private readonly inspectorTokenOf?: (userId: number) => Promise<string | undefined>,
   ) {}
 
   phrase(key: PhraseKey, parameters?: PhraseParameters): Promise<string> {
@@ -42,6 +43,16 @@ export class ConversationTurn {
 
   async typing(): Promise<void> {
     await this.context.sendActivity({ type: ActivityTypes.Typing });
+  }
+
+  /**
+   * How a record of this inspector is written: with their own access token when the bot has the chat page's
+   * sessions (`signed-out` when this process holds no live session of theirs), else by the service account.
+   */
+  async recordWriter(inspector: Inspector): Promise<{ accessToken?: string } | 'signed-out'> {
+    if (!this.inspectorTokenOf) return {};
+    const accessToken = await this.inspectorTokenOf(inspector.id);
+    return accessToken === undefined ? 'signed-out' : { accessToken };
   }
 
   /** The signed-in account behind the verified `from.id` (`dl_<user id>`), or undefined (unknown or inactive). */

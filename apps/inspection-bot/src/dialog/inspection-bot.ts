@@ -39,6 +39,11 @@ export interface InspectionBotOptions {
   now?: () => Date;
   /** Update an item card once answered (updateActivity; INSPECTION_BOT_UPDATE_ANSWERED_CARDS). */
   updateAnsweredCards?: boolean;
+  /**
+   * The signed-in person's own access token (the chat page's session): records are then made with it, so
+   * inspection-api sets `checked_by` itself. Unset (dialog tests): the service account writes, naming the inspector.
+   */
+  inspectorTokenOf?: (userId: number) => Promise<string | undefined>;
 }
 
 /**
@@ -133,6 +138,7 @@ export class InspectionBot extends ActivityHandler {
       this.options.localizer,
       this.settings,
       this.directory,
+      this.options.inspectorTokenOf,
     );
   }
 

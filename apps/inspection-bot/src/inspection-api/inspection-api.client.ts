@@ -160,7 +160,14 @@ export class InspectionApiClient implements InspectionApi {
   }
 
   createRecord(record: NewCheckRecord, options: WriteOptions = {}): Promise<CheckRecord> {
-    return this.json<CheckRecord>('POST', 'records/', record, undefined, options.idempotencyKey);
+    return this.json<CheckRecord>(
+      'POST',
+      'records/',
+      record,
+      undefined,
+      options.idempotencyKey,
+      options.accessToken,
+    );
   }
 
   /** Changes a record's status (the chat's "mark as fail" after an out-of-range value). */
@@ -256,7 +263,13 @@ export class InspectionApiClient implements InspectionApi {
     body?: unknown,
     form?: () => FormData,
     idempotencyKey?: string,
+    personsToken?: string,
   ): Promise<T> {
+    if (personsToken !== undefined) {
+      const response = await this.send(method, path, body, personsToken, form, idempotencyKey);
+      if (!response.ok) throw await this.failure(response);
+      return (await response.json()) as T;
+    }
     let response = await this.send(method, path, body, await this.accessToken(), form, idempotencyKey);
     if (response.status === 401) {
       await response.body?.cancel();

@@ -82,6 +82,8 @@ export interface NewCheckRecord {
 /** A write's `Idempotency-Key`: inspection-api makes one record (or stores one photo) per key. */
 export interface WriteOptions {
   idempotencyKey?: string;
+  /** Write with this person's access token instead of the bot's service account (a 401 is then final). */
+  accessToken?: string;
 }
 
 export interface PhotoFile {

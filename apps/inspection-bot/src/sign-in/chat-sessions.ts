@@ -5,6 +5,7 @@ import { type Request, type Response } from 'express';
 import { getIronSession, type IronSession } from 'iron-session';
 import { InspectionBotEnvironment } from '../config/inspection-bot.environment';
 import { type AccountTokens, InspectionAccounts } from './inspection-accounts';
+import { InspectorTokens } from './inspector-tokens';
 
 export const SESSION_COOKIE = 'fieldops_chat';
 
@@ -12,6 +13,8 @@ export const SESSION_COOKIE = 'fieldops_chat';
 export interface ChatSessionData {
   sid?: string;
   account?: AccountTokens;
+  /** A sign-in started at the provider: the value its return must bring back (once). */
+  providerBinding?: string;
 }
 
 export interface LiveSession {
@@ -43,6 +46,7 @@ export class ChatSessions {
   constructor(
     environment: InspectionBotEnvironment,
     private readonly accounts: InspectionAccounts,
+    private readonly inspectorTokens: InspectorTokens,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.password = environment.INSPECTION_BOT_SESSION_SECRET ?? randomBytes(32).toString('base64url');
@@ -58,6 +62,31 @@ export class ChatSessions {
     });
   }
 
+  /**
+   * Starts a sign-in through inspection-api's provider in this browser: a random value kept in the sealed cookie,
+   * which the return must bring back, so a return link made in another browser (someone else's code) is refused.
+   */
+  async beginProviderSignIn(request: Request, response: Response): Promise<string> {
+    const session = await this.open(request, response);
+    session.providerBinding = randomBytes(16).toString('base64url');
+    await session.save();
+    return session.providerBinding;
+  }
+
+  /** Whether the return brings this browser's sign-in back; the value is used up either way. */
+  async endProviderSignIn(
+    request: Request,
+    response: Response,
+    binding: string | undefined,
+  ): Promise<boolean> {
+    const session = await this.open(request, response);
+    const expected = session.providerBinding;
+    if (expected === undefined) return false;
+    delete session.providerBinding;
+    await session.save();
+    return binding === expected;
+  }
+
   /** Starts a session for a signed-in account (a new session id). */
   async start(request: Request, response: Response, account: AccountTokens): Promise<LiveSession> {
     const session = await this.open(request, response);
@@ -65,6 +94,7 @@ export class ChatSessions {
     session.account = account;
     await session.save();
     this.remember(this.confirmed, session.sid);
+    this.inspectorTokens.remember(account);
     return { sid: session.sid, account };
   }
 
@@ -95,6 +125,7 @@ export class ChatSessions {
     }
     session.account = current;
     await session.save();
+    this.inspectorTokens.remember(current);
     return { sid, account: current };
   }
 
@@ -111,6 +142,7 @@ export class ChatSessions {
     }
     session.destroy();
     if (!account) return;
+    this.inspectorTokens.forget(account);
     const done = await this.accounts.signOut(account).catch(() => false);
     if (!done) {
       this.logger.warn(

@@ -13,6 +13,12 @@ export interface AccountTokens {
   accessExpiresAt: number;
 }
 
+/** inspection-api's `GET /api/oidc/`. */
+export interface ProviderSignInOptions {
+  provider: { name: string; login_url: string } | null;
+  local_passwords: boolean;
+}
+
 export type SignInOutcome =
   | { kind: 'signed-in'; account: AccountTokens }
   | { kind: 'refused' }
@@ -49,6 +55,8 @@ function claimsOf(jwt: string): { exp?: unknown; user_id?: unknown } {
  */
 @Injectable()
 export class InspectionAccounts {
+  private options: { value: ProviderSignInOptions; until: number } | undefined;
+
   constructor(
     private readonly environment: InspectionBotEnvironment,
     private readonly service: InspectionApiClient,
@@ -74,21 +82,56 @@ export class InspectionAccounts {
     }
     if (!response.ok) throw this.unavailable(response.status);
     const pair = (await response.json()) as { access: string; refresh: string };
+    return { kind: 'signed-in', account: await this.accountOf(pair, username) };
+  }
+
+  /**
+   * How people sign in (inspection-api's `GET /api/oidc/`): its OpenID Connect provider and whether passwords are
+   * accepted; kept a minute; passwords only when inspection-api cannot say.
+   */
+  async signInOptions(): Promise<ProviderSignInOptions> {
+    if (this.options && this.options.until > Date.now()) return this.options.value;
+    let value: ProviderSignInOptions = { provider: null, local_passwords: true };
+    try {
+      const response = await this.fetchApi('oidc/', {});
+      if (response.ok) value = (await response.json()) as ProviderSignInOptions;
+      else await response.body?.cancel();
+    } catch {
+      return value;
+    }
+    this.options = { value, until: Date.now() + 60_000 };
+    return value;
+  }
+
+  /** Exchanges a provider sign-in's one-time code (`POST /api/oidc/token/`); undefined when it is refused. */
+  async exchangeProviderCode(code: string): Promise<AccountTokens | undefined> {
+    const response = await this.post('oidc/token/', { code });
+    if (response.status >= 400 && response.status < 500) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    if (!response.ok) throw this.unavailable(response.status);
+    return this.accountOf((await response.json()) as { access: string; refresh: string });
+  }
+
+  /** The account behind a fresh token pair (`GET /api/users/me/`). */
+  private async accountOf(
+    pair: { access: string; refresh: string },
+    username?: string,
+  ): Promise<AccountTokens> {
     const me = await this.fetchApi('users/me/', { headers: { authorization: `Bearer ${pair.access}` } });
     let user: { id: number; username: string } | undefined;
     if (me.ok) user = (await me.json()) as { id: number; username: string };
     else await me.body?.cancel();
     const userId = user?.id ?? Number(claimsOf(pair.access).user_id);
-    if (!Number.isSafeInteger(userId)) throw this.unavailable(me.status);
+    const name = user?.username ?? username;
+    if (!Number.isSafeInteger(userId) || name === undefined) throw this.unavailable(me.status);
     return {
-      kind: 'signed-in',
-      account: {
-        userId,
-        username: user?.username ?? username,
-        access: pair.access,
-        refresh: pair.refresh,
-        accessExpiresAt: Number(claimsOf(pair.access).exp) || 0,
-      },
+      userId,
+      username: name,
+      access: pair.access,
+      refresh: pair.refresh,
+      accessExpiresAt: Number(claimsOf(pair.access).exp) || 0,
     };
   }
 

@@ -59,7 +59,11 @@ export interface RunningInspectionPlatform {
  * password), sharing an in-process bus and store, and the inspection bot in the password mode.
  */
 export async function startInspectionPlatform(
-  options: { botLogger?: Logger } = {},
+  options: {
+    botLogger?: Logger;
+    /** More of inspection-api's environment, knowing the bot's port (a provider's return origin). */
+    apiEnvironment?: (ports: { botPort: number }) => Record<string, string>;
+  } = {},
 ): Promise<RunningInspectionPlatform> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) throw new Error('DATABASE_URL is set by the Jest global setup');
@@ -108,6 +112,7 @@ export async function startInspectionPlatform(
         DATABASE_URL: database.url,
         INSPECTION_API_PORT: '0',
         INSPECTION_MEDIA_ROOT: join(directory, 'media'),
+        ...options.apiEnvironment?.({ botPort }),
         INSPECTION_ADMIN_USERNAME: SERVICE_ACCOUNT.username,
         INSPECTION_ADMIN_PASSWORD: SERVICE_ACCOUNT.password,
       },

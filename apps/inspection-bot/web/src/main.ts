@@ -84,7 +84,38 @@ function stopChat(): void {
   directLine = undefined;
 }
 
+/** The provider's button and the password form, as inspection-api allows (`api/session/options`). */
+async function showSignInChoices(): Promise<void> {
+  try {
+    const response = await api('GET', 'api/session/options');
+    if (!response.ok) return;
+    const options = (await response.json()) as { provider: string | null; passwords: boolean };
+    const link = element<HTMLAnchorElement>('provider-sign-in');
+    if (options.provider) {
+      link.textContent = fill(text.signInWith, { name: options.provider });
+      link.href = `api/session/oidc/start?locale=${encodeURIComponent(locale)}`;
+      link.hidden = false;
+    }
+    element('sign-in-or').hidden = !options.provider || !options.passwords;
+    form.hidden = !options.passwords;
+  } catch {
+    // Offline: the password form stays.
+  }
+}
+
+// A sign-in through the provider that did not complete comes back with its reason.
+const providerError = new URLSearchParams(window.location.search).get('sign_in_error');
+if (providerError) {
+  const box = element('provider-error');
+  box.textContent = providerError === 'access_denied' ? text.providerDenied : text.providerFailed;
+  box.hidden = false;
+  const url = new URL(window.location.href);
+  url.searchParams.delete('sign_in_error');
+  history.replaceState(null, '', url);
+}
+
 function showSignIn(message = ''): void {
+  void showSignInChoices();
   stopChat();
   showAccount(undefined);
   show(message);

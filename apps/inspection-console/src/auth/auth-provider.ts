@@ -14,6 +14,11 @@ function storedUser(): ConsoleUser | null {
   }
 }
 
+/** Forgets the signed-in user's account (read again from the API): a new sign-in through the provider. */
+export function forgetStoredUser(): void {
+  localStorage.removeItem(USER_KEY);
+}
+
 async function loadUser(): Promise<ConsoleUser> {
   const user = await dataProvider.me();
   localStorage.setItem(USER_KEY, JSON.stringify(user));

@@ -9,6 +9,19 @@ export const consoleEnglish = {
     auth: {
       bad_credentials: 'Wrong username or password.',
       subtitle: 'Sign in with your inspection account',
+      sign_in_with: 'Sign in with %{name}',
+      or: 'or',
+      provider_error: {
+        access_denied:
+          'Your company account may not use the console: ask to be added to an inspection group.',
+        account_conflict:
+          'An account of that name already exists here: ask a supervisor to link or rename it.',
+        account_inactive: 'Your account is deactivated.',
+        invalid_username: 'Your company account has no usable user name.',
+        temporarily_unavailable: 'Sign-in is not available right now. Try again in a moment.',
+        expired: 'That sign-in has expired. Sign in again.',
+        other: 'Sign-in did not complete. Try again.',
+      },
     },
     supervisors_only: {
       title: 'Supervisors only',
@@ -394,6 +407,17 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
     auth: {
       bad_credentials: '用户名或密码错误。',
       subtitle: '使用您的巡检账号登录',
+      sign_in_with: '使用 %{name} 登录',
+      or: '或',
+      provider_error: {
+        access_denied: '您的公司账号无权使用控制台：请联系管理员把您加入巡检用户组。',
+        account_conflict: '这里已有同名账号：请主管关联或重命名该账号。',
+        account_inactive: '您的账号已停用。',
+        invalid_username: '您的公司账号没有可用的用户名。',
+        temporarily_unavailable: '暂时无法登录，请稍后再试。',
+        expired: '本次登录已过期，请重新登录。',
+        other: '登录未完成，请重试。',
+      },
     },
     supervisors_only: {
       title: '仅限主管使用',

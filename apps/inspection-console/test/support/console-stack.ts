@@ -66,9 +66,9 @@ export interface ConsoleStack {
 
 /**
  * The real inspection-api on a scratch PostgreSQL database, serving the built console at `/console/`
- * (`INSPECTION_CONSOLE_DIR`, as npm start does), and Debian's Chromium.
+ * (`INSPECTION_CONSOLE_DIR`, as npm start does), and Debian's Chromium. `environment` adds to the API's.
  */
-export async function startConsoleStack(): Promise<ConsoleStack> {
+export async function startConsoleStack(environment: Record<string, string> = {}): Promise<ConsoleStack> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) throw new Error('DATABASE_URL is set by the Jest global setup');
   if (!existsSync(join(CONSOLE_DIST, 'index.html'))) {
@@ -89,6 +89,7 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
       INSPECTION_ADMIN_PASSWORD: SUPERVISOR.password,
       // The webhook receiver the browser test starts listens on 127.0.0.1.
       INSPECTION_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
+      ...environment,
     },
   });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });

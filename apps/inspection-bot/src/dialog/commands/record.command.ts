@@ -13,7 +13,8 @@ export { type LastRecord } from '../dialog-state';
 
 /**
  * An item card's ok / warn / fail: a CheckRecord whose `checked_by` is the user name of the account behind the
- * verified `from.id` (nobody else's: an unknown or inactive account records nothing), in the device's active plan,
+ * verified `from.id` (nobody else's: an unknown or inactive account records nothing), made with that person's own
+ * access token when the chat page's session gave one (inspection-api then sets `checked_by` from the token), in the device's active plan,
  * made once per answer (`recordKeyOf`: a double tap, a retry and a resend make one record). The card then shows
  * the answer and no longer submits.
  */
@@ -47,6 +48,11 @@ export async function recordAnswer(
   const open = await state.openCheck.get(turn.context);
   const plan = activePlanOf(await turn.api.listActivePlans(), device.id);
   const idempotencyKey = recordKeyOf(turn.context.activity, answer.answerId);
+  const writer = await turn.recordWriter(inspector);
+  if (writer === 'signed-out') {
+    await turn.reply('unknownInspector');
+    return;
+  }
   let record: CheckRecord;
   try {
     record = await turn.api.createRecord(
@@ -61,7 +67,7 @@ export async function recordAnswer(
         // A card of a check opened from a scanned label: the record says presence was shown.
         source: answer.source ?? 'chat',
       },
-      idempotencyKey ? { idempotencyKey } : {},
+      { ...writer, ...(idempotencyKey ? { idempotencyKey } : {}) },
     );
   } catch (error) {
     // 422: this card's answer id already made a record with another status or value.
