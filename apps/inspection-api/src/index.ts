@@ -4,5 +4,6 @@ export * from './inspection-api.module';
 export * from './start-inspection-api';
 export * from './users/users.service';
 export * from './actions/action-transitions';
+export * from './mail/mail-sender';
 export { AUDIT_EVENTS, AUDIT_RESOURCES } from './audit/audit-resources';
 export { EVENT_TYPES } from './events/event-types';

@@ -33,6 +33,8 @@ import { EVENTS_DATABASE_URL, EventRunner } from './events/event-runner';
 import { ScheduledEvents } from './events/scheduled-events';
 import { NotificationPreferencesController } from './notifications/notification-preferences.controller';
 import { NotificationPreferencesService } from './notifications/notification-preferences.service';
+import { NotificationsService } from './notifications/notifications.service';
+import { MailSender } from './mail/mail-sender';
 import { WebhookDeliveriesService } from './webhooks/webhook-deliveries.service';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { WebhooksService } from './webhooks/webhooks.service';
@@ -123,6 +125,8 @@ export class InspectionApiModule {
         WebhooksService,
         ScheduledEvents,
         NotificationPreferencesService,
+        MailSender,
+        NotificationsService,
         EventRunner,
         DevicesService,
         ItemsService,

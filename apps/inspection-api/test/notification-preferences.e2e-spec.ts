@@ -26,6 +26,9 @@ describe('notification preferences', () => {
       quiet_hours_end: null,
       time_zone: null,
       reminder_time: null,
+      email: null,
+      language: null,
+      email_digest: true,
       updated_at: null,
     });
     const admin = await api.get('/api/users/me/notifications/');

@@ -4,6 +4,7 @@ import { Expose, Transform } from 'class-transformer';
 import {
   ArrayNotEmpty,
   IsBoolean,
+  IsIn,
   IsInt,
   IsOptional,
   IsString,
@@ -19,6 +20,10 @@ import {
 import { CommonEnvironment, LOCAL_HOSTS, ToBoolean, ToInteger, toHostList } from '@fieldops/platform';
 import { IsRedisUrl } from '@fieldops/redis-connection';
 import { AreNetworks } from '../webhooks/webhook-address';
+
+/** How the connection to the SMTP server is secured (INSPECTION_SMTP_TLS). */
+export const SMTP_TLS_MODES = ['starttls', 'implicit', 'opportunistic', 'none'] as const;
+export type SmtpTlsMode = (typeof SMTP_TLS_MODES)[number];
 
 /** The monorepo's root (the package.json that declares workspaces); falls back to the working directory. */
 function repositoryRoot(start: string): string {
@@ -283,6 +288,58 @@ export class InspectionApiEnvironment extends CommonEnvironment {
   @AreNetworks()
   INSPECTION_WEBHOOK_ALLOWED_NETWORKS: string[] = [];
 
+  /**
+   * The operator's SMTP server (host name or address) that notification emails, the daily digest and emailed
+   * reports are sent through. Unset: no email is sent (the other channels go on).
+   */
+  @Expose() @IsOptional() @IsString() @MinLength(1) INSPECTION_SMTP_HOST?: string;
+
+  /** The SMTP server's port: 587 for submission with STARTTLS, 465 with `INSPECTION_SMTP_TLS=implicit`, 25 relay. */
+  @Expose() @ToInteger() @IsInt() @Min(1) @Max(65535) INSPECTION_SMTP_PORT: number = 587;
+
+  /**
+   * TLS to the SMTP server: `starttls` (upgrade the connection, and refuse to send if the server cannot),
+   * `implicit` (TLS from the first byte, port 465), `opportunistic` (upgrade when the server offers it), `none`
+   * (plain text, for a relay on a trusted network). Certificates are verified against the system's trusted CAs
+   * (NODE_EXTRA_CA_CERTS adds a private CA).
+   */
+  @Expose() @IsIn(SMTP_TLS_MODES) INSPECTION_SMTP_TLS: SmtpTlsMode = 'starttls';
+
+  /** The SMTP user name (AUTH PLAIN or LOGIN). Unset: no authentication. Set with INSPECTION_SMTP_PASSWORD. */
+  @Expose()
+  @ValidateIf((environment: InspectionApiEnvironment) => environment.INSPECTION_SMTP_PASSWORD !== undefined)
+  @IsString({ message: 'INSPECTION_SMTP_USER is required with INSPECTION_SMTP_PASSWORD' })
+  @MinLength(1)
+  INSPECTION_SMTP_USER?: string;
+
+  /** The SMTP password of INSPECTION_SMTP_USER. */
+  @Expose()
+  @ValidateIf((environment: InspectionApiEnvironment) => environment.INSPECTION_SMTP_USER !== undefined)
+  @IsString({ message: 'INSPECTION_SMTP_PASSWORD is required with INSPECTION_SMTP_USER' })
+  @MinLength(1)
+  INSPECTION_SMTP_PASSWORD?: string;
+
+  /** The sender of every email (`From`), an address or `Name <address>`; required with INSPECTION_SMTP_HOST. */
+  @Expose()
+  @ValidateIf(
+    (environment: InspectionApiEnvironment) =>
+      environment.INSPECTION_SMTP_HOST !== undefined || environment.INSPECTION_SMTP_FROM !== undefined,
+  )
+  @IsString({ message: 'INSPECTION_SMTP_FROM is required with INSPECTION_SMTP_HOST' })
+  @MinLength(3)
+  INSPECTION_SMTP_FROM?: string;
+
+  /** The deadline of connecting to and of each exchange with the SMTP server, in milliseconds. */
+  @Expose() @ToInteger() @IsInt() @Min(100) @Max(600_000) INSPECTION_SMTP_TIMEOUT_MS: number = 30_000;
+
+  /**
+   * The supervisor console's address as people open it (`https://fieldops.example.com/console/`), for the links
+   * in notification emails. Unset: INSPECTION_PUBLIC_URL followed by `/console/`; neither: emails carry no links.
+   */
+  @Expose()
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  INSPECTION_CONSOLE_URL?: string;
   // --- sign-in through the company's OpenID Connect provider (docs/operate/sign-in.md) -------------------------
 
   /**

@@ -26,6 +26,7 @@ import { CreateEventNotices1732925000000 } from './migrations/1732925000000-crea
 import { CreateNotificationPreferences1732925100000 } from './migrations/1732925100000-create-notification-preferences';
 import { TallyAuditEntries1732929000000 } from './migrations/1732929000000-tally-audit-entries';
 import { IndexActionLoad1732929100000 } from './migrations/1732929100000-index-action-load';
+import { CreateNotifications1732929300000 } from './migrations/1732929300000-create-notifications';
 import { CreateReports1732929600000 } from './migrations/1732929600000-create-reports';
 import { AddOidcSignIn1732929800000 } from './migrations/1732929800000-add-oidc-sign-in';
 
@@ -52,6 +53,7 @@ export const INSPECTION_MIGRATIONS = [
   CreateNotificationPreferences1732925100000,
   TallyAuditEntries1732929000000,
   IndexActionLoad1732929100000,
+  CreateNotifications1732929300000,
   CreateReports1732929600000,
   AddOidcSignIn1732929800000,
 ];

@@ -6,8 +6,9 @@ import {
 } from '@nestjs/common';
 import { LOGGER, type Logger } from '@fieldops/platform';
 import PgBoss from 'pg-boss';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
+import { type NotificationJob, NotificationsService } from '../notifications/notifications.service';
 import { WebhookDeliveriesService } from '../webhooks/webhook-deliveries.service';
 import { retryLimitFor } from '../webhooks/webhook-retries';
 import { ScheduledEvents } from './scheduled-events';
@@ -16,6 +17,10 @@ import { ScheduledEvents } from './scheduled-events';
 export const EVENTS_DATABASE_URL = Symbol('EVENTS_DATABASE_URL');
 export const JOB_SCHEMA = 'pgboss';
 export const WEBHOOK_QUEUE = 'webhook-delivery';
+/** Notifications to people (email) and daily digests, each a job started at its time. */
+export const NOTIFICATION_QUEUE = 'notification';
+/** Attempts of a notification: about 1, 2, 4 … 64 minutes apart (two hours), then it is left failed. */
+const NOTIFICATION_RETRIES = 7;
 /** Events taken from the outbox per transaction. */
 const DISPATCH_BATCH = 200;
 /** pg-boss workers per replica; each fetches up to DELIVERY_BATCH jobs per poll and sends them concurrently. */
@@ -49,6 +54,7 @@ export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShu
     private readonly environment: InspectionApiEnvironment,
     private readonly deliveries: WebhookDeliveriesService,
     private readonly scheduled: ScheduledEvents,
+    private readonly notifications: NotificationsService,
     @Inject(EVENTS_DATABASE_URL) private readonly databaseUrl: string,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -88,6 +94,24 @@ export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShu
     };
     await boss.createQueue(WEBHOOK_QUEUE, queue);
     await boss.updateQueue(WEBHOOK_QUEUE, queue);
+    const notificationQueue = {
+      name: NOTIFICATION_QUEUE,
+      retryLimit: NOTIFICATION_RETRIES,
+      retryDelay: 60,
+      retryBackoff: true,
+      expireInSeconds: Math.ceil(environment.INSPECTION_SMTP_TIMEOUT_MS / 1000) * 3 + 60,
+    };
+    await boss.createQueue(NOTIFICATION_QUEUE, notificationQueue);
+    await boss.updateQueue(NOTIFICATION_QUEUE, notificationQueue);
+    this.workerIds.push(
+      await boss.work<NotificationJob>(
+        NOTIFICATION_QUEUE,
+        { batchSize: 1, pollingIntervalSeconds: DELIVERY_POLL_SECONDS },
+        async ([job]) => {
+          if (job) await this.notifications.run(job.data);
+        },
+      ),
+    );
     for (let worker = 0; worker < DELIVERY_WORKERS; worker += 1) {
       let workerId = '';
       workerId = await boss.work<{ delivery: string }>(
@@ -184,6 +208,7 @@ export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShu
       if (await this.scheduled.claim(interval)) {
         const written = await this.scheduled.run();
         if (written) this.logger.info({ events: written }, 'event runner: scheduled events written');
+        await this.planDigests();
       }
       this.failures.delete('schedule');
     } catch (error) {
@@ -197,6 +222,22 @@ export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShu
     this.scheduleRun(interval);
   }
 
+  /** The daily digests whose time has come: a row each and its job, in one transaction. */
+  private async planDigests(): Promise<void> {
+    const boss = this.boss;
+    if (!boss) return;
+    const digests = await this.dataSource.transaction(async (manager) => {
+      const due = await this.notifications.planDigests(manager);
+      if (due.length)
+        await boss.insert(
+          due.map((digest) => ({ name: NOTIFICATION_QUEUE, data: { digest } satisfies NotificationJob })),
+          { db: inTransaction(manager) },
+        );
+      return due.length;
+    });
+    if (digests) this.logger.info({ digests }, 'event runner: daily digests queued');
+  }
+
   /** One transaction: take undispatched events, fan them out to deliveries and jobs, mark them dispatched. */
   async dispatch(): Promise<{ events: number; deliveries: number }> {
     const boss = this.boss;
@@ -208,24 +249,36 @@ export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShu
       if (!events.length) return { events: 0, deliveries: 0 };
       const ids = events.map((event) => event.id);
       const deliveries = await this.deliveries.fanOut(manager, ids);
-      if (deliveries.length) {
-        const runner = manager.queryRunner;
-        if (!runner) throw new Error('a transaction has a query runner');
+      if (deliveries.length)
         await boss.insert(
           deliveries.map((id) => ({ id, name: WEBHOOK_QUEUE, data: { delivery: id } })),
-          {
-            db: {
-              executeSql: async (text: string, values: unknown[]) => ({
-                rows: (await runner.query(text, values, true)).records as unknown[],
-              }),
-            },
-          },
+          { db: inTransaction(manager) },
         );
-      }
+      const notifications = await this.notifications.fanOut(manager, ids);
+      if (notifications.length)
+        await boss.insert(
+          notifications.map(({ id, sendAt }) => ({
+            name: NOTIFICATION_QUEUE,
+            data: { notification: id } satisfies NotificationJob,
+            startAfter: sendAt,
+          })),
+          { db: inTransaction(manager) },
+        );
       await manager.query(`UPDATE "events" SET "dispatched_at" = now() WHERE "id" = ANY($1::bigint[])`, [
         ids,
       ]);
       return { events: events.length, deliveries: deliveries.length };
     });
   }
+}
+
+/** pg-boss's database adapter over a TypeORM transaction, so its jobs commit with the transaction's rows. */
+function inTransaction(manager: EntityManager) {
+  const runner = manager.queryRunner;
+  if (!runner) throw new Error('a transaction has a query runner');
+  return {
+    executeSql: async (text: string, values: unknown[]) => ({
+      rows: (await runner.query(text, values, true)).records as unknown[],
+    }),
+  };
 }

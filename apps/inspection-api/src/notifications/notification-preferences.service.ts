@@ -14,6 +14,12 @@ export interface NotificationPreferencesBody {
   quiet_hours_end: string | null;
   time_zone: string | null;
   reminder_time: string | null;
+  /** Where notification emails go; null: no email. */
+  email: string | null;
+  /** The language of messages (`en`, `zh-CN`); null: English. */
+  language: NotificationLanguage | null;
+  /** Whether a daily digest email is sent (with an `email`). */
+  email_digest: boolean;
   /** null until the person changed anything (the defaults of their role). */
   updated_at: string | null;
 }
@@ -23,6 +29,14 @@ export const DEFAULT_EVENTS: Record<Role, readonly EventType[]> = {
   inspector: ['check.due', 'check.overdue', 'action.assigned', 'action.overdue'],
   supervisor: ['record.failed', 'check.overdue', 'action.overdue', 'action.done'],
 };
+
+/** The languages notifications are written in. */
+export const NOTIFICATION_LANGUAGES = ['en', 'zh-CN'] as const;
+export type NotificationLanguage = (typeof NOTIFICATION_LANGUAGES)[number];
+
+/** An address DRF's EmailField accepts, in short: one `@`, no spaces or brackets, a dotted domain. */
+const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]+$/;
+const MAX_EMAIL_LENGTH = 254;
 
 const TIME_FIELDS = ['quiet_hours_start', 'quiet_hours_end', 'reminder_time'] as const;
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.\d{1,6})?)?$/;
@@ -37,6 +51,17 @@ export function isTimeZone(name: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** DRF's BooleanField reading (JSON booleans, form words); undefined: not a boolean. */
+function readBoolean(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  if (value === 1 || value === 0) return value === 1;
+  if (typeof value !== 'string') return undefined;
+  const word = value.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on', 't', 'y'].includes(word)) return true;
+  if (['false', '0', 'no', 'off', 'f', 'n'].includes(word)) return false;
+  return undefined;
 }
 
 /** The JSON or form input as field → value (a form's `events` may repeat). */
@@ -64,7 +89,8 @@ export class NotificationPreferencesService {
     const rows: Array<NotificationPreferencesBody & { role: Role }> = await this.dataSource.query(
       `SELECT u."id" AS "user", u."role", p."events", to_char(p."quiet_hours_start", 'HH24:MI:SS') AS "quiet_hours_start",
           to_char(p."quiet_hours_end", 'HH24:MI:SS') AS "quiet_hours_end", p."time_zone",
-          to_char(p."reminder_time", 'HH24:MI:SS') AS "reminder_time",
+          to_char(p."reminder_time", 'HH24:MI:SS') AS "reminder_time", p."email", p."language",
+          COALESCE(p."email_digest", true) AS "email_digest",
           to_char(p."updated_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updated_at"
         FROM "users" u LEFT JOIN "notification_preferences" p ON p."user_id" = u."id" WHERE u."id" = $1`,
       [userId],
@@ -120,16 +146,50 @@ export class NotificationPreferencesService {
         errors.time_zone = ['A valid timezone is required.'];
       else next.time_zone = value.trim();
     } else if (!partial) next.time_zone = null;
+    if ('email' in fields) {
+      const value = fields.email;
+      if (value === null || value === '') next.email = null;
+      else if (
+        typeof value !== 'string' ||
+        value.trim().length > MAX_EMAIL_LENGTH ||
+        !EMAIL.test(value.trim())
+      )
+        errors.email = ['Enter a valid email address.'];
+      else next.email = value.trim();
+    } else if (!partial) next.email = null;
+    if ('language' in fields) {
+      const value = fields.language;
+      if (value === null || value === '') next.language = null;
+      else if (!(NOTIFICATION_LANGUAGES as readonly unknown[]).includes(value))
+        errors.language = [`"${pythonStr(value)}" is not a valid choice.`];
+      else next.language = value as NotificationLanguage;
+    } else if (!partial) next.language = null;
+    if ('email_digest' in fields) {
+      const value = readBoolean(fields.email_digest);
+      if (value === undefined) errors.email_digest = ['Must be a valid boolean.'];
+      else next.email_digest = value;
+    } else if (!partial) next.email_digest = true;
     if (!isFieldErrors(errors) && (next.quiet_hours_start === null) !== (next.quiet_hours_end === null))
       errors.non_field_errors = [BOTH_QUIET_BOUNDS];
     if (isFieldErrors(errors)) throw validationError(errors);
     await this.dataSource.query(
-      `INSERT INTO "notification_preferences" ("user_id", "events", "quiet_hours_start", "quiet_hours_end", "time_zone", "reminder_time", "updated_at")
-       VALUES ($1, $2, $3, $4, $5, $6, now())
+      `INSERT INTO "notification_preferences" ("user_id", "events", "quiet_hours_start", "quiet_hours_end", "time_zone", "reminder_time", "email", "language", "email_digest", "updated_at")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now())
        ON CONFLICT ("user_id") DO UPDATE SET "events" = EXCLUDED."events", "quiet_hours_start" = EXCLUDED."quiet_hours_start",
          "quiet_hours_end" = EXCLUDED."quiet_hours_end", "time_zone" = EXCLUDED."time_zone",
-         "reminder_time" = EXCLUDED."reminder_time", "updated_at" = now()`,
-      [userId, next.events, next.quiet_hours_start, next.quiet_hours_end, next.time_zone, next.reminder_time],
+         "reminder_time" = EXCLUDED."reminder_time", "email" = EXCLUDED."email", "language" = EXCLUDED."language",
+         "email_digest" = EXCLUDED."email_digest", "updated_at" = now()`,
+      [
+        userId,
+        next.events,
+        next.quiet_hours_start,
+        next.quiet_hours_end,
+        next.time_zone,
+        next.reminder_time,
+        next.email,
+        next.language,
+        next.email_digest,
+      ],
     );
     return this.find(userId);
   }

@@ -1,4 +1,4 @@
-import { type NotificationPreferences, notificationTime } from './notification-schedule';
+import { digestTime, type NotificationPreferences, notificationTime } from './notification-schedule';
 
 const base: NotificationPreferences = {
   events: ['check.due', 'record.failed'],
@@ -114,5 +114,13 @@ describe('notificationTime (when a reminder or alert reaches a person)', () => {
     const first = notificationTime(preferences, event, at('2026-11-27T00:00:10Z'), 'UTC');
     const afterRestart = notificationTime(preferences, event, at('2026-11-27T03:12:00Z'), 'UTC');
     expect(afterRestart).toEqual(first);
+  });
+
+  it('sends the daily digest at the reminder time or 08:00 of the person’s day, after the quiet hours', () => {
+    expect(digestTime(base, '2026-11-27', 'Asia/Shanghai')).toEqual(at('2026-11-27T00:00:00Z'));
+    const early = { ...base, reminderTime: '06:30:00', timeZone: 'Europe/Berlin' };
+    expect(digestTime(early, '2026-11-27', 'UTC')).toEqual(at('2026-11-27T05:30:00Z'));
+    const quiet = { ...early, quietHoursStart: '22:00:00', quietHoursEnd: '07:00:00' };
+    expect(digestTime(quiet, '2026-11-27', 'UTC')).toEqual(at('2026-11-27T06:00:00Z'));
   });
 });

@@ -48,6 +48,23 @@ export function notificationTime(
   return outsideQuietHours(at, preferences, timeZone);
 }
 
+/** The local time of the daily digest when the person has no reminder time. */
+export const DEFAULT_DIGEST_TIME = '08:00:00';
+
+/**
+ * When a person's daily digest of `day` (a date of their zone) is sent: at their reminder time, or 08:00, that day,
+ * moved to the end of the quiet hours when it falls in them.
+ */
+export function digestTime(
+  preferences: NotificationPreferences,
+  day: CalendarDate,
+  defaultTimeZone: string,
+): Date {
+  const timeZone = preferences.timeZone ?? defaultTimeZone;
+  const at = localInstant(day, preferences.reminderTime ?? DEFAULT_DIGEST_TIME, timeZone);
+  return outsideQuietHours(at, preferences, timeZone);
+}
+
 /** `at`, or the end of the quiet hours `at` falls in. */
 export function outsideQuietHours(
   at: Date,

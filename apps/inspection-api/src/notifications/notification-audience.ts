@@ -1,0 +1,16 @@
+/**
+ * Who may be told of an event (before their own choice, `notification-schedule.ts`, decides whether and when):
+ * - supervisors, of every event;
+ * - a check's assigned inspectors (the plan's assignees), of `check.due` and `check.overdue`;
+ * - an action's assignee, of its `action.*` events.
+ * Only active people; never the platform's service accounts. As SQL: a condition on an event row `e` (columns
+ * `type`, `data`) and a user row `u`; `serviceAccounts` is the SQL of a `text[]` of their usernames.
+ */
+export function audienceSql(serviceAccounts: string): string {
+  const planId = `COALESCE(e."data"->'plan'->>'id', e."data"->>'plan')::int`;
+  return `(u."is_active" AND NOT (u."username" = ANY(${serviceAccounts}::text[])) AND (
+    u."role" = 'supervisor'
+    OR (e."type" IN ('check.due', 'check.overdue') AND EXISTS (
+      SELECT 1 FROM "check_plan_assignees" pa WHERE pa."plan_id" = ${planId} AND pa."user_id" = u."id"))
+    OR (e."type" LIKE 'action.%' AND (e."data"->>'assignee')::int = u."id")))`;
+}
