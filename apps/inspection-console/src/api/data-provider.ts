@@ -107,12 +107,21 @@ async function saveItems(deviceId: Identifier, items: ItemInput[], previous: Che
   }
 }
 
+/** The resources with a PDF report: one record, a device's history, a plan's round. */
+export type ReportKind = 'records' | 'devices' | 'plans';
+
 export interface ConsoleDataProvider extends DataProvider {
   me(): Promise<ConsoleUser>;
   dueSummary(filter?: Query): Promise<DueSummary>;
   recordStatistics(filter?: Query): Promise<RecordStatistics>;
   /** The records export of a filter, as the API streams it (`/api/records/export.csv`). */
   exportRecords(filter: Query): Promise<Blob>;
+  /** A PDF report (`/api/{kind}/{id}/report.pdf`) and the file name the API gives it. */
+  downloadReport(
+    kind: ReportKind,
+    id: Identifier,
+    query: Record<string, string>,
+  ): Promise<{ blob: Blob; filename: string }>;
   setPassword(id: Identifier, password: string): Promise<void>;
   /** An action's comments, oldest first (`/api/actions/{id}/comments/`). */
   actionComments(id: Identifier): Promise<ActionComment[]>;
@@ -227,6 +236,11 @@ export const dataProvider: ConsoleDataProvider = {
   async exportRecords(filter) {
     const response = await apiRequest('records/export.csv', { query: filterQuery(filter) });
     return response.blob();
+  },
+  async downloadReport(kind, id, query) {
+    const response = await apiRequest(`${kind}/${id}/report.pdf`, { query: new URLSearchParams(query) });
+    const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
+    return { blob: await response.blob(), filename: name ?? `${kind}-${id}.pdf` };
   },
   auditTrail: (resource, id, page) =>
     apiJson<DrfPage<AuditEntry>>('audit/', {

@@ -39,6 +39,7 @@ import { RecordAuditHistory } from '../audit/audit-history';
 import { labelSheetPath } from '../labels/label-sheet';
 import { CardLine, CardList, CardTitle } from '../layout/card-list';
 import { ResponsiveList } from '../layout/responsive-list';
+import { DownloadReportButton } from '../reports/download-report-button';
 
 /** The group filter's choices: every device group (`GET /api/devices/groups/`). */
 function GroupFilter({ source, alwaysOn }: { source: string; alwaysOn?: boolean }) {
@@ -278,6 +279,7 @@ export function DeviceEdit() {
       redirect="list"
       actions={
         <TopToolbar>
+          <DownloadReportButton kind="devices" />
           <DeviceLabelButton />
         </TopToolbar>
       }

@@ -145,6 +145,17 @@ export const consoleEnglish = {
       due_now: 'Due state today',
       no_due_rows: 'This plan has nothing to check (inactive, or its devices have no check items).',
     },
+    reports: {
+      download: 'Download PDF',
+      preparing: 'Preparing the PDF…',
+      from: 'From',
+      to: 'To',
+      date: 'Any day of the round',
+      device_hint:
+        "The device's records from one day to another (at most 366 days), with photos and actions.",
+      plan_hint:
+        "The plan's checks in the period that contains this day, done or not, with photos and actions.",
+    },
     records: {
       export: 'Export CSV',
       export_excel: 'For Excel',
@@ -527,6 +538,15 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
       assignees_help: '负责此计划巡检的人员：他们的聊天会优先列出这些检查。',
       due_now: '今日到期情况',
       no_due_rows: '此计划没有需要检查的内容（未启用，或其设备没有检查项）。',
+    },
+    reports: {
+      download: '下载 PDF',
+      preparing: '正在生成 PDF…',
+      from: '开始日期',
+      to: '结束日期',
+      date: '巡检周期中的任一天',
+      device_hint: '该设备在所选日期范围内的记录（最多 366 天），含照片和整改措施。',
+      plan_hint: '该计划在包含此日期的周期内的全部检查项（无论是否完成），含照片和整改措施。',
     },
     records: {
       export: '导出 CSV',

@@ -18,6 +18,7 @@ import {
   TextField,
   TextInput,
   TimeInput,
+  TopToolbar,
   maxLength,
   required,
   useDataProvider,
@@ -35,6 +36,7 @@ import { ResponsiveList } from '../layout/responsive-list';
 import { SectionState } from '../layout/section-state';
 import { StatusChip } from '../layout/status-chip';
 import { usePeople } from '../users/use-people';
+import { DownloadReportButton } from '../reports/download-report-button';
 import { calendarDayFormatter, scheduleText } from './schedule-text';
 
 /** A schedule in words, in the console's language ("Quarterly, due by 16:00"). */
@@ -303,6 +305,11 @@ export function PlanEdit() {
         redirect="list"
         transform={planBody}
         aside={<PlanDueAside />}
+        actions={
+          <TopToolbar>
+            <DownloadReportButton kind="plans" />
+          </TopToolbar>
+        }
         sx={{ '& .RaEdit-main': { flexDirection: { xs: 'column', lg: 'row' } } }}
       >
         <PlanForm />

@@ -8,7 +8,8 @@ import { excelCsv } from './excel-csv';
 
 type ExportForm = 'excel' | 'data';
 
-function save(blob: Blob, filename: string): void {
+/** Saves a downloaded file under its name (a link to an object URL, clicked). */
+export function saveDownload(blob: Blob, filename: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
@@ -37,13 +38,13 @@ export function ExportRecordsButton() {
     setBusy(true);
     try {
       const blob = await dataProvider.exportRecords(filterValues);
-      if (form === 'data') return save(blob, 'records.csv');
+      if (form === 'data') return saveDownload(blob, 'records.csv');
       const text = excelCsv(await blob.text(), {
         column: (name) => translate(`console.records.columns.${name}`, { _: name }),
         status: (status) => translate(`console.status.${status}`, { _: status }),
         source: (source) => translate(`console.records.source.${source}`, { _: source }),
       });
-      save(new Blob([text], { type: 'text/csv;charset=utf-8' }), 'records-excel.csv');
+      saveDownload(new Blob([text], { type: 'text/csv;charset=utf-8' }), 'records-excel.csv');
     } catch (error) {
       notify(error instanceof Error ? error.message : String(error), { type: 'error' });
     } finally {

@@ -4,6 +4,7 @@ import {
   RecordContextProvider,
   ReferenceField,
   Show,
+  TopToolbar,
   useGetList,
   useGetOne,
   useRecordContext,
@@ -17,6 +18,7 @@ import { FactList } from '../layout/fact-list';
 import { SectionState } from '../layout/section-state';
 import { RecordStatusChips } from '../layout/status-chip';
 import { PhotoThumbnail } from '../photos/photo-thumbnail';
+import { DownloadReportButton } from '../reports/download-report-button';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -145,7 +147,14 @@ function RecordTitle() {
 /** A check record: what was checked, by whom and when, its photo, and the actions opened from it. */
 export function RecordShow() {
   return (
-    <Show title={<RecordTitle />} actions={false}>
+    <Show
+      title={<RecordTitle />}
+      actions={
+        <TopToolbar>
+          <DownloadReportButton kind="records" />
+        </TopToolbar>
+      }
+    >
       <RecordDetails />
     </Show>
   );
