@@ -28,6 +28,27 @@ const DELIVERY_WORKERS = 2;
 const DELIVERY_BATCH = 10;
 /** How often an idle worker polls for jobs; a dispatch on this replica wakes its workers at once. */
 const DELIVERY_POLL_SECONDS = 0.5;
+/** Attempts at declaring a queue when PostgreSQL picks it as a deadlock's victim (replicas starting together). */
+const DECLARE_QUEUE_ATTEMPTS = 5;
+
+/**
+ * Creates the queue if it is missing and sets its options. Replicas starting together declare the same queues while
+ * each one's job runner already maintains its tables: pg-boss's `create_queue` (a partition attached to the job table)
+ * can then deadlock with another replica's, and PostgreSQL aborts one of them (`40P01`). The loser tries again after
+ * a short pause: the queue is there by then, or its declaration goes through.
+ */
+async function declareQueue(boss: PgBoss, queue: PgBoss.Queue): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await boss.createQueue(queue.name, queue);
+      await boss.updateQueue(queue.name, queue);
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== '40P01' || attempt >= DECLARE_QUEUE_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt + Math.floor(Math.random() * 100)));
+    }
+  }
+}
 
 /**
  * The event runner, on PostgreSQL (docs/decisions/events-on-postgresql.md). Each replica polls the outbox: in one
@@ -92,8 +113,7 @@ export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShu
       // An attempt still "active" after this (its replica died mid-attempt) is failed and retried.
       expireInSeconds: Math.ceil(environment.INSPECTION_WEBHOOK_TIMEOUT_MS / 1000) + 60,
     };
-    await boss.createQueue(WEBHOOK_QUEUE, queue);
-    await boss.updateQueue(WEBHOOK_QUEUE, queue);
+    await declareQueue(boss, queue);
     const notificationQueue = {
       name: NOTIFICATION_QUEUE,
       retryLimit: NOTIFICATION_RETRIES,
@@ -101,8 +121,7 @@ export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShu
       retryBackoff: true,
       expireInSeconds: Math.ceil(environment.INSPECTION_SMTP_TIMEOUT_MS / 1000) * 3 + 60,
     };
-    await boss.createQueue(NOTIFICATION_QUEUE, notificationQueue);
-    await boss.updateQueue(NOTIFICATION_QUEUE, notificationQueue);
+    await declareQueue(boss, notificationQueue);
     this.workerIds.push(
       await boss.work<NotificationJob>(
         NOTIFICATION_QUEUE,
