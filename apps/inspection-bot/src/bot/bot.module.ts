@@ -71,7 +71,7 @@ import { MessagesController } from './messages.controller';
         inspectorTokens: InspectorTokens,
       ) =>
         new InspectionBot({
-          inspectorTokenOf: (userId) => inspectorTokens.accessTokenOf(userId),
+          inspectorTokenOf: (userId) => inspectorTokens.writerOf(userId),
           pageLocaleOf: (conversationId) => locales.localeOf(conversationId),
           api,
           localizer,

@@ -26,7 +26,9 @@ export class ConversationTurn {
     readonly localizer: Localizer,
     readonly settings: DialogSettings,
     private readonly directory: InspectorDirectory,
-    private readonly inspectorTokenOf?: (userId: number) => Promise<string | undefined>,
+    private readonly inspectorTokenOf?: (
+      userId: number,
+    ) => Promise<{ accessToken: string } | 'ended' | 'unknown'>,
   ) {}
 
   phrase(key: PhraseKey, parameters?: PhraseParameters): Promise<string> {
@@ -46,13 +48,16 @@ export class ConversationTurn {
   }
 
   /**
-   * How a record of this inspector is written: with their own access token when the bot has the chat page's
-   * sessions (`signed-out` when this process holds no live session of theirs), else by the service account.
+   * How a record of this inspector is written: with their own access token when this process holds their chat
+   * page's session; `signed-out` when their session ended here (signed out, renewal refused); else (no session here
+   * yet: the bot restarted, or another instance serves their page) by the service account naming the inspector the
+   * Direct Line identity verified, as without the chat page's sessions, so a tap is never lost to a restart.
    */
   async recordWriter(inspector: Inspector): Promise<{ accessToken?: string } | 'signed-out'> {
     if (!this.inspectorTokenOf) return {};
-    const accessToken = await this.inspectorTokenOf(inspector.id);
-    return accessToken === undefined ? 'signed-out' : { accessToken };
+    const writer = await this.inspectorTokenOf(inspector.id);
+    if (writer === 'ended') return 'signed-out';
+    return writer === 'unknown' ? {} : writer;
   }
 
   /** The signed-in account behind the verified `from.id` (`dl_<user id>`), or undefined (unknown or inactive). */

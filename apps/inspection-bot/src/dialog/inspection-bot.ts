@@ -48,9 +48,10 @@ export interface InspectionBotOptions {
   updateAnsweredCards?: boolean;
   /**
    * The signed-in person's own access token (the chat page's session): records are then made with it, so
-   * inspection-api sets `checked_by` itself. Unset (dialog tests): the service account writes, naming the inspector.
+   * inspection-api sets `checked_by` itself; `ended` refuses (their session ended here); `unknown` (no session in
+   * this process yet) and unset (dialog tests): the service account writes, naming the inspector.
    */
-  inspectorTokenOf?: (userId: number) => Promise<string | undefined>;
+  inspectorTokenOf?: (userId: number) => Promise<{ accessToken: string } | 'ended' | 'unknown'>;
 }
 
 /**

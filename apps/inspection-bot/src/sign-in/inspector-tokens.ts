@@ -15,6 +15,8 @@ const RENEWAL_MARGIN_SECONDS = 60;
 @Injectable()
 export class InspectorTokens {
   private readonly byUser = new Map<number, AccountTokens>();
+  /** People whose session in this process ended (signed out, or renewal refused) and who have not come back. */
+  private readonly ended = new Set<number>();
 
   constructor(private readonly accounts: InspectionAccounts) {}
 
@@ -22,11 +24,27 @@ export class InspectorTokens {
   remember(account: AccountTokens): void {
     if (this.byUser.size >= 10_000 && !this.byUser.has(account.userId)) this.byUser.clear();
     this.byUser.set(account.userId, account);
+    this.ended.delete(account.userId);
   }
 
   /** A session signed out: its tokens go (another session of the person brings its own at its next request). */
   forget(account: AccountTokens): void {
-    if (this.byUser.get(account.userId)?.refresh === account.refresh) this.byUser.delete(account.userId);
+    if (this.byUser.get(account.userId)?.refresh !== account.refresh) return;
+    this.byUser.delete(account.userId);
+    if (this.ended.size >= 10_000) this.ended.clear();
+    this.ended.add(account.userId);
+  }
+
+  /**
+   * How a record of the person is written: their current access token (renewed when due); `ended` when their
+   * session ended in this process (signed out, or its renewal refused); `unknown` when this process holds no session
+   * of theirs — after a restart, or on another bot instance than the one serving their page — until their page's
+   * next request brings the tokens back.
+   */
+  async writerOf(userId: number): Promise<{ accessToken: string } | 'ended' | 'unknown'> {
+    const accessToken = await this.accessTokenOf(userId);
+    if (accessToken !== undefined) return { accessToken };
+    return this.ended.has(userId) ? 'ended' : 'unknown';
   }
 
   /** The person's current access token, renewed when due; undefined when there is none or it cannot be renewed. */
