@@ -1,4 +1,5 @@
 import { createScratchDatabase, type ScratchDatabase } from '@fieldops/database';
+import { testDatabaseUrl } from '@fieldops/testing';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { inspectionDataSourceOptions } from '../database/inspection-data-source';
@@ -38,7 +39,7 @@ async function expectCountUnchanged(): Promise<number> {
 }
 
 beforeAll(async () => {
-  database = await createScratchDatabase(process.env.DATABASE_URL ?? '', 'audit_tally');
+  database = await createScratchDatabase(testDatabaseUrl(), 'audit_tally');
   dataSource = new DataSource(inspectionDataSourceOptions(database.url, 4));
   await dataSource.initialize();
   await dataSource.runMigrations();
