@@ -71,7 +71,12 @@ import {
         expect(record.name).toBe(`record-${ids.record}${suffix}.pdf`);
         expect(record.bytes.subarray(0, 5).toString()).toBe('%PDF-');
 
-        await page.goto(`${stack.consoleUrl}?locale=${locale}#/devices/${ids.device}`);
+        await openEditPage(
+          page,
+          `${stack.consoleUrl}?locale=${locale}#/devices/${ids.device}`,
+          'code',
+          'P-1',
+        );
         await page.getByRole('button', { name: label }).click();
         const form = page.getByRole('dialog', { name: label });
         await form.getByLabel(locale === 'en' ? 'From' : '开始日期').fill('2026-01-01');
@@ -82,7 +87,7 @@ import {
           new RegExp(`^device-${ids.device}-2026-01-01-\\d{4}-\\d{2}-\\d{2}${suffix}\\.pdf$`),
         );
 
-        await page.goto(`${stack.consoleUrl}?locale=${locale}#/plans/${ids.plan}`);
+        await openEditPage(page, `${stack.consoleUrl}?locale=${locale}#/plans/${ids.plan}`, 'name', 'Daily');
         await page.getByRole('button', { name: label }).click();
         const round = page.getByRole('dialog', { name: label });
         const plan = await download(page, () => round.getByRole('button', { name: label }).click());
@@ -93,3 +98,16 @@ import {
     }, 300_000);
   },
 );
+
+/**
+ * Going from one hash route to another does not load a document, so `page.goto` returns while the last page's
+ * "Download PDF" button is still on screen: wait until the edit form shows the record's own value.
+ */
+async function openEditPage(page: Page, url: string, field: string, value: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForFunction(
+    ([name, expected]) =>
+      (document.querySelector(`input[name="${name}"]`) as { value?: string } | null)?.value === expected,
+    [field, value] as const,
+  );
+}
