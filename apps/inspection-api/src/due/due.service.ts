@@ -17,6 +17,8 @@ import {
 export interface DueFilters {
   date?: CalendarDate;
   plan?: number;
+  /** Only the checks of this device. */
+  device?: number;
   group?: string;
   /** Only the checks of plans assigned to this user. */
   assignee?: number;
@@ -71,6 +73,7 @@ function checksCte(window: DueWindow, filters: DueFilters, parameters: SqlParame
       `EXISTS (SELECT 1 FROM "check_plan_assignees" pa WHERE pa."plan_id" = p."id" AND pa."user_id" = ${parameters.add(filters.assignee)})`,
     );
   const devices = ['d."archived_at" IS NULL'];
+  if (filters.device !== undefined) devices.push(`d."id" = ${parameters.add(filters.device)}`);
   if (filters.group !== undefined) devices.push(`d."group" = ${parameters.add(filters.group)}`);
   return `"plan_periods" AS MATERIALIZED (
       SELECT p."id", p."name", p."frequency", pp.*, '[' || COALESCE((SELECT string_agg(pa."user_id"::text, ',' ORDER BY pa."user_id")
