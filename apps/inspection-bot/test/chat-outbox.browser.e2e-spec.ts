@@ -219,6 +219,9 @@ function expiredToken(token: string): string {
       writeFileSync(undecodableFile, Buffer.alloc(5 * 1024 * 1024, 0x5a));
     }, 180_000);
 
+    // Each walk starts with nothing answered: a check shows what its period already has (from any conversation).
+    beforeEach(() => platform.clearRecords());
+
     afterAll(async () => {
       await browser?.close();
       await platform?.close();

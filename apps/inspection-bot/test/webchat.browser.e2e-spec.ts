@@ -62,6 +62,9 @@ interface AxeViolation {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
   }, 60_000);
 
+  // Each walk starts with nothing answered: a check shows what its period already has (from any conversation).
+  beforeEach(() => platform.clearRecords());
+
   afterAll(async () => {
     await browser?.close();
     await platform?.close();
