@@ -95,7 +95,7 @@ describe('a stock Agents SDK agent behind two relay instances on Redis (authenti
   function connect(relayIndex: number, user: string) {
     const client = new DirectLine({
       secret: agent.secret,
-      domain: `${platform.relays[relayIndex]!.url}/v3/directline`,
+      domain: `${platform.relays[relayIndex].url}/v3/directline`,
     });
     const received: Received[] = [];
     const subscription = client.activity$.subscribe((activity) => received.push(activity));

@@ -123,7 +123,7 @@ export async function startPlatform(
     );
   return {
     connector,
-    relay: relays[0]!,
+    relay: relays[0],
     relays,
     close: async () => {
       for (const relay of relays) await relay.close();
