@@ -178,7 +178,7 @@ export function duePageSql(window: DueWindow, filters: DueFilters, limit: number
 /**
  * The CTE `action_load`: the unfinished corrective actions per assignee (`NULL` for the unassigned), and the overdue
  * among them on the window's date (`actionOverdueSql`, the one definition). The summary's filters apply through the
- * action's device (`plan`: a device of the plan; `group`: the device's group) and its assignee.
+ * action's device (`plan`: a device of the plan; `device`: that device; `group`: the device's group) and its assignee.
  */
 function actionLoadCte(window: DueWindow, filters: DueFilters, parameters: SqlParameters): string {
   const conditions = [`a."status" IN (${UNFINISHED.map((status) => `'${status}'`).join(', ')})`];
@@ -186,6 +186,7 @@ function actionLoadCte(window: DueWindow, filters: DueFilters, parameters: SqlPa
     conditions.push(
       `a."device_id" IN (SELECT pd."device_id" FROM "check_plan_devices" pd WHERE pd."plan_id" = ${parameters.add(filters.plan)})`,
     );
+  if (filters.device !== undefined) conditions.push(`a."device_id" = ${parameters.add(filters.device)}`);
   if (filters.group !== undefined)
     conditions.push(
       `a."device_id" IN (SELECT d."id" FROM "devices" d WHERE d."group" = ${parameters.add(filters.group)})`,
