@@ -782,7 +782,7 @@ function expiredToken(token: string): string {
           made = await recordsSince(devices, before);
           return made.length >= 2;
         }, 'the answer after the bot restart');
-        await page.getByText(/^Recorded "fail" for Seal intact/).waitFor({ timeout: 30_000 });
+        await page.getByText(/Recorded "fail" for Seal intact/).last().waitFor({ timeout: 30_000 });
         expect(made.map((record) => [record.item, record.status, record.checked_by]).sort()).toEqual(
           [
             [itemId('Pressure gauge'), 'ok', INSPECTOR.username],
