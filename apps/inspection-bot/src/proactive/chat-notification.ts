@@ -44,7 +44,7 @@ export function parseChatNotification(body: unknown): ChatNotification | undefin
     names: { device: name(names.device), item: name(names.item), plan: name(names.plan) },
     message: {
       title: message.title,
-      lines: message.lines as string[],
+      lines: message.lines,
       link: message.link,
       link_label: message.link_label,
     },
