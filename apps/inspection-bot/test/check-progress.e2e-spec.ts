@@ -1,6 +1,6 @@
 import { type Device } from '../src';
 import { exchange, type SignedInChat, signedInChat } from './support/directline-chat';
-import { type Activity } from './support/directline-client';
+import { type PlainActivity as Activity } from '@fieldops/testing/directline-client';
 import { INSPECTOR, type RunningInspectionPlatform, startInspectionPlatform } from './support/platform';
 
 interface ItemCard {

@@ -1,10 +1,14 @@
 import { waitFor } from '@fieldops/testing';
-import { type Activity, ChatClient } from './directline-client';
+import {
+  fetchAjax,
+  type PlainActivity as Activity,
+  RecordingClient,
+} from '@fieldops/testing/directline-client';
 import { INSPECTOR, type RunningInspectionPlatform } from './platform';
 
 /** The stock DirectLineJS client in a conversation the chat page's routes gave a signed-in inspector. */
 export interface SignedInChat {
-  client: ChatClient;
+  client: RecordingClient<Activity>;
   /** The `dl_<id>` the relay stamps on what the client sends. */
   userId: string;
 }
@@ -31,10 +35,15 @@ export async function signedInChat(
   });
   if (issued.status !== 200) throw new Error(`Direct Line token: ${issued.status}`);
   const { token, domain, userId } = (await issued.json()) as Record<string, string>;
-  const client = new ChatClient({ token: token ?? '', domain: domain ?? '' });
+  const client = new RecordingClient<Activity>({
+    token: token ?? '',
+    domain: domain ?? '',
+    webSocket: true,
+    ajax: fetchAjax,
+  });
   const welcome = new RegExp(`^Hello ${account.username.replace(/\./g, '\\.')}!`);
   await waitFor(
-    () => client.received.some((activity) => welcome.test(activity.text ?? '')),
+    () => client.activities.some((activity) => welcome.test(activity.text ?? '')),
     'the welcome',
     20_000,
   ).catch((error: unknown) => {
@@ -53,11 +62,11 @@ export async function exchange(
   activity: Partial<Activity>,
   expected: (reply: Activity) => boolean,
 ): Promise<Activity[]> {
-  const before = client.received.length;
+  const before = client.activities.length;
   await client.post({ type: 'message', from: { id: userId }, locale: 'en-US', ...activity });
   return waitFor(
     () => {
-      const replies = client.received
+      const replies = client.activities
         .slice(before)
         .filter((reply) => reply.type === 'message' && reply.from.id !== userId);
       return replies.some(expected) && replies;

@@ -107,10 +107,24 @@ export interface DueCounts {
   done: number;
 }
 
-export interface DueSummary extends DueCounts {
+/** Unfinished corrective actions (open or in progress) and the overdue among them. */
+export interface ActionLoad {
+  open_actions: number;
+  overdue_actions: number;
+}
+
+/** One person's load in `/api/due/summary/`: the checks of their plans and their unfinished actions. */
+export interface AssigneeLoad extends DueCounts, ActionLoad {
+  assignee: number;
+  assignee_username: string;
+  total: number;
+}
+
+export interface DueSummary extends DueCounts, ActionLoad {
   date: string;
   time_zone: string;
   plans: (DueCounts & { id: number; name: string; frequency: Frequency; total: number })[];
+  assignees: AssigneeLoad[];
 }
 
 export interface RecordStatistics {
@@ -220,6 +234,14 @@ export interface NotificationPreferences {
   /** An IANA zone; null: the API's `INSPECTION_TIME_ZONE`. */
   time_zone: string | null;
   reminder_time: string | null;
+  /** Where notification emails go; null: no email. */
+  email: string | null;
+  /** The language of the messages; null: English. */
+  language: 'en' | 'zh-CN' | null;
+  /** Whether a daily digest email is sent (with an `email`). */
+  email_digest: boolean;
+  /** Whether the chosen events are also sent in the chat. */
+  chat: boolean;
   /** null while the person has chosen nothing (their role's defaults apply). */
   updated_at: string | null;
 }
