@@ -744,7 +744,7 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
         return made.length >= 2;
       }, 'the answer after the bot restart');
       await page
-        .getByText(/Recorded "fail" for Seal intact/)
+        .getByText(/Recorded .fail. for Seal intact/)
         .last()
         .waitFor({ timeout: 30_000 });
       expect(made.map((record) => [record.item, record.status, record.checked_by]).sort()).toEqual(
