@@ -11,7 +11,7 @@ import {
   requestIdOf,
 } from '../logging/request-logging.middleware';
 import { type HttpMetrics } from '../metrics/http-metrics';
-import { checkExpressStack, compileFastRoutes, type FastRoute } from './fast-path';
+import { checkExpressStack, compileFastRoutes, type FastRoute, FastPathError } from './fast-path';
 import { type RouteRequest } from './route-request';
 import { UpgradeExchange } from './upgrade-exchange';
 
@@ -46,8 +46,18 @@ export interface HotGetClaim {
   answer(request: HotRequest, response: ServerResponse): Promise<void>;
 }
 
-/** App-wide middleware that only sets headers, synchronously (CORS, an operation id): run for hot routes too. */
+/**
+ * App-wide middleware the fast routes run too (CORS, an operation id, a host check): synchronous, reading only what
+ * Node's request gives; it either calls `next` before it returns, or answers the request itself (a refusal), and
+ * then the front stops there as Express would.
+ */
 export type HeaderMiddleware = (request: IncomingMessage, response: ServerResponse, next: () => void) => void;
+
+/**
+ * How the app's HTTP adapter writes what a handler returned (Nest's `reply`), on Node's response: after the headers
+ * the front and the middleware set. The default is Express's `response.json` without ETag.
+ */
+export type ReplyWriter = (response: ServerResponse, status: number, body: unknown) => void;
 
 /** The bodies a hot route parses itself: JSON in UTF-8, not compressed. Any other is left to the framework. */
 const JSON_UTF8 = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
@@ -86,6 +96,12 @@ export class HttpFront {
   /** Flat `[name, value, …]`: the security headers every answer carries. */
   private headers: readonly string[] = [];
   private readonly accessLog: Logger;
+  private reply: ReplyWriter | undefined;
+  /** Set by {@link passed} when a middleware calls `next` (middleware is synchronous: one flag serves all). */
+  private nextCalled = false;
+  private readonly passed = (): void => {
+    this.nextCalled = true;
+  };
 
   constructor(
     private readonly logger: Logger,
@@ -110,6 +126,11 @@ export class HttpFront {
     this.modelled.add(middleware);
   }
 
+  /** How handlers' answers are written, when the app's HTTP adapter does not send them as Express's `json`. */
+  setReply(reply: ReplyWriter): void {
+    this.reply = reply;
+  }
+
   /** A hot GET route, tried in the order added. */
   get(route: HotGet): void {
     this.getRoutes.push(route);
@@ -122,7 +143,15 @@ export class HttpFront {
   compile(app: INestApplication): void {
     const routes = compileFastRoutes(app);
     const adapter = app.getHttpAdapter();
-    checkExpressStack(adapter, adapter.getInstance(), routes, this.modelled);
+    const express = adapter.getInstance() as { get?: (setting: string) => unknown };
+    // Express's `send` adds an ETag (and answers 304 to a fresh GET); the front's default reply does neither.
+    const answered = routes.find((route) => !route.writesOwnAnswer);
+    if (answered && !this.reply && typeof express.get?.('etag fn') === 'function')
+      throw new FastPathError(
+        answered.route,
+        "Express’s ETag is not modelled (app.set('etag', false), or HttpFront.setReply)",
+      );
+    checkExpressStack(adapter, express, routes, this.modelled);
     this.routes = routes;
   }
 
@@ -154,8 +183,18 @@ export class HttpFront {
 
   /** Serves the request if it is a fast route's; false leaves it untouched for the framework. */
   handle(request: IncomingMessage, response: ServerResponse): boolean {
-    if (request.method === 'GET') return this.handleGet(request, response);
-    if (request.method !== 'POST' || this.routes.length === 0) return false;
+    const method = request.method;
+    if (method === 'GET' || method === 'HEAD') {
+      if (this.getRoutes.length > 0 && this.handleGet(request, response)) return true;
+      // A GET (or HEAD: Express answers it with the GET route) without a body; one with a body is the framework's.
+      if (
+        request.headers['transfer-encoding'] !== undefined ||
+        request.headers['content-length'] !== undefined
+      )
+        return false;
+      return this.route('GET', request, response);
+    }
+    if (method !== 'POST' || this.routes.length === 0) return false;
     const contentType = request.headers['content-type'];
     if (
       contentType === undefined ||
@@ -163,11 +202,16 @@ export class HttpFront {
       !JSON_UTF8.test(contentType)
     )
       return false;
+    return this.route('POST', request, response);
+  }
+
+  /** Serves the request if a fast route of `method` takes its path. */
+  private route(method: string, request: IncomingMessage, response: ServerResponse): boolean {
     const url = request.url ?? '/';
     const query = url.indexOf('?');
     const path = query < 0 ? url : url.slice(0, query);
     for (const route of this.routes) {
-      if (!route.pattern.matches(path)) continue;
+      if (route.method !== method || !route.pattern.matches(path)) continue;
       // A path another route matches as well is the router's to decide.
       for (const conflict of route.conflicts) if (conflict.matches(path)) return false;
       const params = decodeParams(route.pattern.params(path)!);
@@ -220,11 +264,19 @@ export class HttpFront {
     let metricsRoute: string | undefined = route.route;
     response.once('close', () => {
       logAccess(this.accessLog, request, response, id, url, started);
-      this.metrics.observe(route.method, metricsRoute, response.statusCode, startedNs);
+      this.metrics.observe(request.method!, metricsRoute, response.statusCode, startedNs);
     });
     // The headers in the framework's order: security headers, request id, the app's header middleware, the route's.
     this.setCommonHeaders(response, id);
-    for (const middleware of this.middleware) middleware(request, response, noop);
+    for (const middleware of this.middleware) {
+      this.nextCalled = false;
+      middleware(request, response, this.passed);
+      if (!this.nextCalled) {
+        // The middleware answered (a refusal before routing: the metrics' `<unmatched>`).
+        metricsRoute = undefined;
+        return;
+      }
+    }
     const context = route.context(request, response);
     let stage: 'guards' | 'body' | 'serve' = 'guards';
     try {
@@ -234,7 +286,9 @@ export class HttpFront {
       await route.parseBody(request, response);
       stage = 'serve';
       const body = await route.handle(request, response, context);
-      if (!route.writesOwnAnswer) this.answer(response, { status: route.status, body });
+      if (route.writesOwnAnswer) return;
+      if (this.reply) this.reply(response, route.status, body);
+      else this.answer(response, { status: route.status, body });
     } catch (error) {
       // A body the parser refuses is refused as before routing (the metrics' `<unmatched>`).
       if (stage === 'body') metricsRoute = undefined;
