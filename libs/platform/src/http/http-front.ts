@@ -15,35 +15,12 @@ import { checkExpressStack, compileFastRoutes, type FastRoute, FastPathError } f
 import { type RouteRequest } from './route-request';
 import { UpgradeExchange } from './upgrade-exchange';
 
-/** The answer of a hot route: a status and a JSON body (none for 204 and 304), with any headers of its own. */
+/** The answer of a fast route: a status and a JSON body (none for 204 and 304), with any headers of its own. */
 export interface HotAnswer {
   status: number;
   body: unknown;
   /** Flat `[name, value, …]`, as `response.writeHead` takes them. */
   headers?: readonly string[];
-}
-
-/** The request as a hot route sees it: Node's, with what the guards and the parser put on it. */
-export type HotRequest = RouteRequest;
-
-/**
- * A hot GET route. `claim` decides synchronously, from the request line and headers alone, whether the front answers:
- * it must claim only a request whose every check the framework makes before the handler (host, credentials, role …)
- * it has passed with the framework's own code, and must not touch the response; undefined leaves the request to the
- * framework exactly as it came.
- */
-export interface HotGet {
-  claim(request: IncomingMessage): HotGetClaim | undefined;
-}
-
-export interface HotGetClaim {
-  /** The route pattern, as the metrics label it (Express's `req.route.path`). */
-  route: string;
-  /**
-   * Writes the whole answer, errors included (through the app's exception filter), on a response that already
-   * carries the security headers, the request id and the app's header middleware's headers; never rejects.
-   */
-  answer(request: HotRequest, response: ServerResponse): Promise<void>;
 }
 
 /**
@@ -74,11 +51,9 @@ function decodeParams(params: Record<string, string>): Record<string, string> | 
   return decoded;
 }
 
-function noop(): void {}
-
 /**
  * The front of a service's HTTP server: its `request` listener answers the fast routes (the controller methods marked
- * `@FastPath()`, the POSTs of every message) itself, before Express, and hands every other request to the Express
+ * `@FastPath()`: the POSTs of every message, the devices list) itself, before Express, and hands every other request to the Express
  * app unchanged. A fast request gets what the app-wide middleware gives every request — the security headers
  * (helmet's, computed once), the request id, the access-log line and the request metrics, the app's header
  * middleware (CORS, operation id) — and what the framework runs for its route, compiled at boot from Nest's own
@@ -89,7 +64,6 @@ function noop(): void {}
  */
 export class HttpFront {
   private routes: FastRoute[] = [];
-  private readonly getRoutes: HotGet[] = [];
   private readonly middleware: HeaderMiddleware[] = [];
   /** Express middleware whose effect the front reproduces (the platform's, and the header middleware). */
   private readonly modelled = new Set<unknown>();
@@ -129,11 +103,6 @@ export class HttpFront {
   /** How handlers' answers are written, when the app's HTTP adapter does not send them as Express's `json`. */
   setReply(reply: ReplyWriter): void {
     this.reply = reply;
-  }
-
-  /** A hot GET route, tried in the order added. */
-  get(route: HotGet): void {
-    this.getRoutes.push(route);
   }
 
   /**
@@ -185,7 +154,6 @@ export class HttpFront {
   handle(request: IncomingMessage, response: ServerResponse): boolean {
     const method = request.method;
     if (method === 'GET' || method === 'HEAD') {
-      if (this.getRoutes.length > 0 && this.handleGet(request, response)) return true;
       // A GET (or HEAD: Express answers it with the GET route) without a body; one with a body is the framework's.
       if (
         request.headers['transfer-encoding'] !== undefined ||
@@ -222,37 +190,10 @@ export class HttpFront {
     return false;
   }
 
-  private handleGet(request: HotRequest, response: ServerResponse): boolean {
-    let claim: HotGetClaim | undefined;
-    for (const route of this.getRoutes) {
-      claim = route.claim(request);
-      if (claim) break;
-    }
-    if (!claim) return false;
-    const url = request.url ?? '/';
-    const started = performance.now();
-    const startedNs = process.hrtime.bigint();
-    const id = requestIdOf(request);
-    request.id = id;
-    const route = claim.route;
-    response.once('close', () => {
-      logAccess(this.accessLog, request, response, id, url, started);
-      this.metrics.observe('GET', route, response.statusCode, startedNs);
-    });
-    // The headers in the framework's order: security headers, request id, the app's header middleware, the route's.
-    this.setCommonHeaders(response, id);
-    for (const middleware of this.middleware) middleware(request, response, noop);
-    void claim.answer(request, response).catch((error: unknown) => {
-      this.logger.error({ err: error }, 'a hot GET route failed');
-      response.destroy();
-    });
-    return true;
-  }
-
   private async serve(
     route: FastRoute,
     params: Record<string, string>,
-    request: HotRequest,
+    request: RouteRequest,
     response: ServerResponse,
     url: string,
   ): Promise<void> {
