@@ -45,7 +45,7 @@ describe('the devices list: fast path and framework give the same bytes', () => 
 
   /** How many requests the fast route's handler served during `run` (the framework's calls the controller itself). */
   async function servedFast<T>(run: () => Promise<T>): Promise<[T, number]> {
-    const served = jest.spyOn(api.app.get(HttpFront).fastRoutes[0]!, 'handle');
+    const served = jest.spyOn(api.app.get(HttpFront).fastRoutes[0], 'handle');
     try {
       const result = await run();
       return [result, served.mock.calls.length];
