@@ -14,8 +14,6 @@ import { decodeJwt, RESOURCE } from './support/gateway';
 import { rsaKeyPair } from './support/keys';
 import { LateBoundServer, type PlatformBot, type RunningPlatform, startPlatform } from './support/platform';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 type ConversationReference = ReturnType<TurnContext['activity']['getConversationReference']>;
 
 /** An activity as the client receives it (update and delete arrive as `messageUpdate` / `messageDelete`). */
@@ -108,9 +106,11 @@ describe('a stock Agents SDK agent and a stock botbuilder bot on one platform, a
           case 'stream': {
             const stream = context.streamingResponse;
             stream.queueInformativeUpdate('thinking');
+            // As a model's tokens arrive: each chunk goes out before the next is generated (a state, not a delay).
             for (const chunk of ['Once ', 'upon ', 'a time']) {
+              const sent = stream.updatesSent;
               stream.queueTextChunk(chunk);
-              await sleep(300);
+              await waitFor(() => (stream.updatesSent > sent ? true : undefined), 'the chunk taken', 20_000);
             }
             await stream.endStream();
             return;

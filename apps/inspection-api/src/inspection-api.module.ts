@@ -34,6 +34,7 @@ import { ScheduledEvents } from './events/scheduled-events';
 import { NotificationPreferencesController } from './notifications/notification-preferences.controller';
 import { NotificationPreferencesService } from './notifications/notification-preferences.service';
 import { NotificationsService } from './notifications/notifications.service';
+import { ChatHandover } from './notifications/chat-handover';
 import { MailSender } from './mail/mail-sender';
 import { WebhookDeliveriesService } from './webhooks/webhook-deliveries.service';
 import { WebhooksController } from './webhooks/webhooks.controller';
@@ -127,6 +128,7 @@ export class InspectionApiModule {
         NotificationPreferencesService,
         MailSender,
         NotificationsService,
+        ChatHandover,
         EventRunner,
         DevicesService,
         ItemsService,

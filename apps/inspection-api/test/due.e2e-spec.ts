@@ -117,6 +117,9 @@ describe('due checks', () => {
         due: 2,
         overdue: 1,
         done: 1,
+        // The failed record's action (opened on fail, unassigned, no due date).
+        open_actions: 1,
+        overdue_actions: 0,
         plans: [
           { id: ids.daily, name: 'Daily rounds', frequency: 'daily', due: 2, overdue: 0, done: 1, total: 3 },
           {

@@ -29,6 +29,7 @@ describe('notification preferences', () => {
       email: null,
       language: null,
       email_digest: true,
+      chat: true,
       updated_at: null,
     });
     const admin = await api.get('/api/users/me/notifications/');

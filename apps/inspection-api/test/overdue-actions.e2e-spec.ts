@@ -20,7 +20,7 @@ interface ActionStatistics {
   }>;
 }
 
-describe('overdue corrective actions: the list and /api/statistics/actions/', () => {
+describe('overdue corrective actions: the list, /api/statistics/actions/ and /api/due/summary/', () => {
   let api: TestApi;
   let ivy: number;
   let otto: number;
@@ -102,6 +102,35 @@ describe('overdue corrective actions: the list and /api/statistics/actions/', ()
       total: 0,
       overdue: 0,
       assignees: [],
+    });
+  });
+
+  it("/api/due/summary/ counts the unfinished and overdue actions, in total and in each assignee's load", async () => {
+    const response = await api.get('/api/due/summary/');
+    expect(response.status).toBe(200);
+    expect(response.text).toMatch(
+      /^\{"date":"\d{4}-\d{2}-\d{2}","time_zone":"Pacific\/Auckland","due":\d+,"overdue":\d+,"done":\d+,"open_actions":5,"overdue_actions":3,"plans":/,
+    );
+    // ivy has no plan: her load is her actions; otto's done and cancelled ones are not his load.
+    const load = { due: 0, overdue: 0, done: 0, total: 0 };
+    expect((response.body as { assignees: unknown[] }).assignees).toEqual([
+      { assignee: ivy, assignee_username: 'ivy', ...load, open_actions: 3, overdue_actions: 2 },
+      { assignee: otto, assignee_username: 'otto', ...load, open_actions: 1, overdue_actions: 0 },
+    ]);
+    // The filters reach the actions through their device and assignee; on an earlier date fewer are overdue.
+    expect((await api.get('/api/due/summary/?group=pumps')).body).toMatchObject({
+      open_actions: 1,
+      overdue_actions: 1,
+      assignees: [{ assignee: ivy, open_actions: 1, overdue_actions: 1 }],
+    });
+    expect((await api.get(`/api/due/summary/?assignee=${otto}`)).body).toMatchObject({
+      open_actions: 1,
+      overdue_actions: 0,
+      assignees: [{ assignee: otto, open_actions: 1 }],
+    });
+    expect((await api.get('/api/due/summary/?date=2020-01-15')).body).toMatchObject({
+      open_actions: 5,
+      overdue_actions: 2,
     });
   });
 

@@ -4,6 +4,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from 'pg';
 import sharp from 'sharp';
 import { TestApi } from './support/test-api';
 
@@ -158,6 +159,39 @@ describe('PDF reports', () => {
     ])
       expect(text).toContain(expected);
     expect(images).toBe(1);
+  });
+
+  it('answers HEAD with the headers of the report, its 404 and 400, and writes and stores nothing', async () => {
+    const head = (path: string) =>
+      api
+        .token()
+        .then((token) =>
+          fetch(`${api.url}${path}`, { method: 'HEAD', headers: { authorization: `Bearer ${token}` } }),
+        );
+    const stored = async () => {
+      const database = new Client({ connectionString: api.database.url });
+      await database.connect();
+      try {
+        return (await database.query<{ n: number }>('SELECT count(*)::int AS n FROM "reports"')).rows[0]?.n;
+      } finally {
+        await database.end();
+      }
+    };
+    const before = await stored();
+    const response = await head(`/api/records/${ids.failed}/report.pdf?lang=zh-CN`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="record-${ids.failed}-zh-CN.pdf"`,
+    );
+    expect(response.headers.get('content-language')).toBe('zh-CN');
+    expect(response.headers.get('x-report-id')).toBeNull();
+    expect((await response.arrayBuffer()).byteLength).toBe(0);
+    expect((await head('/api/records/999999/report.pdf')).status).toBe(404);
+    expect((await head(`/api/devices/${ids.pump}/report.pdf?from=2026-02-01&to=2026-01-01`)).status).toBe(
+      400,
+    );
+    expect(await stored()).toBe(before);
   });
 
   it("writes a plan's round in Chinese (Accept-Language): every check, done or not, with each photo", async () => {

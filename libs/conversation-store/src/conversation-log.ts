@@ -4,6 +4,7 @@ import { ACTIVITY_BUS, type ActivityBus, type ActivityBusLogger, RedisActivityBu
 import { type Activity, type ChannelAccount, type ConversationAccount } from '@fieldops/contracts';
 import { LOGGER } from '@fieldops/platform';
 import { botAccount, type ConversationBot } from './bot-account';
+import { withLivestreamChannelData } from './livestream-metadata';
 import { CONVERSATION_STORE, type ConversationStore, type StoredActivity } from './conversation-store';
 import { RedisConversationStore } from './redis-conversation-store';
 
@@ -18,7 +19,8 @@ import { RedisConversationStore } from './redis-conversation-store';
  *   `id`/`timestamp` is dropped (the store's replace them);
  * - a client's ({@link stampClientActivity}, relay-gateway): `serviceUrl` (where the bot answers), `recipient` =
  *   the bot, and `from.id` = the user id embedded in the client's token when there is one;
- * - a bot's own ({@link stampBotActivity}, connector-gateway's `/v3` and test bots): `from` is the bot (its id and
+ * - a bot's own ({@link stampBotActivity}, connector-gateway's `/v3` and test bots): a livestream's `streaminfo`
+ *   entity copied into `channelData` for Web Chat (`livestream-metadata.ts`); `from` is the bot (its id and
  *   role always; its name unless the bot gave one), so a bot can never speak as a user;
  * - a bot's history ({@link stampHistoryActivity}, SendConversationHistory): kept as written, `from` included,
  *   since the transcript holds the user's activities too.
@@ -68,7 +70,7 @@ export function stampBotActivity(
   activity: Activity,
   bot: ConversationBot,
 ): StampedActivity {
-  const { id: _id, timestamp: _timestamp, ...rest } = activity;
+  const { id: _id, timestamp: _timestamp, ...rest } = withLivestreamChannelData(activity);
   return {
     ...rest,
     channelId: DIRECT_LINE_CHANNEL_ID,

@@ -8,3 +8,4 @@ export * from './create-conversation-store';
 export * from './in-process-conversation-store';
 export * from './redis-conversation-store';
 export * from './conversation-state.environment';
+export * from './livestream-metadata';

@@ -43,7 +43,10 @@ export interface PlatformBot {
 
 export interface RunningPlatform {
   connector: RunningGateway;
+  /** The first relay instance (`relays[0]`). */
   relay: RunningRelay;
+  /** Every relay instance, each with its own Redis clients on the same store and bus. */
+  relays: RunningRelay[];
   close(): Promise<void>;
 }
 
@@ -51,13 +54,17 @@ export interface RunningPlatform {
  * relay-gateway and connector-gateway from one platform configuration file (bots' credentials included),
  * sharing a store and bus: in-process ones passed to both, or each its own Redis clients when REDIS_URL is set
  * (as separate instances would). The relay delivers through the connector. `extra` is the connector's environment
- * only; `redisUrl` (default REDIS_URL) is both gateways'.
+ * only; `redisUrl` (default REDIS_URL) is both gateways'. `relayCount` relay instances (more than one needs Redis),
+ * as a scaled-out deployment runs them.
  */
 export async function startPlatform(
   bots: PlatformBot[],
   extra: NodeJS.ProcessEnv = {},
   redisUrl: string | undefined = process.env.REDIS_URL,
+  relayCount = 1,
 ): Promise<RunningPlatform> {
+  if (relayCount > 1 && !redisUrl)
+    throw new Error('relay instances share a store and bus only on Redis (REDIS_URL)');
   const directory = mkdtempSync(join(tmpdir(), 'connector-platform-'));
   const configPath = join(directory, 'platform.yaml');
   writeFileSync(
@@ -99,22 +106,27 @@ export async function startPlatform(
     store,
     bus,
   });
-  const relay = await startRelayGateway({
-    environment: {
-      ...shared,
-      RELAY_GATEWAY_PORT: '0',
-      RELAY_BOT_SERVICE_URL: `${connector.url}/`,
-      RELAY_CONNECTOR_URL: connector.url,
-      RELAY_CONNECTOR_KEY: INTERNAL_KEY,
-    },
-    store,
-    bus,
-  });
+  const relays: RunningRelay[] = [];
+  for (let index = 0; index < relayCount; index += 1)
+    relays.push(
+      await startRelayGateway({
+        environment: {
+          ...shared,
+          RELAY_GATEWAY_PORT: '0',
+          RELAY_BOT_SERVICE_URL: `${connector.url}/`,
+          RELAY_CONNECTOR_URL: connector.url,
+          RELAY_CONNECTOR_KEY: INTERNAL_KEY,
+        },
+        store,
+        bus,
+      }),
+    );
   return {
     connector,
-    relay,
+    relay: relays[0],
+    relays,
     close: async () => {
-      await relay.close();
+      for (const relay of relays) await relay.close();
       await connector.close();
       await bus?.close();
       await store?.close();

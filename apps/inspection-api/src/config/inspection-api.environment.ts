@@ -340,6 +340,32 @@ export class InspectionApiEnvironment extends CommonEnvironment {
   @IsOptional()
   @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
   INSPECTION_CONSOLE_URL?: string;
+
+  /**
+   * Where notifications in the chat are handed to the inspection bot: its `POST /api/notifications` address
+   * (`http://inspection-bot:3978/api/notifications`), an address the operator trusts (private networks allowed).
+   * Unset: nothing is sent in the chat. Set with INSPECTION_CHAT_NOTIFICATIONS_SECRET.
+   */
+  @Expose()
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  INSPECTION_CHAT_NOTIFICATIONS_URL?: string;
+
+  /**
+   * The secret the hand-over to the bot is signed with, the Standard Webhooks way (`whsec_` + base64 of 24 to 64
+   * random bytes; the bot's INSPECTION_BOT_NOTIFICATIONS_SECRET). Required with INSPECTION_CHAT_NOTIFICATIONS_URL.
+   */
+  @Expose()
+  @ValidateIf(
+    (environment: InspectionApiEnvironment) =>
+      environment.INSPECTION_CHAT_NOTIFICATIONS_URL !== undefined ||
+      environment.INSPECTION_CHAT_NOTIFICATIONS_SECRET !== undefined,
+  )
+  @Matches(/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/, {
+    message:
+      'INSPECTION_CHAT_NOTIFICATIONS_SECRET is required with INSPECTION_CHAT_NOTIFICATIONS_URL: whsec_ and base64 of 24 to 64 bytes',
+  })
+  INSPECTION_CHAT_NOTIFICATIONS_SECRET?: string;
   // --- sign-in through the company's OpenID Connect provider (docs/operate/sign-in.md) -------------------------
 
   /**

@@ -29,6 +29,7 @@ import { IndexActionLoad1732929100000 } from './migrations/1732929100000-index-a
 import { CreateNotifications1732929300000 } from './migrations/1732929300000-create-notifications';
 import { CreateReports1732929600000 } from './migrations/1732929600000-create-reports';
 import { AddOidcSignIn1732929800000 } from './migrations/1732929800000-add-oidc-sign-in';
+import { AddChatNotifications1732931000000 } from './migrations/1732931000000-add-chat-notifications';
 
 /** Every migration, in order. New ones are appended here (and never edited once released). */
 export const INSPECTION_MIGRATIONS = [
@@ -56,6 +57,7 @@ export const INSPECTION_MIGRATIONS = [
   CreateNotifications1732929300000,
   CreateReports1732929600000,
   AddOidcSignIn1732929800000,
+  AddChatNotifications1732931000000,
 ];
 
 /** Every entity of the service. */

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { actionOverdueSql } from '../actions/actions.service';
+import { UNFINISHED } from '../actions/action-transitions';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { isoTimestamp, SqlParameters } from '../database/sql';
 import { type PageRequest, paginate, type PageRows } from '../drf/pagination';
@@ -29,6 +31,9 @@ export interface DueSummary {
   due: number;
   overdue: number;
   done: number;
+  /** Unfinished corrective actions (open or in progress), and those among them due before the date. */
+  open_actions: number;
+  overdue_actions: number;
   plans: Array<{
     id: number;
     name: string;
@@ -38,7 +43,10 @@ export interface DueSummary {
     done: number;
     total: number;
   }>;
-  /** Each assignee's load: the checks of the plans assigned to them (a check in two of their plans counts twice). */
+  /**
+   * Each assignee's load: the checks of the plans assigned to them (a check in two of their plans counts twice) and
+   * the unfinished actions assigned to them.
+   */
   assignees: Array<{
     assignee: number;
     assignee_username: string;
@@ -46,6 +54,8 @@ export interface DueSummary {
     overdue: number;
     done: number;
     total: number;
+    open_actions: number;
+    overdue_actions: number;
   }>;
 }
 
@@ -162,21 +172,56 @@ export function duePageSql(window: DueWindow, filters: DueFilters, limit: number
   return { sql, parameters: parameters.values };
 }
 
-/** `GET /api/due/summary/` in one statement: the status counts per plan (plans with checks, by id). */
+/**
+ * The CTE `action_load`: the unfinished corrective actions per assignee (`NULL` for the unassigned), and the overdue
+ * among them on the window's date (`actionOverdueSql`, the one definition). The summary's filters apply through the
+ * action's device (`plan`: a device of the plan; `group`: the device's group) and its assignee.
+ */
+function actionLoadCte(window: DueWindow, filters: DueFilters, parameters: SqlParameters): string {
+  const conditions = [`a."status" IN (${UNFINISHED.map((status) => `'${status}'`).join(', ')})`];
+  if (filters.plan !== undefined)
+    conditions.push(
+      `a."device_id" IN (SELECT pd."device_id" FROM "check_plan_devices" pd WHERE pd."plan_id" = ${parameters.add(filters.plan)})`,
+    );
+  if (filters.group !== undefined)
+    conditions.push(
+      `a."device_id" IN (SELECT d."id" FROM "devices" d WHERE d."group" = ${parameters.add(filters.group)})`,
+    );
+  if (filters.assignee !== undefined)
+    conditions.push(`a."assignee_id" = ${parameters.add(filters.assignee)}`);
+  const overdue = actionOverdueSql(parameters.add(window.date));
+  return `"action_load" AS MATERIALIZED (
+      SELECT a."assignee_id", count(*)::int AS "open_actions", (count(*) FILTER (WHERE ${overdue}))::int AS "overdue_actions"
+      FROM "actions" a WHERE ${conditions.join(' AND ')} GROUP BY a."assignee_id")`;
+}
+
+/**
+ * `GET /api/due/summary/` in one statement: the status counts per plan (plans with checks, by id), the unfinished
+ * and overdue actions, and each assignee's load (of checks and of actions; users by id).
+ */
 export function dueSummarySql(window: DueWindow, filters: DueFilters) {
   const parameters = new SqlParameters();
   const asOf = parameters.add(window.asOf);
   const checks = checksCte(window, filters, parameters);
   const { join, status } = classification(window, parameters, asOf);
+  const actions = actionLoadCte(window, filters, parameters);
   const counts = `(count(*) FILTER (WHERE c."status" = 'due'))::int AS "due",
       (count(*) FILTER (WHERE c."status" = 'overdue'))::int AS "overdue",
       (count(*) FILTER (WHERE c."status" = 'done'))::int AS "done", count(*)::int AS "total"`;
-  const sql = `WITH ${checks}, "classified" AS MATERIALIZED (SELECT c.*, ${status} AS "status" FROM "checks" c ${join})
+  const sql = `WITH ${checks}, "classified" AS MATERIALIZED (SELECT c.*, ${status} AS "status" FROM "checks" c ${join}),
+    "check_load" AS (SELECT pa."user_id", ${counts}
+      FROM "classified" c JOIN "check_plan_assignees" pa ON pa."plan_id" = c."plan_id" GROUP BY pa."user_id"),
+    ${actions}
     SELECT COALESCE((SELECT json_agg(x ORDER BY x."id") FROM (SELECT c."plan_id" AS "id", c."plan_name" AS "name", c."frequency", ${counts}
       FROM "classified" c GROUP BY c."plan_id", c."plan_name", c."frequency") x), '[]') AS "plans",
-    COALESCE((SELECT json_agg(y ORDER BY y."assignee") FROM (SELECT pa."user_id" AS "assignee", u."username" AS "assignee_username", ${counts}
-      FROM "classified" c JOIN "check_plan_assignees" pa ON pa."plan_id" = c."plan_id" JOIN "users" u ON u."id" = pa."user_id"
-      GROUP BY pa."user_id", u."username") y), '[]') AS "assignees"`;
+    (SELECT COALESCE(sum(l."open_actions"), 0)::int FROM "action_load" l) AS "open_actions",
+    (SELECT COALESCE(sum(l."overdue_actions"), 0)::int FROM "action_load" l) AS "overdue_actions",
+    COALESCE((SELECT json_agg(y ORDER BY y."assignee") FROM (SELECT u."id" AS "assignee", u."username" AS "assignee_username",
+        COALESCE(k."due", 0) AS "due", COALESCE(k."overdue", 0) AS "overdue", COALESCE(k."done", 0) AS "done",
+        COALESCE(k."total", 0) AS "total", COALESCE(l."open_actions", 0) AS "open_actions",
+        COALESCE(l."overdue_actions", 0) AS "overdue_actions"
+      FROM "check_load" k FULL JOIN (SELECT * FROM "action_load" WHERE "assignee_id" IS NOT NULL) l ON l."assignee_id" = k."user_id"
+      JOIN "users" u ON u."id" = COALESCE(k."user_id", l."assignee_id")) y), '[]') AS "assignees"`;
   return { sql, parameters: parameters.values };
 }
 
@@ -210,10 +255,9 @@ export class DueService {
   async summary(filters: DueFilters): Promise<DueSummary> {
     const window = this.window(filters);
     const { sql, parameters } = dueSummarySql(window, filters);
-    const [row] = await this.dataSource.query<Array<Pick<DueSummary, 'plans' | 'assignees'>>>(
-      sql,
-      parameters,
-    );
+    const [row] = await this.dataSource.query<
+      Array<Pick<DueSummary, 'plans' | 'assignees' | 'open_actions' | 'overdue_actions'>>
+    >(sql, parameters);
     const plans = row?.plans ?? [];
     const summary: DueSummary = {
       date: window.date,
@@ -221,6 +265,8 @@ export class DueService {
       due: 0,
       overdue: 0,
       done: 0,
+      open_actions: row?.open_actions ?? 0,
+      overdue_actions: row?.overdue_actions ?? 0,
       plans,
       assignees: row?.assignees ?? [],
     };

@@ -20,6 +20,8 @@ export interface NotificationPreferencesBody {
   language: NotificationLanguage | null;
   /** Whether a daily digest email is sent (with an `email`). */
   email_digest: boolean;
+  /** Whether the chosen events are also sent in the chat (by the inspection bot). */
+  chat: boolean;
   /** null until the person changed anything (the defaults of their role). */
   updated_at: string | null;
 }
@@ -90,7 +92,7 @@ export class NotificationPreferencesService {
       `SELECT u."id" AS "user", u."role", p."events", to_char(p."quiet_hours_start", 'HH24:MI:SS') AS "quiet_hours_start",
           to_char(p."quiet_hours_end", 'HH24:MI:SS') AS "quiet_hours_end", p."time_zone",
           to_char(p."reminder_time", 'HH24:MI:SS') AS "reminder_time", p."email", p."language",
-          COALESCE(p."email_digest", true) AS "email_digest",
+          COALESCE(p."email_digest", true) AS "email_digest", COALESCE(p."chat", true) AS "chat",
           to_char(p."updated_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updated_at"
         FROM "users" u LEFT JOIN "notification_preferences" p ON p."user_id" = u."id" WHERE u."id" = $1`,
       [userId],
@@ -169,16 +171,21 @@ export class NotificationPreferencesService {
       if (value === undefined) errors.email_digest = ['Must be a valid boolean.'];
       else next.email_digest = value;
     } else if (!partial) next.email_digest = true;
+    if ('chat' in fields) {
+      const value = readBoolean(fields.chat);
+      if (value === undefined) errors.chat = ['Must be a valid boolean.'];
+      else next.chat = value;
+    } else if (!partial) next.chat = true;
     if (!isFieldErrors(errors) && (next.quiet_hours_start === null) !== (next.quiet_hours_end === null))
       errors.non_field_errors = [BOTH_QUIET_BOUNDS];
     if (isFieldErrors(errors)) throw validationError(errors);
     await this.dataSource.query(
-      `INSERT INTO "notification_preferences" ("user_id", "events", "quiet_hours_start", "quiet_hours_end", "time_zone", "reminder_time", "email", "language", "email_digest", "updated_at")
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now())
+      `INSERT INTO "notification_preferences" ("user_id", "events", "quiet_hours_start", "quiet_hours_end", "time_zone", "reminder_time", "email", "language", "email_digest", "chat", "updated_at")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now())
        ON CONFLICT ("user_id") DO UPDATE SET "events" = EXCLUDED."events", "quiet_hours_start" = EXCLUDED."quiet_hours_start",
          "quiet_hours_end" = EXCLUDED."quiet_hours_end", "time_zone" = EXCLUDED."time_zone",
          "reminder_time" = EXCLUDED."reminder_time", "email" = EXCLUDED."email", "language" = EXCLUDED."language",
-         "email_digest" = EXCLUDED."email_digest", "updated_at" = now()`,
+         "email_digest" = EXCLUDED."email_digest", "chat" = EXCLUDED."chat", "updated_at" = now()`,
       [
         userId,
         next.events,
@@ -189,6 +196,7 @@ export class NotificationPreferencesService {
         next.email,
         next.language,
         next.email_digest,
+        next.chat,
       ],
     );
     return this.find(userId);

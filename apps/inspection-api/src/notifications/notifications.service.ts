@@ -4,6 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { localDate } from '../calendar/zoned-time';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { MailSender } from '../mail/mail-sender';
+import { ChatHandover } from './chat-handover';
 import { type Role } from '../users/role';
 import { audienceSql } from './notification-audience';
 import { type NotificationSubject, notificationEmail, notificationMessage } from './notification-messages';
@@ -11,7 +12,7 @@ import { DEFAULT_EVENTS, type NotificationLanguage } from './notification-prefer
 import { digestTime, type NotificationPreferences, notificationTime } from './notification-schedule';
 
 /** The ways a notification reaches a person. */
-export type NotificationChannel = 'email';
+export type NotificationChannel = 'email' | 'chat';
 
 /** A notification or digest due to be sent (a job of the runner's notification queue). */
 export type NotificationJob = { notification: string } | { digest: { user: number; day: string } };
@@ -28,11 +29,13 @@ interface PreferenceRow {
   email: string | null;
   language: NotificationLanguage | null;
   email_digest: boolean | null;
+  chat: boolean | null;
+  username: string;
 }
 
 const PREFERENCE_COLUMNS = `u."id" AS "user_id", u."role", p."events",
   to_char(p."quiet_hours_start", 'HH24:MI:SS') AS "quiet_hours_start", to_char(p."quiet_hours_end", 'HH24:MI:SS') AS "quiet_hours_end",
-  p."time_zone", to_char(p."reminder_time", 'HH24:MI:SS') AS "reminder_time", p."email", p."language", p."email_digest"`;
+  p."time_zone", to_char(p."reminder_time", 'HH24:MI:SS') AS "reminder_time", p."email", p."language", p."email_digest", p."chat", u."username"`;
 
 const preferencesOf = (row: PreferenceRow): NotificationPreferences => ({
   events: row.events ?? DEFAULT_EVENTS[row.role],
@@ -57,12 +60,16 @@ export class NotificationsService {
     private readonly dataSource: DataSource,
     private readonly environment: InspectionApiEnvironment,
     private readonly mail: MailSender,
+    private readonly chat: ChatHandover,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   /** The channels this process can send on. */
   private channels(): NotificationChannel[] {
-    return this.mail.enabled ? ['email'] : [];
+    return [
+      ...(this.mail.enabled ? (['email'] as const) : []),
+      ...(this.chat.enabled ? (['chat'] as const) : []),
+    ];
   }
 
   /**
@@ -98,7 +105,7 @@ export class NotificationsService {
       );
       if (at === null) continue;
       for (const channel of channels)
-        if (channel !== 'email' || candidate.email !== null)
+        if (channel === 'email' ? candidate.email !== null : candidate.chat !== false)
           rows.push({
             event: candidate.event_id,
             user: candidate.user_id,
@@ -169,8 +176,9 @@ export class NotificationsService {
     );
     const row = rows[0];
     if (!row || row.status === 'sent' || row.status === 'cancelled') return;
-    // The person may have changed their mind since: not chosen any more, or no address, cancels it.
-    if (!preferencesOf(row).events.includes(row.type) || row.email === null) {
+    // The person may have changed their mind since: not chosen any more, no address, no chat, cancels it.
+    const wanted = row.channel === 'chat' ? row.chat !== false : row.email !== null;
+    if (!preferencesOf(row).events.includes(row.type) || !wanted) {
       await this.dataSource.query(`UPDATE "notifications" SET "status" = 'cancelled' WHERE "id" = $1`, [id]);
       return;
     }
@@ -178,10 +186,18 @@ export class NotificationsService {
     if (!subject) return;
     const language = row.language ?? 'en';
     const timeZone = row.time_zone ?? this.environment.INSPECTION_TIME_ZONE;
-    const email = notificationEmail(
-      [notificationMessage(subject, language, timeZone, this.consoleUrl())],
-      language,
-    );
+    const message = notificationMessage(subject, language, timeZone, this.consoleUrl());
+    if (row.channel === 'chat') {
+      const body = ChatHandover.body(
+        id,
+        subject,
+        { id: row.user_id, username: row.username, role: row.role, language },
+        message,
+      );
+      await this.deliver(`UPDATE "notifications"`, `"id" = $1`, [id], () => this.chat.send(body));
+      return;
+    }
+    const email = notificationEmail([message], language);
     await this.deliver(`UPDATE "notifications"`, `"id" = $1`, [id], () =>
       this.mail.send({ to: row.email ?? '', ...email }),
     );

@@ -127,7 +127,23 @@ export class ReportsController {
     await this.send(subject, language, request, response);
   }
 
+  /**
+   * Streams the report. `HEAD` answers the headers a `GET` would (after the same 400/404 checks) without writing the
+   * PDF or storing a report: no verification id is issued for a document nobody received.
+   */
   private async send(subject: ReportSubject, language: ReportLanguage, request: Request, response: Response) {
+    const headers = (filename: string) => {
+      response.status(200);
+      response.setHeader('Content-Type', 'application/pdf');
+      response.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
+      response.setHeader('Content-Language', language);
+      response.setHeader('Cache-Control', 'no-store');
+    };
+    if (request.method === 'HEAD') {
+      headers(subject.filename);
+      response.end();
+      return;
+    }
     const user = (request as Request & { user?: Principal }).user;
     await this.reports.write(
       subject,
@@ -136,11 +152,7 @@ export class ReportsController {
       requestOrigin(request),
       response,
       ({ id, filename }) => {
-        response.status(200);
-        response.setHeader('Content-Type', 'application/pdf');
-        response.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
-        response.setHeader('Content-Language', language);
-        response.setHeader('Cache-Control', 'no-store');
+        headers(filename);
         response.setHeader('X-Report-Id', id);
         response.setHeader('Access-Control-Expose-Headers', 'Content-Disposition, X-Report-Id');
       },

@@ -107,10 +107,24 @@ export interface DueCounts {
   done: number;
 }
 
-export interface DueSummary extends DueCounts {
+/** Unfinished corrective actions (open or in progress) and the overdue among them. */
+export interface ActionLoad {
+  open_actions: number;
+  overdue_actions: number;
+}
+
+/** One person's load in `/api/due/summary/`: the checks of their plans and their unfinished actions. */
+export interface AssigneeLoad extends DueCounts, ActionLoad {
+  assignee: number;
+  assignee_username: string;
+  total: number;
+}
+
+export interface DueSummary extends DueCounts, ActionLoad {
   date: string;
   time_zone: string;
   plans: (DueCounts & { id: number; name: string; frequency: Frequency; total: number })[];
+  assignees: AssigneeLoad[];
 }
 
 export interface RecordStatistics {

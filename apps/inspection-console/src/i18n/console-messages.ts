@@ -107,6 +107,14 @@ export const consoleEnglish = {
       all_records: 'All records',
       due_list: 'Open checks',
       no_open_checks: 'Nothing is due or overdue. Well done.',
+      load: 'Load by person',
+      no_load:
+        'Nobody has a plan or an open action assigned yet. Assign people on a plan to see their load here.',
+      load_person: 'Person',
+      load_due: 'Checks due',
+      load_overdue: 'Checks overdue',
+      load_open_actions: 'Open actions',
+      load_overdue_actions: 'Overdue actions',
     },
     devices: {
       delete_title: 'Delete %{code}?',
@@ -503,6 +511,13 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
       all_records: '全部记录',
       due_list: '未完成的检查',
       no_open_checks: '没有待检或逾期的检查。',
+      load: '各人工作量',
+      no_load: '还没有人被指派计划或未完成的整改。在计划中指派负责人后，这里会显示每个人的工作量。',
+      load_person: '人员',
+      load_due: '待检',
+      load_overdue: '逾期检查',
+      load_open_actions: '未完成整改',
+      load_overdue_actions: '逾期整改',
     },
     devices: {
       delete_title: '删除 %{code}？',

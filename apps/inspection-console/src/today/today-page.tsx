@@ -25,6 +25,7 @@ import { StatusChip } from '../layout/status-chip';
 import { PhotoThumbnail } from '../photos/photo-thumbnail';
 import { RecordPhotoGallery } from '../photos/record-photo-gallery';
 import { useLatestFindings, useOpenChecks, useTodaySummary, useTrend } from './today-queries';
+import { InspectorLoad } from './inspector-load';
 import { TrendChart } from './trend-chart';
 
 function Section({ title, action, children }: { title: string; action?: ReactNode; children: ReactNode }) {
@@ -70,7 +71,9 @@ function CountCard({
   );
 }
 
-/** Today: what is due and overdue, completion per plan, the 30-day trend and the latest findings. */
+/**
+ * Today: what is due and overdue, completion per plan, each person's load, the 30-day trend and the latest findings.
+ */
 export function TodayPage() {
   const translate = useTranslate();
   const [locale] = useLocaleState();
@@ -139,6 +142,17 @@ export function TodayPage() {
                 );
               })}
             </Stack>
+          </SectionState>
+        </Section>
+        <Section title={translate('console.today.load')}>
+          <SectionState
+            isPending={summary.isPending}
+            error={summary.error}
+            retry={() => void summary.refetch()}
+            empty={summary.data?.assignees.length === 0}
+            emptyText={translate('console.today.no_load')}
+          >
+            <InspectorLoad people={summary.data?.assignees ?? []} />
           </SectionState>
         </Section>
         <Section title={translate('console.today.trend')}>

@@ -73,6 +73,10 @@ class DueAssigneeSummaryDto {
   @ApiProperty() overdue: number;
   @ApiProperty() done: number;
   @ApiProperty() total: number;
+  @ApiProperty({ description: 'Unfinished corrective actions assigned to them (open or in progress).' })
+  open_actions: number;
+  @ApiProperty({ description: 'Those of their unfinished actions due before the date.' })
+  overdue_actions: number;
 }
 
 export class DueSummaryDto {
@@ -81,10 +85,13 @@ export class DueSummaryDto {
   @ApiProperty() due: number;
   @ApiProperty() overdue: number;
   @ApiProperty() done: number;
+  @ApiProperty({ description: 'Unfinished corrective actions (open or in progress).' }) open_actions: number;
+  @ApiProperty({ description: 'Unfinished actions due before the date.' }) overdue_actions: number;
   @ApiProperty({ type: [DuePlanSummaryDto] }) plans: DuePlanSummaryDto[];
   @ApiProperty({
     type: [DueAssigneeSummaryDto],
-    description: "Each assignee's load: the checks of the plans assigned to them.",
+    description:
+      "Each assignee's load: the checks of the plans assigned to them and the unfinished actions assigned to them.",
   })
   assignees: DueAssigneeSummaryDto[];
 }
