@@ -15,3 +15,5 @@ export * from './ai-services/ai-services.module';
 export * from './ai-services/ai-token.service';
 export * from './ai-services/translator-error';
 export * from './ai-services/translation/translation-provider';
+export * from './auth-sidecar/auth-sidecar';
+export * from './auth-sidecar/auth-sidecar.environment';

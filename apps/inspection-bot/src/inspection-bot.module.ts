@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { type Logger, PlatformModule } from '@fieldops/platform';
+import { ProactiveModule } from './proactive/proactive.module';
 import { BotModule } from './bot/bot.module';
 import { ChatPageModule } from './chat-page/chat-page.module';
 import { ConfigurationModule } from './config/configuration.module';
@@ -23,6 +24,7 @@ export class InspectionBotModule {
         ConfigurationModule.forRoot(environment),
         InspectionApiModule,
         BotModule,
+        ProactiveModule,
         ChatPageModule,
       ],
       providers: [{ provide: APP_FILTER, useValue: new InspectionBotExceptionFilter(logger) }],

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AllInOneEnvironment } from '@fieldops/all-in-one';
-import { ConnectorGatewayEnvironment } from '@fieldops/connector-gateway';
+import { AuthSidecarEnvironment, ConnectorGatewayEnvironment } from '@fieldops/connector-gateway';
 import { ConversationStateEnvironment } from '@fieldops/conversation-store';
 import { InspectionApiEnvironment } from '@fieldops/inspection-api';
 import { InspectionBotEnvironment } from '@fieldops/inspection-bot';
@@ -48,6 +48,11 @@ export const ENVIRONMENT_CLASSES: readonly EnvironmentClass[] = [
     id: 'connector-gateway',
     schema: ConnectorGatewayEnvironment,
     source: 'apps/connector-gateway/src/config/connector-gateway.environment.ts',
+  },
+  {
+    id: 'auth-sidecar',
+    schema: AuthSidecarEnvironment,
+    source: 'apps/connector-gateway/src/auth-sidecar/auth-sidecar.environment.ts',
   },
   {
     id: 'inspection-bot',

@@ -19,6 +19,7 @@ import { MessagesController } from './messages.controller';
 /** The bot: CloudAdapter on POST /api/messages, the inspection dialog, its inspection-api client and phrases. */
 @Module({
   controllers: [MessagesController],
+  exports: [CloudAdapter],
   providers: [
     // botbuilder's console output (refused tokens, failed turns) as JSON lines through the platform logger.
     {

@@ -101,6 +101,24 @@ export class InspectionBotEnvironment extends CommonEnvironment {
   /** The bot's Direct Line secret (platform configuration `directLine.secrets`); never sent to browsers. */
   @Expose() @IsString() @MinLength(16) INSPECTION_BOT_DIRECTLINE_SECRET: string;
 
+  /**
+   * The secret inspection-api signs the notifications it hands the bot with (`POST /api/notifications`; the
+   * Standard Webhooks scheme): inspection-api's INSPECTION_CHAT_NOTIFICATIONS_SECRET, `whsec_` and base64 of 24 to 64
+   * bytes. Unset: the bot sends no notifications (the route answers 404).
+   */
+  @Expose()
+  @IsOptional()
+  @Matches(/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/, {
+    message: 'INSPECTION_BOT_NOTIFICATIONS_SECRET must be whsec_ and base64 of 24 to 64 bytes',
+  })
+  INSPECTION_BOT_NOTIFICATIONS_SECRET?: string;
+
+  /** connector-gateway's base URL the bot starts proactive conversations at (its `serviceUrl`). Unset: OAuthUrl. */
+  @Expose() @IsOptional() @IsUrl(HTTP_URL) @Matches(NO_TRAILING_SLASH) INSPECTION_BOT_CONNECTOR_URL?: string;
+
+  /** The bot's id in the platform configuration, named in proactive conversations when the bot has no app id. */
+  @Expose() @IsString() @MinLength(1) INSPECTION_BOT_PLATFORM_ID: string = 'inspection-bot';
+
   // --- the chat page's sign-in (a sealed session cookie) ---------------------------------------------------------
   /** Key (32+ characters) sealing the session cookie; unset: a random key per process (sessions end on restart). */
   @Expose() @IsOptional() @IsString() @MinLength(32) INSPECTION_BOT_SESSION_SECRET?: string;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createActivityBus } from '@fieldops/bus';
 import { startConnectorGateway } from '@fieldops/connector-gateway';
-import { createConversationStore } from '@fieldops/conversation-store';
+import { type ConversationStore, createConversationStore } from '@fieldops/conversation-store';
 import { createScratchDatabase } from '@fieldops/database';
 import { startInspectionApi } from '@fieldops/inspection-api';
 import { freePort, type Logger, type RunningService } from '@fieldops/platform';
@@ -16,6 +16,8 @@ export const BOT = {
   password: 'inspection-bot-test-password-1',
   directLineSecret: 'inspection-bot-test-directline-secret',
 };
+/** The secret inspection-api signs the notifications it hands the bot with (both sides' configuration). */
+export const NOTIFICATIONS_SECRET = `whsec_${Buffer.alloc(32, 26).toString('base64')}`;
 export const SERVICE_ACCOUNT = { username: 'inspection-bot', password: 'service-account-password-for-tests' };
 /** The inspector who signs in on the chat page (an inspection-api account with the inspector role). */
 export const INSPECTOR = { username: 'alice.inspector', password: 'alice-inspector-password-1' };
@@ -36,6 +38,8 @@ export interface RunningInspectionPlatform {
   connector: RunningService;
   relay: RunningService;
   bot: RunningService;
+  /** The conversation store the gateways share (for assertions on what a conversation holds). */
+  store: ConversationStore;
   /** inspection-api as the bot's service account sees it (for assertions). */
   client: InspectionApiClient;
   /** The inspector's inspection-api user id. */
@@ -151,6 +155,7 @@ export async function startInspectionPlatform(
       INSPECTION_BOT_API_PASSWORD: SERVICE_ACCOUNT.password,
       INSPECTION_BOT_RELAY_URL: relay.url,
       INSPECTION_BOT_DIRECTLINE_SECRET: BOT.directLineSecret,
+      INSPECTION_BOT_NOTIFICATIONS_SECRET: NOTIFICATIONS_SECRET,
       MicrosoftAppId: BOT.appId,
       MicrosoftAppPassword: BOT.password,
       ToChannelFromBotLoginUrl: `${connector.url}/botframework.com`,
@@ -185,6 +190,7 @@ export async function startInspectionPlatform(
       connector,
       relay,
       bot,
+      store,
       client,
       inspectorId,
       createAccount,
@@ -212,4 +218,18 @@ export async function startInspectionPlatform(
     await close();
     throw error;
   }
+}
+
+/** An access token of inspection-api for these credentials (simplejwt's `/api/token/`). */
+export async function accessToken(
+  platform: RunningInspectionPlatform,
+  credentials: { username: string; password: string },
+): Promise<string> {
+  const response = await fetch(`${platform.api.url}/api/token/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(credentials),
+  });
+  if (!response.ok) throw new Error(`token for ${credentials.username}: ${response.status}`);
+  return ((await response.json()) as { access: string }).access;
 }

@@ -234,6 +234,14 @@ export interface NotificationPreferences {
   /** An IANA zone; null: the API's `INSPECTION_TIME_ZONE`. */
   time_zone: string | null;
   reminder_time: string | null;
+  /** Where notification emails go; null: no email. */
+  email: string | null;
+  /** The language of the messages; null: English. */
+  language: 'en' | 'zh-CN' | null;
+  /** Whether a daily digest email is sent (with an `email`). */
+  email_digest: boolean;
+  /** Whether the chosen events are also sent in the chat. */
+  chat: boolean;
   /** null while the person has chosen nothing (their role's defaults apply). */
   updated_at: string | null;
 }

@@ -241,6 +241,11 @@ export const consoleEnglish = {
       time_zone_help: 'The time zone of the quiet hours and the reminder time.',
       reminder_time_help:
         'When reminders of due checks arrive on the first day of their period (empty: at once).',
+      channels: 'How',
+      chat_help: 'The chosen events arrive as messages in the inspection chat.',
+      email_help: 'The chosen events are also emailed here, when the site sends email. Empty: no email.',
+      email_digest_help: 'One email a day, at the reminder time, listing what was sent in the last 24 hours.',
+      language_help: 'The language of chat messages and emails.',
     },
     webhooks: {
       title: 'Webhook %{id}',
@@ -293,6 +298,10 @@ export const consoleEnglish = {
         quiet_hours_end: 'Until',
         time_zone: 'Time zone',
         reminder_time: 'Reminder time',
+        chat: 'In the chat',
+        email: 'Email address',
+        email_digest: 'Daily digest by email',
+        language: 'Language',
       },
     },
     devices: {
@@ -638,6 +647,11 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
       site_time_zone: '站点时区',
       time_zone_help: '免打扰时段和提醒时间所用的时区。',
       reminder_time_help: '在检查周期第一天的这个时间发送到期提醒（留空：立即发送）。',
+      channels: '发送方式',
+      chat_help: '所选事件以消息形式发送到巡检聊天中。',
+      email_help: '站点开启邮件时，所选事件也会发送到此邮箱。留空：不发邮件。',
+      email_digest_help: '每天在提醒时间发送一封邮件，汇总过去 24 小时内发送的通知。',
+      language_help: '聊天消息和邮件所用的语言。',
     },
     webhooks: {
       title: 'Webhook %{id}',
@@ -688,6 +702,10 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
         quiet_hours_end: '结束',
         time_zone: '时区',
         reminder_time: '提醒时间',
+        chat: '在聊天中',
+        email: '邮箱地址',
+        email_digest: '每日邮件摘要',
+        language: '语言',
       },
     },
     devices: {

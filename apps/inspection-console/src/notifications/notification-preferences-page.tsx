@@ -2,11 +2,14 @@ import { Alert, Box, Card, CardContent, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   AutocompleteInput,
+  BooleanInput,
   CheckboxGroupInput,
   Form,
   HttpError,
   ResourceContextProvider,
   SaveButton,
+  SelectInput,
+  TextInput,
   TimeInput,
   Title,
   useDataProvider,
@@ -35,12 +38,23 @@ function preferencesBody(values: Partial<NotificationPreferences>): PreferencesB
     quiet_hours_end: values.quiet_hours_end || null,
     time_zone: values.time_zone || null,
     reminder_time: values.reminder_time || null,
+    email: values.email?.trim() || null,
+    language: values.language || null,
+    email_digest: values.email_digest ?? true,
+    chat: values.chat ?? true,
   };
 }
 
+/** The languages messages are written in, each named in itself (none chosen: English, the API's default). */
+const LANGUAGES = [
+  { id: 'en', name: 'English' },
+  { id: 'zh-CN', name: '简体中文' },
+];
+
 /**
  * What a person is told of and when (`/api/users/me/notifications/`, or a supervisor's view of someone's at
- * `/api/users/{id}/notifications/`): the events, quiet hours, the time zone of these times and the reminder time.
+ * `/api/users/{id}/notifications/`): the events, the channels (chat, email and its daily digest, the language),
+ * quiet hours, the time zone of these times and the reminder time.
  * The API owns every rule; its DRF 400s show under the inputs.
  */
 export function NotificationPreferencesPage({ user }: { user: 'me' | number }) {
@@ -108,6 +122,28 @@ export function NotificationPreferencesPage({ user }: { user: 'me' | number }) {
                     choices={eventChoices}
                     row={false}
                     helperText={translate('console.notifications.events_help')}
+                  />
+                  <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 600, mt: 2 }}>
+                    {translate('console.notifications.channels')}
+                  </Typography>
+                  <BooleanInput source="chat" helperText={translate('console.notifications.chat_help')} />
+                  <TextInput
+                    source="email"
+                    type="email"
+                    autoComplete="email"
+                    helperText={translate('console.notifications.email_help')}
+                    sx={{ maxWidth: 420 }}
+                  />
+                  <BooleanInput
+                    source="email_digest"
+                    helperText={translate('console.notifications.email_digest_help')}
+                  />
+                  <SelectInput
+                    source="language"
+                    choices={LANGUAGES}
+                    format={(value: unknown) => value || 'en'}
+                    helperText={translate('console.notifications.language_help')}
+                    sx={{ maxWidth: 420 }}
                   />
                   <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 600, mt: 2 }}>
                     {translate('console.notifications.quiet_hours')}

@@ -1,0 +1,164 @@
+import { Writable } from 'node:stream';
+import { Webhook } from 'standardwebhooks';
+import { createLogger } from '@fieldops/platform';
+import type { PlainActivity as Activity } from '@fieldops/testing/directline-client';
+import {
+  NOTIFICATIONS_SECRET,
+  type RunningInspectionPlatform,
+  startInspectionPlatform,
+} from './support/platform';
+
+/** The bot's log lines, parsed. */
+const logs: Array<Record<string, unknown>> = [];
+const botLogger = createLogger({
+  service: 'inspection-bot',
+  level: 'info',
+  destination: new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n'))
+        if (line !== '') logs.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  }),
+});
+
+/** Polls until `check` gives a value (the test's timeout bounds the wait). */
+async function eventually<T>(check: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+interface CardContent {
+  body: Array<{ text: string }>;
+  actions: Array<{ type: string; title: string; url?: string; data?: unknown }>;
+}
+const cardsOf = (activities: Activity[]): CardContent[] =>
+  activities
+    .filter((activity) => activity.type === 'message')
+    .flatMap((activity) => activity.attachments ?? [])
+    .filter((attachment) => attachment.contentType === 'application/vnd.microsoft.card.adaptive')
+    .map((attachment) => attachment.content as CardContent);
+
+/**
+ * Proactive messages (docs/decisions/proactive-messages.md) on the real platform: inspection-api's event runner
+ * hands a supervisor's `record.failed` notification to the bot (signed), the bot starts a conversation with the
+ * person through connector-gateway (botbuilder's createConversationAsync) and sends the card, which the
+ * conversation then holds (read from the store relay-gateway serves it from). A repeat of the same notification is not sent twice.
+ */
+describe('proactive notifications in the chat', () => {
+  let platform: RunningInspectionPlatform;
+  let supervisorId = 0;
+
+  beforeAll(async () => {
+    platform = await startInspectionPlatform({
+      botLogger,
+      apiEnvironment: ({ botPort }) => ({
+        INSPECTION_EVENTS_RUNNER: 'true',
+        INSPECTION_EVENTS_POLL_MS: '100',
+        INSPECTION_CHAT_NOTIFICATIONS_URL: `http://127.0.0.1:${botPort}/api/notifications`,
+        INSPECTION_CHAT_NOTIFICATIONS_SECRET: NOTIFICATIONS_SECRET,
+        INSPECTION_CONSOLE_URL: 'https://fieldops.example.test/console/',
+      }),
+    });
+    const created = await fetch(`${platform.api.url}/api/users/`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${await platform.client.accessToken()}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        username: 'sam.supervisor',
+        password: 'sam-supervisor-pass-1',
+        role: 'supervisor',
+      }),
+    });
+    expect(created.status).toBe(201);
+    supervisorId = ((await created.json()) as { id: number }).id;
+  }, 90_000);
+  afterAll(async () => {
+    await platform?.close();
+  });
+
+  const sentLog = (user: string) =>
+    logs.filter((line) => line.msg === 'notification sent in the chat' && line.user === user);
+
+  it('a failed check reaches the supervisor’s Direct Line conversation as a card, once', async () => {
+    const device = await platform.client.findDeviceByCode('PUMP-001');
+    const item = device?.check_items[0];
+    if (!device || !item) throw new Error('demo data');
+    const record = await platform.client.createRecord({
+      device: device.id,
+      item: item.id,
+      status: 'fail',
+      value: '9 bar',
+      checked_by: 'alice.inspector',
+    });
+    const [sent] = await eventually(() =>
+      sentLog(`dl_${supervisorId}`).length ? sentLog(`dl_${supervisorId}`) : undefined,
+    );
+    const conversationId = String(sent?.conversation);
+    expect(conversationId).not.toBe('');
+    // The conversation the bot started with the supervisor (connector-gateway's, in the store the relay reads).
+    const conversation = await platform.store.get(conversationId);
+    expect(conversation?.userId).toBe(`dl_${supervisorId}`);
+    const activities = async (): Promise<Activity[]> =>
+      (await platform.store.read(conversationId)).map((entry) => entry.activity as unknown as Activity);
+    const [card] = await eventually(async () => {
+      const cards = cardsOf(await activities());
+      return cards.length ? cards : undefined;
+    });
+    expect(card?.body[0]?.text).toBe(`Check failed: ${device.code} ${device.name} — ${item.name}`);
+    expect(card?.body.map((block) => block.text)).toContain('Value: 9 bar');
+    expect(card?.actions).toEqual([
+      {
+        type: 'Action.OpenUrl',
+        title: 'Open in the console',
+        url: `https://fieldops.example.test/console/#/records/${record.id}/show`,
+      },
+    ]);
+    // Only supervisors are told of a failed check; and only once.
+    expect(sentLog(`dl_${platform.inspectorId}`)).toHaveLength(0);
+    expect(cardsOf(await activities())).toHaveLength(1);
+    expect(sentLog(`dl_${supervisorId}`)).toHaveLength(1);
+  }, 60_000);
+
+  it('answers a repeated hand-over without sending again; refuses an unsigned one', async () => {
+    const [sent] = sentLog(`dl_${supervisorId}`);
+    const id = String(sent?.notification);
+    const body = JSON.stringify({
+      id,
+      type: 'record.failed',
+      occurred_at: new Date().toISOString(),
+      recipient: { id: supervisorId, username: 'sam.supervisor', role: 'supervisor', language: 'en' },
+      data: {},
+      names: { device: null, item: null, plan: null },
+      message: { title: 'Check failed', lines: [], link: null, link_label: 'Open in the console' },
+    });
+    const messageId = `notification_${id}`;
+    const now = new Date();
+    const signature = new Webhook(NOTIFICATIONS_SECRET).sign(messageId, now, body);
+    const headers = {
+      'content-type': 'application/json',
+      'webhook-id': messageId,
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+    };
+    const repeat = await fetch(`${platform.bot.url}/api/notifications`, {
+      method: 'POST',
+      headers: { ...headers, 'webhook-signature': signature },
+      body,
+    });
+    expect(repeat.status).toBe(200);
+    expect(await repeat.json()).toEqual({ id, status: 'repeat' });
+    const forged = await fetch(`${platform.bot.url}/api/notifications`, {
+      method: 'POST',
+      headers: { ...headers, 'webhook-signature': 'v1,bm90IGEgc2lnbmF0dXJl' },
+      body,
+    });
+    expect(forged.status).toBe(401);
+    expect(((await forged.json()) as { error: { code: string } }).error.code).toBe('Unauthorized');
+    expect(sentLog(`dl_${supervisorId}`)).toHaveLength(1);
+  });
+});
