@@ -761,6 +761,7 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
       await sendText(page, 'check FE-010');
       await page
         .getByText(/\(FE-010\): record a result for each item with the buttons\. 2 of 2 items answered\./)
+        .last()
         .waitFor({
           timeout: 30_000,
         });
