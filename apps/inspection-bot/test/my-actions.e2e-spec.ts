@@ -1,6 +1,11 @@
 import { waitFor } from '@fieldops/testing';
-import { type Activity, ChatClient } from './support/directline-client';
 import {
+  fetchAjax,
+  type PlainActivity as Activity,
+  RecordingClient,
+} from '@fieldops/testing/directline-client';
+import {
+  accessToken,
   INSPECTOR,
   type RunningInspectionPlatform,
   SERVICE_ACCOUNT,
@@ -73,7 +78,7 @@ describe('"my actions" in the chat (DirectLineJS against the real platform)', ()
     new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
   /** Signs in on the chat page's routes and connects the stock client to the conversation it was given. */
-  async function chat(): Promise<{ client: ChatClient; userId: string }> {
+  async function chat(): Promise<{ client: RecordingClient<Activity>; userId: string }> {
     const session = await fetch(`${platform.bot.url}/api/session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -89,10 +94,15 @@ describe('"my actions" in the chat (DirectLineJS against the real platform)', ()
     expect(issued.status).toBe(200);
     const { token, domain, userId } = (await issued.json()) as Record<string, string>;
     // As Web Chat starts it: the token names the conversation, which the client starts (the bot then welcomes).
-    const client = new ChatClient({ token: token ?? '', domain: domain ?? '' });
+    const client = new RecordingClient<Activity>({
+      token: token ?? '',
+      domain: domain ?? '',
+      webSocket: true,
+      ajax: fetchAjax,
+    });
     // The welcome first, so it is not taken for a reply.
     await waitFor(
-      () => client.received.some((activity) => /^Hello alice\.inspector!/.test(activity.text ?? '')),
+      () => client.activities.some((activity) => /^Hello alice\.inspector!/.test(activity.text ?? '')),
       'the welcome',
       20_000,
     ).catch((error: unknown) => {
@@ -107,12 +117,12 @@ describe('"my actions" in the chat (DirectLineJS against the real platform)', ()
    * number) or until one of them satisfies `expected` (a predicate).
    */
   async function exchange(
-    client: ChatClient,
+    client: RecordingClient<Activity>,
     userId: string,
     activity: Partial<Activity>,
     expected: number | ((reply: Activity) => boolean),
   ): Promise<Activity[]> {
-    const before = client.received.length;
+    const before = client.activities.length;
     await client.post({
       type: 'message',
       from: { id: userId },
@@ -121,7 +131,7 @@ describe('"my actions" in the chat (DirectLineJS against the real platform)', ()
     });
     return waitFor(
       () => {
-        const replies = client.received
+        const replies = client.activities
           .slice(before)
           .filter((reply) => reply.type === 'message' && reply.from.id !== userId);
         const done = typeof expected === 'number' ? replies.length >= expected : replies.some(expected);
@@ -134,15 +144,7 @@ describe('"my actions" in the chat (DirectLineJS against the real platform)', ()
 
   beforeAll(async () => {
     platform = await startInspectionPlatform();
-    serviceToken = (
-      (await (
-        await fetch(`${platform.api.url}/api/token/`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(SERVICE_ACCOUNT),
-        })
-      ).json()) as { access: string }
-    ).access;
+    serviceToken = await accessToken(platform, SERVICE_ACCOUNT);
     const create = async (fields: Record<string, unknown>) =>
       (await api('POST', '/api/actions/', fields)).body as Action;
     later = await create({

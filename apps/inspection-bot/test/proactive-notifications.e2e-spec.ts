@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { Webhook } from 'standardwebhooks';
 import { createLogger } from '@fieldops/platform';
-import { type Activity } from './support/directline-client';
+import type { PlainActivity as Activity } from '@fieldops/testing/directline-client';
 import {
   NOTIFICATIONS_SECRET,
   type RunningInspectionPlatform,

@@ -1,20 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { CHROMIUM, DESKTOP, launchChromium, PHONE } from '@fieldops/testing/browser';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { INSPECTOR, type RunningInspectionPlatform, startInspectionPlatform } from './support/platform';
 
-/** Debian's Chromium (`apt-get install chromium`), driven headless with the flags of toolchain.md §5. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 /** The one browser function the tests call inside the page (this test's tsconfig has no DOM types). */
 declare function getComputedStyle(element: unknown): { backgroundColor: string };
 
@@ -23,8 +12,8 @@ const REPORTS = join(__dirname, '..', '.reports');
 const AXE = require.resolve('axe-core/axe.min.js');
 let axeRun = 0;
 const VIEWPORTS = {
-  phone: { width: 390, height: 844 },
-  desktop: { width: 1280, height: 900 },
+  phone: PHONE,
+  desktop: DESKTOP,
 } as const;
 
 /** A 1×1 PNG. */
@@ -59,7 +48,7 @@ interface AxeViolation {
   beforeAll(async () => {
     mkdirSync(REPORTS, { recursive: true });
     platform = await startInspectionPlatform();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

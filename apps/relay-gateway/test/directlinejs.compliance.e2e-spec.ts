@@ -1,6 +1,6 @@
 import { StreamService } from '../src';
 import { TokenIssuer } from '../src/direct-line/token-issuer';
-import { ConnectionStatus, fetchAjax, RecordingClient } from './support/directline-client';
+import { ConnectionStatus, fetchAjax, RecordingClient } from '@fieldops/testing/directline-client';
 import { auth, botSays, type Fixture, SECRET, startFixture, waitFor } from './support/relay-harness';
 
 interface TokenBody {

@@ -2,7 +2,7 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { type AddressInfo } from 'node:net';
 import { WebSocket } from 'ws';
 import { DRAIN_CLOSE_CODE } from '../src/stream/stream.service';
-import { ConnectionStatus, RecordingClient } from './support/directline-client';
+import { ConnectionStatus, RecordingClient } from '@fieldops/testing/directline-client';
 import {
   auth,
   botSays,

@@ -219,3 +219,17 @@ export async function startInspectionPlatform(
     throw error;
   }
 }
+
+/** An access token of inspection-api for these credentials (simplejwt's `/api/token/`). */
+export async function accessToken(
+  platform: RunningInspectionPlatform,
+  credentials: { username: string; password: string },
+): Promise<string> {
+  const response = await fetch(`${platform.api.url}/api/token/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(credentials),
+  });
+  if (!response.ok) throw new Error(`token for ${credentials.username}: ${response.status}`);
+  return ((await response.json()) as { access: string }).access;
+}

@@ -4,20 +4,9 @@ import { join } from 'node:path';
 import { createScratchDatabase } from '@fieldops/database';
 import { startInspectionApi } from '@fieldops/inspection-api';
 import { type RunningService } from '@fieldops/platform';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { CHROMIUM, DESKTOP, launchChromium, PHONE } from '@fieldops/testing/browser';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 
-/** Debian's Chromium (`apt-get install chromium`), driven headless with the flags of toolchain.md §5. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 export const CONSOLE_DIST = join(__dirname, '..', '..', 'dist');
 export const REPORTS = join(__dirname, '..', '..', '.reports');
 export const SCREENSHOTS = join(REPORTS, 'screenshots');
@@ -28,8 +17,8 @@ export const SUPERVISOR = { username: 'supervisor', password: 'supervisor-passwo
  * folded menu and tables scrolling in their card, which the desktop's tables and the phone's cards already cover.)
  */
 export const SIZES = {
-  desktop: { width: 1280, height: 900 },
-  phone: { width: 390, height: 844 },
+  desktop: DESKTOP,
+  phone: PHONE,
 } as const;
 export type SizeName = keyof typeof SIZES;
 export const SIZE_NAMES = Object.keys(SIZES) as SizeName[];
@@ -92,7 +81,7 @@ export async function startConsoleStack(environment: Record<string, string> = {}
       ...environment,
     },
   });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  const browser = await launchChromium();
   const errors: string[] = [];
   const consoleUrl = `${api.url}/console/`;
   return {

@@ -1,14 +1,24 @@
-import XMLHttpRequest from 'xhr2';
 import { createRequire } from 'node:module';
 import { WebSocket } from 'ws';
 
-// The README's Node recipe for botframework-directlinejs: xhr2 and ws as globals.
+// The stock Direct Line client the relay's and the bot's suites drive (`@fieldops/testing/directline-client`, kept
+// out of the package's index: it sets globals and loads botframework-directlinejs).
+
+// The README's Node recipe for botframework-directlinejs: xhr2 and ws as globals (xhr2 ships no types).
+const XMLHttpRequest: unknown = createRequire(__filename)('xhr2');
 Object.assign(globalThis, { XMLHttpRequest, WebSocket });
 
-import { type Activity as DirectLineActivity, DirectLine } from 'botframework-directlinejs';
+import {
+  type Activity,
+  ConnectionStatus,
+  DirectLine,
+  type DirectLineOptions,
+} from 'botframework-directlinejs';
 
-/** An activity as the tests read and write it (DirectLineJS's union, flattened to the fields used). */
-export interface Activity {
+export { ConnectionStatus, DirectLine };
+
+/** An activity as the tests read and write it (DirectLineJS's union, flattened to the fields they use). */
+export interface PlainActivity {
   type: string;
   id?: string;
   from: { id: string; name?: string };
@@ -78,29 +88,40 @@ export function fetchAjax(request: AjaxRequest): unknown {
   });
 }
 
-/** The stock DirectLineJS client on the relay, with everything the bot sent, for assertions. */
-export class ChatClient {
+/**
+ * A DirectLineJS client with everything it emitted, for assertions. `A` is how the test reads the activities
+ * (DirectLineJS's own union by default, or `PlainActivity`).
+ */
+export class RecordingClient<A extends object = Activity> {
   readonly client: DirectLine;
-  readonly received: Activity[] = [];
-  private readonly subscription: { unsubscribe(): void };
+  readonly activities: A[] = [];
+  readonly statuses: ConnectionStatus[] = [];
+  private readonly subscriptions: Array<{ unsubscribe(): void }> = [];
 
-  constructor(options: { token: string; conversationId?: string; domain: string }) {
-    this.client = new DirectLine({
-      ...options,
-      webSocket: true,
-      ajax: fetchAjax,
-    } as ConstructorParameters<typeof DirectLine>[0]);
-    this.subscription = this.client.activity$.subscribe((activity) => this.received.push(activity));
+  constructor(options: DirectLineOptions & { random?: () => number; ajax?: typeof fetchAjax }) {
+    this.client = new DirectLine(options as ConstructorParameters<typeof DirectLine>[0]);
+    this.subscriptions.push(
+      this.client.connectionStatus$.subscribe((status) => this.statuses.push(status)),
+      this.client.activity$.subscribe((activity) => this.activities.push(activity as unknown as A)),
+    );
   }
 
-  post(activity: Partial<Activity>): Promise<string> {
+  post(activity: Partial<A>): Promise<string> {
     return new Promise((resolve, reject) => {
-      this.client.postActivity(activity as unknown as DirectLineActivity).subscribe(resolve, reject);
+      this.client.postActivity(activity as unknown as Activity).subscribe(resolve, reject);
     });
   }
 
+  ids(): string[] {
+    return this.activities.map((activity) => (activity as { id?: string }).id ?? '');
+  }
+
+  texts(): string[] {
+    return this.activities.map((activity) => (activity as { text?: string }).text ?? '');
+  }
+
   end(): void {
-    this.subscription.unsubscribe();
+    for (const subscription of this.subscriptions) subscription.unsubscribe();
     this.client.end();
   }
 }

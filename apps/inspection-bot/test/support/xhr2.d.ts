@@ -1,4 +1,0 @@
-declare module 'xhr2' {
-  const XMLHttpRequest: unknown;
-  export = XMLHttpRequest;
-}
