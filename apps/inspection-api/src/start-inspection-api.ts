@@ -9,17 +9,13 @@ import {
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { type NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
-import { JWT_AUTH_GUARD, type JwtAuthGuardInstance } from '@fieldops/auth';
+import { type TrustProxy } from '@fieldops/platform';
 import { authorizationHeaderMiddleware } from './auth/authorization-header';
-import { RoleAccessGuard } from './auth/role-access';
-import { devicesListRoute } from './devices/devices-list.route';
-import { DevicesController } from './devices/devices.controller';
-import { DrfExceptionFilter } from './errors/drf-exception.filter';
 import { inspectionKeyRing } from './auth/inspection-key-ring';
-import { DrfExpressAdapter } from './drf/json-renderer';
+import { DrfExpressAdapter, writeRepresentation } from './drf/json-renderer';
 import { bodyParsingMiddleware } from './drf/request-input';
 import { apiHeadersMiddleware } from './drf/routes';
-import { allowedHostsMiddleware, hostCheck } from './hosts/allowed-hosts';
+import { allowedHostsMiddleware } from './hosts/allowed-hosts';
 import { InspectionApiEnvironment } from './config/inspection-api.environment';
 import { CONSOLE_PATH, consoleStaticRouter } from './console/console-static';
 import { resolveDatabaseUrl } from './database/database-url';
@@ -48,7 +44,9 @@ function configureOpenApi(app: NestExpressApplication): void {
       .map(([path, item]) => [path.endsWith('/') || /\.\w+$/.test(path) ? path : `${path}/`, item]),
   );
   // Swagger UI is a page: its own scripts and styles, inline styles, data: icons, "Try it out" on this origin.
-  app.use(pageContentSecurityPolicy({ paths: ['/api/docs', '/api/docs/'] }));
+  const policy = pageContentSecurityPolicy({ paths: ['/api/docs', '/api/docs/'] });
+  app.use(policy);
+  app.get(HttpFront).use(policy);
   SwaggerModule.setup('api/docs', app, document, {
     jsonDocumentUrl: 'api/schema',
     yamlDocumentUrl: 'api/schema.yaml',
@@ -79,29 +77,37 @@ export function startInspectionApi(
       configure: async (app, { environment, logger }) => {
         // DRF sends no ETag (Django's ConditionalGetMiddleware is not in its stack); Express would hash every body.
         app.set('etag', false);
-        app.use(
-          allowedHostsMiddleware(environment.INSPECTION_ALLOWED_HOSTS, environment.INSPECTION_PUBLIC_URL),
+        // The `@FastPath()` routes (the devices list) run the same app-wide middleware, in the same order, on Node's
+        // request, and reply with the adapter's bytes (docs/architecture/request-pipeline.md).
+        const front = app.get(HttpFront);
+        front.setReply(writeRepresentation);
+        const use = (middleware: Parameters<HttpFront['use']>[0]): void => {
+          app.use(middleware);
+          front.use(middleware);
+        };
+        use(
+          allowedHostsMiddleware(
+            environment.INSPECTION_ALLOWED_HOSTS,
+            environment.INSPECTION_PUBLIC_URL,
+            // The `trust proxy` setting as Express compiled it (startService set it from TRUST_PROXY).
+            (app.getHttpAdapter().getInstance() as { get(setting: string): unknown }).get(
+              'trust proxy fn',
+            ) as TrustProxy,
+          ),
         );
         if (environment.INSPECTION_CONSOLE_DIR) {
           // The console is a page of this origin: its own scripts and styles, inline styles (emotion), data: and
           // blob: images (photo previews), the API and media on this origin.
-          app.use(
+          use(
             pageContentSecurityPolicy({ paths: [`${CONSOLE_PATH}/`], directives: { 'img-src': ['blob:'] } }),
           );
-          app.use(consoleStaticRouter(environment.INSPECTION_CONSOLE_DIR));
+          const console = consoleStaticRouter(environment.INSPECTION_CONSOLE_DIR);
+          app.use(console);
+          // Its routes answer only paths under /console, which no fast route has: nothing to run on the fast path.
+          front.model(console);
         }
-        app.use(apiHeadersMiddleware);
-        // The devices list, the hot read of the console and the bench, before Express (docs/protocols/drf-compatibility.md, "Pre-routed list").
-        app.get(HttpFront).get(
-          devicesListRoute({
-            controller: app.get(DevicesController),
-            authentication: app.get<symbol, JwtAuthGuardInstance>(JWT_AUTH_GUARD),
-            roles: app.get(RoleAccessGuard),
-            checkHost: hostCheck(environment.INSPECTION_ALLOWED_HOSTS, environment.INSPECTION_PUBLIC_URL),
-            filter: app.get(DrfExceptionFilter),
-          }),
-        );
-        app.use(authorizationHeaderMiddleware);
+        use(apiHeadersMiddleware);
+        use(authorizationHeaderMiddleware);
         for (const parser of bodyParsingMiddleware({
           maxBodyBytes: environment.INSPECTION_MAX_BODY_BYTES,
           maxFileBytes: Math.max(
@@ -109,8 +115,12 @@ export function startInspectionApi(
             environment.INSPECTION_MAX_ATTACHMENT_BYTES,
           ),
           maxJsonDepth: environment.JSON_MAX_DEPTH,
-        }))
+        })) {
           app.use(parser);
+          // A request the fast path serves (a GET) has no body (one with a body is left to Express): the parsers
+          // would only record an empty body, which no GET handler reads.
+          front.model(parser);
+        }
         configureOpenApi(app);
         if (environment.DATABASE_MIGRATIONS_RUN) {
           await runMigrationsUnderLock(app.get(DataSource), {

@@ -1,8 +1,8 @@
-import { type NextFunction, type Request, type Response } from 'express';
+import { type IncomingMessage, type ServerResponse } from 'node:http';
 
 export const BAD_AUTHORIZATION_HEADER = 'bad_authorization_header';
 
-export type RequestWithAuthProblem = Request & { authorizationProblem?: string };
+export type RequestWithAuthProblem = IncomingMessage & { authorizationProblem?: string };
 
 /**
  * simplejwt's reading of `Authorization`: only `Bearer <token>` (case-sensitive scheme, exactly two
@@ -11,9 +11,9 @@ export type RequestWithAuthProblem = Request & { authorizationProblem?: string }
  * exactly what simplejwt would accept, and nothing else.
  */
 export function authorizationHeaderMiddleware(
-  request: Request,
-  _response: Response,
-  next: NextFunction,
+  request: IncomingMessage,
+  _response: ServerResponse,
+  next: () => void,
 ): void {
   const header = request.headers.authorization;
   if (header !== undefined) {

@@ -43,7 +43,7 @@ interface GuardedRequest {
  * The role check, DRF's `check_permissions`: after authentication, before the method is dispatched (so an
  * inspector's PUT on a list is 403, not 405) and before the object is looked up (403, not 404). A service account's
  * `X-On-Behalf-Of` first makes the request that person's (`on-behalf-of.ts`), so their role is the one checked;
- * such a request is answered asynchronously, which the pre-routed devices list leaves to Express.
+ * such a request is answered asynchronously (the fast path awaits it as Nest does).
  */
 @Injectable()
 export class RoleAccessGuard implements CanActivate {
@@ -83,7 +83,7 @@ export class RoleAccessGuard implements CanActivate {
  * order their modules were scanned, and the role check needs the authenticated principal.
  */
 @Module({
-  // One instance, global and exported (for pre-routed fronts).
+  // One instance, global and exported.
   providers: [RoleAccessGuard, { provide: APP_GUARD, useExisting: RoleAccessGuard }],
   exports: [RoleAccessGuard],
 })

@@ -9,6 +9,7 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
+import { FastPath } from '@fieldops/platform';
 import { type Request } from 'express';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { type DrfRequest } from '../drf/drf-request';
@@ -62,6 +63,8 @@ export class DevicesController extends ResourceRoutes({
       'true: the archived (deleted) devices instead, each with its `archived_at` (supervisors only; 403 otherwise).',
   })
   @ApiOkResponse({ type: DevicePageDto })
+  // The hot read of the console and the bench: also answered before Express (docs/decisions/hot-routes.md).
+  @FastPath()
   async list(@Req() request: DrfRequest): Promise<RawJson> {
     const query = parseQuery(request);
     const wanted = pageRequest(query, {

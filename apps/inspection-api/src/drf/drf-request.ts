@@ -2,9 +2,9 @@ import { type IncomingMessage } from 'node:http';
 
 /**
  * The request as the DRF helpers (query, pagination links, absolute URLs) and the list handlers read it: only what
- * both paths give, Express's request on the framework's routes and Node's own on the pre-routed devices list. Node's
+ * both paths give, Express's request on the framework's routes and Node's own on the fast path (`@FastPath()`). Node's
  * request line and headers, the URL as received (Express's `originalUrl`, when a router rewrote `url`), the origin of
- * its absolute URLs as the host check fixed it (allowedHostsMiddleware, or the list's claim: `hostCheck`).
+ * its absolute URLs as the host check fixed it (allowedHostsMiddleware, on both paths).
  */
 export type DrfRequest = Pick<IncomingMessage, 'method' | 'url' | 'headers'> & {
   originalUrl?: string;

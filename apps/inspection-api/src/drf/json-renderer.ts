@@ -18,7 +18,7 @@ export function renderJson(body: unknown): string {
 /**
  * Sends `application/json` without a charset parameter (as DRF does); 204 has no body and no type. Used by the
  * exception filter; handlers return their value and `DrfExpressAdapter` sends it. Only Node's response API, so a
- * pre-routed answer (a plain ServerResponse) renders errors through the same filter.
+ * fast-path answer (a plain ServerResponse) renders errors through the same filter.
  */
 export function sendJson(response: ServerResponse, status: number, body?: unknown): void {
   response.statusCode = status;
@@ -53,9 +53,19 @@ export class DrfExpressAdapter extends ExpressAdapter {
     // Nothing to send (204), or a stream (the CSV export, which is not JSON): Nest's way.
     if (body === undefined || body === null || body instanceof StreamableFile)
       return super.reply(response, body, statusCode);
-    if (statusCode !== undefined) response.status(statusCode);
-    // The text goes out as it is (Node encodes it with the head in one write): no intermediate Buffer.
-    writeRenderedJson(response, renderJson(body));
+    writeRepresentation(response, statusCode ?? response.statusCode, body);
     return response;
   }
+}
+
+/**
+ * The adapter's reply of a representation on Node's response: also the fast path's (`HttpFront.setReply`), so a
+ * `@FastPath()` route sends the same bytes. The text goes out as it is (Node encodes it with the head in one
+ * write): no intermediate Buffer. Nothing to send and streams are Nest's to reply (the adapter), never a fast route's.
+ */
+export function writeRepresentation(response: ServerResponse, status: number, body: unknown): void {
+  if (body === undefined || body === null || body instanceof StreamableFile)
+    throw new Error('DrfExpressAdapter replies to nothing and to streams through Nest, not on the fast path');
+  response.statusCode = status;
+  writeRenderedJson(response, renderJson(body));
 }

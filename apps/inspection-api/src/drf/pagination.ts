@@ -24,7 +24,7 @@ export function queryValue(query: Map<string, string[]>, name: string): string |
 
 /**
  * scheme://host of absolute URLs: INSPECTION_PUBLIC_URL when configured, otherwise the request's checked host, as the
- * host check fixed it before any route (allowedHostsMiddleware, or the pre-routed list's claim).
+ * host check fixed it before any route (allowedHostsMiddleware, on both paths).
  */
 export function requestOrigin(request: DrfRequest): string {
   const origin = checkedOrigin(request);

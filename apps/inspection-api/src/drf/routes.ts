@@ -1,6 +1,7 @@
-import { type ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { requestPath } from '@fieldops/platform';
 import { HttpException } from '@nestjs/common';
-import { type Request, type Response } from 'express';
+import { type Request } from 'express';
 import { type SerializerInfo } from './metadata';
 import { methodNotAllowed } from './exceptions';
 
@@ -40,8 +41,12 @@ export function allowedMethods(path: string): readonly string[] | undefined {
 }
 
 /** Sets `Allow` and `Vary: Accept` on responses of the API's views, as DRF does. */
-export function apiHeadersMiddleware(request: Request, response: Response, next: () => void): void {
-  setApiHeaders(response, request.path);
+export function apiHeadersMiddleware(
+  request: IncomingMessage,
+  response: ServerResponse,
+  next: () => void,
+): void {
+  setApiHeaders(response, requestPath(request));
   next();
 }
 

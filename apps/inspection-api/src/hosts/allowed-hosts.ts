@@ -1,5 +1,11 @@
-import { namedHostAllowed, publicBaseUrl } from '@fieldops/platform';
-import { type NextFunction, type Request, type Response } from 'express';
+import { type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  namedHostAllowed,
+  namedHostOf,
+  publicBaseUrl,
+  requestPath,
+  type TrustProxy,
+} from '@fieldops/platform';
 import { sendJson } from '../drf/json-renderer';
 
 /** Paths that build no URL and are probed by orchestrators with whatever Host they use (a pod IP). */
@@ -8,7 +14,10 @@ const OPERATIONS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 type RequestWithOrigin = { fieldopsOrigin?: string };
 
 /** The request as the host check reads it: what Express's `request.protocol` and `request.host` give. */
-export type NamedHost = Pick<Request, 'protocol' | 'host'>;
+export interface NamedHost {
+  protocol: string;
+  host: string | undefined;
+}
 
 /**
  * Django's ALLOWED_HOSTS check (the patterns' rule is `@fieldops/platform`'s allowed-hosts): the host a request names (the Host header, or X-Forwarded-Host from a trusted proxy —
@@ -30,19 +39,21 @@ export function hostCheck(
 
 /**
  * hostCheck before any route (health, readiness and metrics aside): a refused host is 400
- * `{"detail":"Invalid HTTP_HOST header."}`.
+ * `{"detail":"Invalid HTTP_HOST header."}`. It reads Node's request only (the protocol and host as Express gives
+ * them, under the app's `trust proxy fn`), so the fast path runs it too.
  */
 export function allowedHostsMiddleware(
   allowedHosts: readonly string[],
   publicUrl: string | undefined,
-): (request: Request, response: Response, next: NextFunction) => void {
+  trust: TrustProxy,
+): (request: IncomingMessage, response: ServerResponse, next: () => void) => void {
   const check = hostCheck(allowedHosts, publicUrl);
   return (request, response, next) => {
-    if (OPERATIONS_PATHS.has(request.path)) {
+    if (OPERATIONS_PATHS.has(requestPath(request))) {
       next();
       return;
     }
-    if (!check(request, request)) {
+    if (!check(request, namedHostOf(request, trust))) {
       sendJson(response, 400, { detail: 'Invalid HTTP_HOST header.' });
       return;
     }

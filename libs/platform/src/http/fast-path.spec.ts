@@ -8,6 +8,7 @@ import {
   Controller,
   type ExceptionFilter,
   type ExecutionContext,
+  Get,
   HttpCode,
   HttpException,
   Injectable,
@@ -15,10 +16,12 @@ import {
   type NestInterceptor,
   Param,
   Post,
+  Query,
   UseGuards,
 } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { type ServerResponse } from 'node:http';
+import { createServer, type RequestListener, type ServerResponse } from 'node:http';
+import { type AddressInfo } from 'node:net';
 import { type Observable } from 'rxjs';
 import { type HttpServiceOptions, type RunningService, startHttpService } from '../lifecycle/http-service';
 import { createLogger } from '../logging/create-logger';
@@ -49,6 +52,17 @@ class ItemsController {
   add(@Param('id') id: string, @Body() body: unknown): { id: string; body: unknown } {
     return { id, body };
   }
+
+  @Get(':id')
+  @FastPath()
+  read(
+    @Param('id') id: string,
+    @Query() query: unknown,
+    @Query('tag') tag: unknown,
+  ): { id: string; query: unknown; tag: unknown } {
+    if (id === 'missing') throw new HttpException('missing', 404);
+    return { id, query, tag };
+  }
 }
 
 @Catch()
@@ -68,7 +82,9 @@ class OtherInterceptor implements NestInterceptor {
   }
 }
 
-async function start(options: Partial<HttpServiceOptions> = {}): Promise<RunningService> {
+async function start(
+  options: Partial<HttpServiceOptions> & { etag?: boolean } = {},
+): Promise<RunningService> {
   const destination = new Writable({ write: (_chunk, _encoding, done) => done() });
   const logger = createLogger({ service: 'fast', destination });
   @Module({
@@ -86,6 +102,11 @@ async function start(options: Partial<HttpServiceOptions> = {}): Promise<Running
     shutdownTimeoutMs: 1000,
     bodies: { json: { limit: 1024, maxDepth: 8 } },
     ...options,
+    configure: async (app) => {
+      // The front writes no ETag (an app that wants Express's fails the boot, below).
+      if (!options.etag) app.set('etag', false);
+      await options.configure?.(app);
+    },
   });
 }
 
@@ -129,10 +150,77 @@ describe('@FastPath', () => {
       body,
     });
 
-  it('compiles the route from the controller’s metadata', () => {
-    expect(service.app.get(HttpFront).fastRoutes.map(({ route, status }) => [route, status])).toEqual([
-      ['/items/:id', 200],
+  it('compiles the routes from the controller’s metadata', () => {
+    expect(
+      service.app.get(HttpFront).fastRoutes.map(({ method, route, status }) => [method, route, status]),
+    ).toEqual([
+      ['POST', '/items/:id', 200],
+      ['GET', '/items/:id', 200],
     ]);
+  });
+
+  /** The same request to the app's server and to its Express app alone: status, headers in order, body. */
+  async function bothWays(method: string, path: string, headers: Record<string, string>) {
+    const framework = createServer(service.app.getHttpAdapter().getInstance() as RequestListener);
+    await new Promise<void>((resolve) => framework.listen(0, '127.0.0.1', resolve));
+    const frameworkUrl = `http://127.0.0.1:${(framework.address() as AddressInfo).port}`;
+    const exchange = async (base: string) => {
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers: { 'x-request-id': 'same', ...headers },
+      });
+      const seen = [...response.headers.entries()].filter(
+        ([name]) => !['date', 'keep-alive', 'connection'].includes(name),
+      );
+      return { status: response.status, headers: seen, body: await response.text() };
+    };
+    try {
+      return { fast: await exchange(service.url), framework: await exchange(frameworkUrl) };
+    } finally {
+      framework.closeAllConnections();
+      await new Promise((resolve) => framework.close(resolve));
+    }
+  }
+
+  it('answers a GET with the query bound as Express parses it, as the framework does', async () => {
+    const { fast, framework } = await bothWays('GET', '/items/7?tag=a&tag=b&x[y]=1&e=%C3%BC', {
+      'x-key': 'open',
+    });
+    expect(fast).toEqual(framework);
+    expect(fast.status).toBe(200);
+    expect(JSON.parse(fast.body)).toEqual({
+      id: '7',
+      query: (service.app.getHttpAdapter().getInstance() as { get(name: string): unknown }).get(
+        'query parser fn',
+      )
+        ? expect.objectContaining({ tag: ['a', 'b'], e: 'ü' })
+        : {},
+      tag: ['a', 'b'],
+    });
+  });
+
+  it('answers HEAD as Express does: the GET’s status and headers, no body', async () => {
+    const { fast, framework } = await bothWays('HEAD', '/items/7?tag=a', { 'x-key': 'open' });
+    expect(fast).toEqual(framework);
+    expect(fast.status).toBe(200);
+    expect(fast.headers).toContainEqual([
+      'content-length',
+      String('{"id":"7","query":{"tag":"a"},"tag":"a"}'.length),
+    ]);
+    expect(fast.body).toBe('');
+  });
+
+  it('refuses a GET through the guard and the filter, as the framework does', async () => {
+    for (const [headers, status] of [
+      [{}, 401],
+      [{ 'x-key': 'open' }, 404],
+    ] as const) {
+      const path = status === 404 ? '/items/missing' : '/items/1';
+      const { fast, framework } = await bothWays('GET', path, headers);
+      expect(fast).toEqual(framework);
+      expect(fast.status).toBe(status);
+      expect(JSON.parse(fast.body)).toEqual({ filtered: status });
+    }
   });
 
   it('runs the guard, then reads the body, then the handler with its parameters', async () => {
@@ -154,6 +242,35 @@ describe('@FastPath', () => {
     await expect(
       start({ configure: (app) => void app.useGlobalInterceptors(new OtherInterceptor()) }),
     ).rejects.toThrow(/@FastPath ItemsController.add: .*OtherInterceptor/);
+  });
+
+  it('stops where the app’s front middleware answers, as Express does', async () => {
+    const refusing = await start({
+      configure: (app) => {
+        const refuse = (request: RouteRequest, response: ServerResponse, next: () => void): void => {
+          if (request.headers['x-refuse'] === undefined) return next();
+          response.statusCode = 418;
+          response.end('refused');
+        };
+        app.use(refuse);
+        app.get(HttpFront).use(refuse);
+      },
+    });
+    try {
+      const refused = await fetch(`${refusing.url}/items/1`, {
+        headers: { 'x-key': 'open', 'x-refuse': '1' },
+      });
+      expect(refused.status).toBe(418);
+      expect(await refused.text()).toBe('refused');
+      const passed = await fetch(`${refusing.url}/items/1`, { headers: { 'x-key': 'open' } });
+      expect(passed.status).toBe(200);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('fails the boot for Express’s ETag, which it does not write', async () => {
+    await expect(start({ etag: true })).rejects.toThrow(/@FastPath \/items\/:id: Express’s ETag/);
   });
 
   it('fails the boot for middleware it does not model', async () => {

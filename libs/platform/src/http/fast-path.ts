@@ -30,14 +30,15 @@ export const FAST_PATH_METADATA = 'fieldops:platform:fast-path';
 /**
  * The route is also answered before Express, by the platform's front (`HttpFront`), with what the framework runs for
  * it, derived at boot from the same metadata: its path and method, its guards (global, controller, method), the
- * JSON body parser (after the guards), its parameters, its handler, its HTTP code and the app's exception filters.
- * A route that needs anything the front does not model (an interceptor, a pipe, middleware) fails the boot.
+ * JSON body parser (after the guards; a POST), its parameters, its handler, its HTTP code and the app's exception
+ * filters. A GET route answers HEAD as Express does (the GET's answer without its body). A route that needs
+ * anything the front does not model (an interceptor, a pipe, middleware) fails the boot.
  */
 export const FastPath = (): MethodDecorator => SetMetadata(FAST_PATH_METADATA, true);
 
 /** A fast route, compiled at boot from a controller method's metadata. */
 export interface FastRoute {
-  /** The HTTP method (upper case). */
+  /** The HTTP method (upper case): POST (a JSON body) or GET (no body; HEAD too). */
   method: string;
   pattern: PathPattern;
   /** Other routes of the same method a path may match as well: such a path is left to the framework. */
@@ -51,7 +52,7 @@ export interface FastRoute {
    * answer booleans; a promise once one answers a promise or an observable.
    */
   guard(context: ExecutionContextHost): Promise<void> | undefined;
-  /** Reads the body as the app's BodyParsingInterceptor does. */
+  /** Reads the body as the app's BodyParsingInterceptor does (a GET: nothing to read). */
   parseBody(request: RouteRequest, response: ServerResponse): Promise<void>;
   /** Binds the parameters and calls the handler. */
   handle(request: RouteRequest, response: ServerResponse, context: ExecutionContextHost): Promise<unknown>;
@@ -81,6 +82,17 @@ interface RouteArgument {
 
 type Extractor = (request: RouteRequest, response: ServerResponse, context: ExecutionContextHost) => unknown;
 
+/** Express's compiled query parser (its `query parser fn` setting), as its `request.query` getter calls it. */
+export type QueryParser = (query: string) => Record<string, unknown>;
+
+/** `request.query` as Express 5 computes it: the app's query parser on the URL's query, `{}` with none set. */
+export function queryOf(request: RouteRequest, parser: QueryParser | undefined): Record<string, unknown> {
+  if (!parser) return {};
+  const url = request.url ?? '/';
+  const at = url.indexOf('?');
+  return parser(at < 0 ? '' : url.slice(at + 1));
+}
+
 const METHOD_NAMES: Partial<Record<RequestMethod, string>> = {
   [RequestMethod.GET]: 'GET',
   [RequestMethod.POST]: 'POST',
@@ -108,7 +120,12 @@ export class FastPathError extends Error {
   }
 }
 
-function extractor(route: string, key: string, argument: RouteArgument): Extractor {
+function extractor(
+  route: string,
+  key: string,
+  argument: RouteArgument,
+  queryParser: QueryParser | undefined,
+): Extractor {
   if (argument.pipes && argument.pipes.length > 0) throw new FastPathError(route, 'a parameter has pipes');
   if (key.includes(CUSTOM_ROUTE_ARGS_METADATA)) {
     const factory = argument.factory!;
@@ -131,6 +148,10 @@ function extractor(route: string, key: string, argument: RouteArgument): Extract
         : (request) => (request.body as Record<string, unknown> | undefined)?.[name];
     case RouteParamtypes.PARAM:
       return name === undefined ? (request) => request.params : (request) => request.params?.[name];
+    case RouteParamtypes.QUERY:
+      return name === undefined
+        ? (request) => queryOf(request, queryParser)
+        : (request) => queryOf(request, queryParser)[name];
     case RouteParamtypes.HEADERS:
       return name === undefined
         ? (request) => request.headers
@@ -149,6 +170,9 @@ export function compileFastRoutes(app: INestApplication): FastRoute[] {
   const creators: NestContextCreators = app.get<ExternalContextCreator, NestContextCreators>(
     ExternalContextCreator,
   );
+  const queryParser = (app.getHttpAdapter().getInstance() as { get?: (setting: string) => unknown }).get?.(
+    'query parser fn',
+  ) as QueryParser | undefined;
   const scanner = new MetadataScanner();
   const routes: FastRoute[] = [];
   const all: { method: string; pattern: PathPattern }[] = [];
@@ -182,13 +206,24 @@ export function compileFastRoutes(app: INestApplication): FastRoute[] {
         for (const pattern of patterns) all.push({ method, pattern });
         if (Reflect.getMetadata(FAST_PATH_METADATA, callback) !== true) continue;
         const label = `${metatype.name}.${name}`;
-        if (method !== 'POST')
-          throw new FastPathError(label, 'only POST routes with JSON bodies are modelled');
+        if (method !== 'POST' && method !== 'GET')
+          throw new FastPathError(label, 'only GET routes and POST routes with JSON bodies are modelled');
         marked.push({
           method,
           patterns,
           build: (conflicts) =>
-            compileRoute(creators, moduleKey, instance, metatype, name, method, patterns, conflicts, label),
+            compileRoute(
+              creators,
+              moduleKey,
+              instance,
+              metatype,
+              name,
+              method,
+              patterns,
+              conflicts,
+              label,
+              queryParser,
+            ),
         });
       }
     }
@@ -219,19 +254,23 @@ function compileRoute(
   patterns: PathPattern[],
   conflicts: PathPattern[][],
   label: string,
+  queryParser: QueryParser | undefined,
 ): FastRoute[] {
   const callback = (Object.getPrototypeOf(instance) as Record<string, (...args: unknown[]) => unknown>)[name];
   const guards: CanActivate[] = creators.guardsContextCreator.create(instance, callback, moduleKey);
   const interceptors = creators.interceptorsContextCreator.create(instance, callback, moduleKey);
   const bodies = interceptors.filter((interceptor) => interceptor instanceof BodyParsingInterceptor);
-  if (bodies.length !== 1 || interceptors.length !== 1)
+  // A POST's body is read by the platform's interceptor; a GET has none to read (the front leaves a GET with a body
+  // to the framework), so the interceptor, if the app has it, does nothing there.
+  const modelled = method === 'POST' ? bodies.length === 1 : bodies.length <= 1;
+  if (!modelled || interceptors.length !== bodies.length)
     throw new FastPathError(
       label,
-      `the front models exactly one interceptor, the platform's BodyParsingInterceptor; the route has ${
+      `the front models only the platform's BodyParsingInterceptor (${method === 'POST' ? 'exactly one' : 'at most one'}); the route has ${
         interceptors.map((interceptor) => interceptor.constructor.name).join(', ') || 'none'
       }`,
     );
-  const bodyParsing = bodies[0];
+  const bodyParsing = bodies[0] as BodyParsingInterceptor | undefined;
   if (Reflect.getMetadata(OWN_BODY, callback) === true)
     throw new FastPathError(label, '@OwnBody routes read their body themselves');
   const pipes = creators.pipesContextCreator.create(instance, callback, moduleKey);
@@ -253,7 +292,7 @@ function compileRoute(
   const extractors: (Extractor | undefined)[] = new Array<Extractor | undefined>(argumentsLength);
   let writesOwnAnswer = false;
   for (const [key, argument] of Object.entries(metadata)) {
-    extractors[argument.index] = extractor(label, key, argument);
+    extractors[argument.index] = extractor(label, key, argument, queryParser);
     if (
       !key.includes(CUSTOM_ROUTE_ARGS_METADATA) &&
       (Number(key.split(':')[0]) as RouteParamtypes) === RouteParamtypes.RESPONSE
@@ -292,8 +331,9 @@ function compileRoute(
     }
     return undefined;
   };
+  const nothingToRead = Promise.resolve();
   const parseBody = (request: RouteRequest, response: ServerResponse): Promise<void> =>
-    bodyParsing.parse(request, response);
+    method === 'POST' && bodyParsing ? bodyParsing.parse(request, response) : nothingToRead;
   const handle = (
     request: RouteRequest,
     response: ServerResponse,

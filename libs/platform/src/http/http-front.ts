@@ -11,11 +11,11 @@ import {
   requestIdOf,
 } from '../logging/request-logging.middleware';
 import { type HttpMetrics } from '../metrics/http-metrics';
-import { checkExpressStack, compileFastRoutes, type FastRoute } from './fast-path';
+import { checkExpressStack, compileFastRoutes, type FastRoute, FastPathError } from './fast-path';
 import { type RouteRequest } from './route-request';
 import { UpgradeExchange } from './upgrade-exchange';
 
-/** The answer of a hot route: a status and a JSON body (none for 204 and 304), with any headers of its own. */
+/** The answer of a fast route: a status and a JSON body (none for 204 and 304), with any headers of its own. */
 export interface HotAnswer {
   status: number;
   body: unknown;
@@ -23,31 +23,18 @@ export interface HotAnswer {
   headers?: readonly string[];
 }
 
-/** The request as a hot route sees it: Node's, with what the guards and the parser put on it. */
-export type HotRequest = RouteRequest;
+/**
+ * App-wide middleware the fast routes run too (CORS, an operation id, a host check): synchronous, reading only what
+ * Node's request gives; it either calls `next` before it returns, or answers the request itself (a refusal), and
+ * then the front stops there as Express would.
+ */
+export type HeaderMiddleware = (request: IncomingMessage, response: ServerResponse, next: () => void) => void;
 
 /**
- * A hot GET route. `claim` decides synchronously, from the request line and headers alone, whether the front answers:
- * it must claim only a request whose every check the framework makes before the handler (host, credentials, role …)
- * it has passed with the framework's own code, and must not touch the response; undefined leaves the request to the
- * framework exactly as it came.
+ * How the app's HTTP adapter writes what a handler returned (Nest's `reply`), on Node's response: after the headers
+ * the front and the middleware set. The default is Express's `response.json` without ETag.
  */
-export interface HotGet {
-  claim(request: IncomingMessage): HotGetClaim | undefined;
-}
-
-export interface HotGetClaim {
-  /** The route pattern, as the metrics label it (Express's `req.route.path`). */
-  route: string;
-  /**
-   * Writes the whole answer, errors included (through the app's exception filter), on a response that already
-   * carries the security headers, the request id and the app's header middleware's headers; never rejects.
-   */
-  answer(request: HotRequest, response: ServerResponse): Promise<void>;
-}
-
-/** App-wide middleware that only sets headers, synchronously (CORS, an operation id): run for hot routes too. */
-export type HeaderMiddleware = (request: IncomingMessage, response: ServerResponse, next: () => void) => void;
+export type ReplyWriter = (response: ServerResponse, status: number, body: unknown) => void;
 
 /** The bodies a hot route parses itself: JSON in UTF-8, not compressed. Any other is left to the framework. */
 const JSON_UTF8 = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
@@ -64,11 +51,9 @@ function decodeParams(params: Record<string, string>): Record<string, string> | 
   return decoded;
 }
 
-function noop(): void {}
-
 /**
  * The front of a service's HTTP server: its `request` listener answers the fast routes (the controller methods marked
- * `@FastPath()`, the POSTs of every message) itself, before Express, and hands every other request to the Express
+ * `@FastPath()`: the POSTs of every message, the devices list) itself, before Express, and hands every other request to the Express
  * app unchanged. A fast request gets what the app-wide middleware gives every request — the security headers
  * (helmet's, computed once), the request id, the access-log line and the request metrics, the app's header
  * middleware (CORS, operation id) — and what the framework runs for its route, compiled at boot from Nest's own
@@ -79,13 +64,18 @@ function noop(): void {}
  */
 export class HttpFront {
   private routes: FastRoute[] = [];
-  private readonly getRoutes: HotGet[] = [];
   private readonly middleware: HeaderMiddleware[] = [];
   /** Express middleware whose effect the front reproduces (the platform's, and the header middleware). */
   private readonly modelled = new Set<unknown>();
   /** Flat `[name, value, …]`: the security headers every answer carries. */
   private headers: readonly string[] = [];
   private readonly accessLog: Logger;
+  private reply: ReplyWriter | undefined;
+  /** Set by {@link passed} when a middleware calls `next` (middleware is synchronous: one flag serves all). */
+  private nextCalled = false;
+  private readonly passed = (): void => {
+    this.nextCalled = true;
+  };
 
   constructor(
     private readonly logger: Logger,
@@ -110,9 +100,9 @@ export class HttpFront {
     this.modelled.add(middleware);
   }
 
-  /** A hot GET route, tried in the order added. */
-  get(route: HotGet): void {
-    this.getRoutes.push(route);
+  /** How handlers' answers are written, when the app's HTTP adapter does not send them as Express's `json`. */
+  setReply(reply: ReplyWriter): void {
+    this.reply = reply;
   }
 
   /**
@@ -122,7 +112,15 @@ export class HttpFront {
   compile(app: INestApplication): void {
     const routes = compileFastRoutes(app);
     const adapter = app.getHttpAdapter();
-    checkExpressStack(adapter, adapter.getInstance(), routes, this.modelled);
+    const express = adapter.getInstance() as { get?: (setting: string) => unknown };
+    // Express's `send` adds an ETag (and answers 304 to a fresh GET); the front's default reply does neither.
+    const answered = routes.find((route) => !route.writesOwnAnswer);
+    if (answered && !this.reply && typeof express.get?.('etag fn') === 'function')
+      throw new FastPathError(
+        answered.route,
+        "Express’s ETag is not modelled (app.set('etag', false), or HttpFront.setReply)",
+      );
+    checkExpressStack(adapter, express, routes, this.modelled);
     this.routes = routes;
   }
 
@@ -154,8 +152,17 @@ export class HttpFront {
 
   /** Serves the request if it is a fast route's; false leaves it untouched for the framework. */
   handle(request: IncomingMessage, response: ServerResponse): boolean {
-    if (request.method === 'GET') return this.handleGet(request, response);
-    if (request.method !== 'POST' || this.routes.length === 0) return false;
+    const method = request.method;
+    if (method === 'GET' || method === 'HEAD') {
+      // A GET (or HEAD: Express answers it with the GET route) without a body; one with a body is the framework's.
+      if (
+        request.headers['transfer-encoding'] !== undefined ||
+        request.headers['content-length'] !== undefined
+      )
+        return false;
+      return this.route('GET', request, response);
+    }
+    if (method !== 'POST' || this.routes.length === 0) return false;
     const contentType = request.headers['content-type'];
     if (
       contentType === undefined ||
@@ -163,11 +170,16 @@ export class HttpFront {
       !JSON_UTF8.test(contentType)
     )
       return false;
+    return this.route('POST', request, response);
+  }
+
+  /** Serves the request if a fast route of `method` takes its path. */
+  private route(method: string, request: IncomingMessage, response: ServerResponse): boolean {
     const url = request.url ?? '/';
     const query = url.indexOf('?');
     const path = query < 0 ? url : url.slice(0, query);
     for (const route of this.routes) {
-      if (!route.pattern.matches(path)) continue;
+      if (route.method !== method || !route.pattern.matches(path)) continue;
       // A path another route matches as well is the router's to decide.
       for (const conflict of route.conflicts) if (conflict.matches(path)) return false;
       const params = decodeParams(route.pattern.params(path)!);
@@ -178,37 +190,10 @@ export class HttpFront {
     return false;
   }
 
-  private handleGet(request: HotRequest, response: ServerResponse): boolean {
-    let claim: HotGetClaim | undefined;
-    for (const route of this.getRoutes) {
-      claim = route.claim(request);
-      if (claim) break;
-    }
-    if (!claim) return false;
-    const url = request.url ?? '/';
-    const started = performance.now();
-    const startedNs = process.hrtime.bigint();
-    const id = requestIdOf(request);
-    request.id = id;
-    const route = claim.route;
-    response.once('close', () => {
-      logAccess(this.accessLog, request, response, id, url, started);
-      this.metrics.observe('GET', route, response.statusCode, startedNs);
-    });
-    // The headers in the framework's order: security headers, request id, the app's header middleware, the route's.
-    this.setCommonHeaders(response, id);
-    for (const middleware of this.middleware) middleware(request, response, noop);
-    void claim.answer(request, response).catch((error: unknown) => {
-      this.logger.error({ err: error }, 'a hot GET route failed');
-      response.destroy();
-    });
-    return true;
-  }
-
   private async serve(
     route: FastRoute,
     params: Record<string, string>,
-    request: HotRequest,
+    request: RouteRequest,
     response: ServerResponse,
     url: string,
   ): Promise<void> {
@@ -220,11 +205,19 @@ export class HttpFront {
     let metricsRoute: string | undefined = route.route;
     response.once('close', () => {
       logAccess(this.accessLog, request, response, id, url, started);
-      this.metrics.observe(route.method, metricsRoute, response.statusCode, startedNs);
+      this.metrics.observe(request.method!, metricsRoute, response.statusCode, startedNs);
     });
     // The headers in the framework's order: security headers, request id, the app's header middleware, the route's.
     this.setCommonHeaders(response, id);
-    for (const middleware of this.middleware) middleware(request, response, noop);
+    for (const middleware of this.middleware) {
+      this.nextCalled = false;
+      middleware(request, response, this.passed);
+      if (!this.nextCalled) {
+        // The middleware answered (a refusal before routing: the metrics' `<unmatched>`).
+        metricsRoute = undefined;
+        return;
+      }
+    }
     const context = route.context(request, response);
     let stage: 'guards' | 'body' | 'serve' = 'guards';
     try {
@@ -234,7 +227,9 @@ export class HttpFront {
       await route.parseBody(request, response);
       stage = 'serve';
       const body = await route.handle(request, response, context);
-      if (!route.writesOwnAnswer) this.answer(response, { status: route.status, body });
+      if (route.writesOwnAnswer) return;
+      if (this.reply) this.reply(response, route.status, body);
+      else this.answer(response, { status: route.status, body });
     } catch (error) {
       // A body the parser refuses is refused as before routing (the metrics' `<unmatched>`).
       if (stage === 'body') metricsRoute = undefined;

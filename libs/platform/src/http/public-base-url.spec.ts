@@ -2,7 +2,7 @@ import { type AddressInfo } from 'node:net';
 import { request as httpRequest, type Server } from 'node:http';
 import express from 'express';
 import { HostNotAllowedException, LOCAL_HOSTS } from './allowed-hosts';
-import { publicBaseUrl } from './public-base-url';
+import { namedHostOf, publicBaseUrl, type TrustProxy } from './public-base-url';
 
 /** A real Express app answering its publicBaseUrl, with `trust proxy` as given. */
 async function serve(trustProxy: string | boolean, configured?: string): Promise<Server> {
@@ -84,5 +84,34 @@ describe('publicBaseUrl', () => {
     expect(() => publicBaseUrl({ protocol: 'http', host: 'a b' }, undefined, ['*'])).toThrow(
       HostNotAllowedException,
     );
+  });
+});
+
+describe('namedHostOf', () => {
+  it('gives what Express’s request.protocol and request.host give, for each trust proxy setting', async () => {
+    for (const trustProxy of [false, true, 'loopback', '10.0.0.1']) {
+      const app = express();
+      app.set('trust proxy', trustProxy);
+      app.get('/', (request, response) => {
+        const named = namedHostOf(request, app.get('trust proxy fn') as TrustProxy);
+        response.send(JSON.stringify([named, { protocol: request.protocol, host: request.host }]));
+      });
+      const server = app.listen(0, '127.0.0.1');
+      await new Promise((resolve) => server.once('listening', resolve));
+      try {
+        const cases: Record<string, string>[] = [
+          { host: 'api.example' },
+          { host: 'api.example', 'x-forwarded-proto': 'https, http', 'x-forwarded-host': 'a.example, b' },
+          { host: 'api.example:8080', 'x-forwarded-host': 'front.example' },
+          { host: 'api.example', 'x-forwarded-proto': ' https ' },
+        ];
+        for (const headers of cases) {
+          const [named, express] = JSON.parse(await get(server, headers)) as [unknown, unknown];
+          expect(named).toEqual(express);
+        }
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { type Request } from 'express';
+import { type IncomingMessage } from 'node:http';
 import { HostNotAllowedException, namedHostAllowed } from './allowed-hosts';
 
 /**
@@ -11,7 +11,7 @@ import { HostNotAllowedException, namedHostAllowed } from './allowed-hosts';
  * (400).
  */
 export function publicBaseUrl(
-  request: Pick<Request, 'protocol' | 'host'>,
+  request: { protocol: string; host: string | undefined },
   configured?: string,
   allowedHosts?: readonly string[],
 ): string {
@@ -19,4 +19,35 @@ export function publicBaseUrl(
   if (allowedHosts && request.host && !namedHostAllowed(request.host, allowedHosts))
     throw new HostNotAllowedException(request.host);
   return `${request.protocol}://${request.host || 'localhost'}`;
+}
+
+/** Express's compiled `trust proxy` setting (its `trust proxy fn`): whether the hop at `index` is a trusted proxy. */
+export type TrustProxy = (address: string | undefined, index: number) => boolean;
+
+/**
+ * `request.protocol` and `request.host` exactly as Express 5 computes them, from Node's request and the app's
+ * `trust proxy fn`, for code that runs on Node's request too (the fast path's middleware): `X-Forwarded-Proto` and
+ * `X-Forwarded-Host` (their first value) count only when the socket's peer is a trusted proxy.
+ */
+export function namedHostOf(
+  request: IncomingMessage,
+  trust: TrustProxy,
+): { protocol: string; host: string | undefined } {
+  const socket = request.socket as IncomingMessage['socket'] & { encrypted?: boolean };
+  const trusted = trust(socket.remoteAddress, 0);
+  let protocol = socket.encrypted ? 'https' : 'http';
+  if (trusted) {
+    const header = headerValue(request, 'x-forwarded-proto') || protocol;
+    const comma = header.indexOf(',');
+    protocol = comma !== -1 ? header.slice(0, comma).trim() : header.trim();
+  }
+  let host = headerValue(request, 'x-forwarded-host');
+  if (!host || !trusted) host = headerValue(request, 'host');
+  else if (host.includes(',')) host = host.slice(0, host.indexOf(',')).trimEnd();
+  return { protocol, host: host || undefined };
+}
+
+function headerValue(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
