@@ -110,7 +110,7 @@ describeInChromium('the supervisor’s day on npm start’s platform (Chromium)'
       measured: 'Measured value (optional)',
       note: 'Note (optional)',
       fail: 'fail',
-      recorded: /Recorded .fail. for Outlet pressure/,
+      recorded: (item: string) => new RegExp(`Recorded .fail. for ${item}`),
       actions: 'actions',
       closeOutNote: 'What was done (close-out note)',
       closeWithPhoto: 'Close with photo',
@@ -123,7 +123,7 @@ describeInChromium('the supervisor’s day on npm start’s platform (Chromium)'
       measured: '测量值（可选）',
       note: '备注（可选）',
       fail: '不合格',
-      recorded: /已记录.*Outlet pressure/,
+      recorded: (item: string) => new RegExp(`已记录.*${item}`),
       actions: '整改',
       closeOutNote: '处理说明（关闭备注）',
       closeWithPhoto: '拍照并关闭',
@@ -165,9 +165,18 @@ describeInChromium('the supervisor’s day on npm start’s platform (Chromium)'
   } as const;
   const seenActions = new Set<number>();
 
+  // Each run fails another item of the pump: a check shows an item already answered in the period as answered.
   const RUNS = [
-    { inspector: { size: 'phone', language: 'en' }, supervisor: { size: 'desktop', language: 'zh' } },
-    { inspector: { size: 'desktop', language: 'zh' }, supervisor: { size: 'phone', language: 'en' } },
+    {
+      item: 'Outlet pressure',
+      inspector: { size: 'phone', language: 'en' },
+      supervisor: { size: 'desktop', language: 'zh' },
+    },
+    {
+      item: 'Bearing temperature',
+      inspector: { size: 'desktop', language: 'zh' },
+      supervisor: { size: 'phone', language: 'en' },
+    },
   ] as const;
 
   it.each(RUNS)(
@@ -186,7 +195,7 @@ describeInChromium('the supervisor’s day on npm start’s platform (Chromium)'
       const supervisorShot = `${run.supervisor.size}-${run.supervisor.language}`;
       errors.splice(0);
 
-      // 1. The inspector fails Outlet pressure on the demo pump in the chat.
+      // 1. The inspector fails an item (Outlet pressure, then Bearing temperature) on the demo pump in the chat.
       const chat = await open(sizes[run.inspector.size], words.locale);
       const chatPage = chat.page;
       await chatPage.goto(`${platform.chatPageUrl}/?locale=${words.locale}`);
@@ -199,13 +208,13 @@ describeInChromium('the supervisor’s day on npm start’s platform (Chromium)'
       await box.press('Enter');
       const outletCard = chatPage
         .locator('.ac-adaptiveCard', { has: chatPage.locator('textarea') })
-        .filter({ hasText: 'Outlet pressure' })
+        .filter({ hasText: run.item })
         .first();
       await outletCard.waitFor({ timeout: 20_000 });
       await outletCard.getByRole('textbox', { name: words.measured }).fill('0.8 bar');
       await outletCard.getByRole('textbox', { name: words.note }).fill('pressure drop at the outlet');
       await outletCard.getByRole('button', { name: words.fail, exact: true }).click();
-      await chatPage.getByText(words.recorded).first().waitFor({ timeout: 20_000 });
+      await chatPage.getByText(words.recorded(run.item)).first().waitFor({ timeout: 20_000 });
       await shot(chatPage, `day-1-chat-failed-check.${inspectorShot}`);
 
       // 2. The failure opened an action by itself (the demo plan's "on a failure"), in the record's transaction.
