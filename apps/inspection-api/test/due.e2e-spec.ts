@@ -75,7 +75,7 @@ describe('due checks', () => {
     expect(body.results[2]).toMatchObject({ last_record: null });
   });
 
-  it('filters by status, plan and group, and pages like the other lists', async () => {
+  it('filters by status, plan, device and group, and pages like the other lists', async () => {
     const count = async (query: string) =>
       ((await api.get(`/api/due/?date=2026-11-24&${query}`)).body as { count: number }).count;
     expect(await count('status=due')).toBe(2);
@@ -83,6 +83,9 @@ describe('due checks', () => {
     expect(await count('status=done')).toBe(1);
     expect(await count(`plan=${ids.weekly}`)).toBe(1);
     expect(await count('group=pumps')).toBe(3);
+    expect(await count(`device=${ids.a}`)).toBe(2);
+    expect(await count(`device=${ids.a}&status=done`)).toBe(1);
+    expect(await count(`device=${ids.c}&plan=${ids.daily}`)).toBe(0);
     expect(await count('group=none')).toBe(0);
     const page = await api.get('/api/due/?date=2026-11-24&page_size=3&page=2');
     expect(page.body).toMatchObject({
@@ -94,10 +97,11 @@ describe('due checks', () => {
     expect((await api.get('/api/due/?date=2026-11-24&page_size=3&page=3')).body).toEqual({
       detail: 'Invalid page.',
     });
-    const bad = await api.get('/api/due/?date=2026-02-30&status=late&plan=x');
+    const bad = await api.get('/api/due/?date=2026-02-30&status=late&plan=x&device=y');
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({
       date: ['Enter a valid date.'],
+      device: ['Select a valid choice. That choice is not one of the available choices.'],
       plan: ['Select a valid choice. That choice is not one of the available choices.'],
       status: ['Select a valid choice. late is not one of the available choices.'],
     });
@@ -141,6 +145,11 @@ describe('due checks', () => {
       time_zone: 'Asia/Shanghai',
     });
     expect((await api.get('/api/due/summary/?group=tanks&date=2026-11-24')).body).toMatchObject({
+      due: 0,
+      overdue: 1,
+      done: 0,
+    });
+    expect((await api.get(`/api/due/summary/?device=${ids.c}&date=2026-11-24`)).body).toMatchObject({
       due: 0,
       overdue: 1,
       done: 0,

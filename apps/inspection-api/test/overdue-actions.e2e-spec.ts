@@ -24,6 +24,7 @@ describe('overdue corrective actions: the list, /api/statistics/actions/ and /ap
   let api: TestApi;
   let ivy: number;
   let otto: number;
+  let pumpDevice: number;
   const ids: Record<string, number> = {};
 
   async function action(name: string, fields: Record<string, unknown>, status?: string) {
@@ -46,6 +47,7 @@ describe('overdue corrective actions: the list, /api/statistics/actions/ and /ap
     ivy = users.results.find((user) => user.username === 'ivy')?.id ?? 0;
     otto = users.results.find((user) => user.username === 'otto')?.id ?? 0;
     const pump = await api.createDevice({ group: 'pumps' });
+    pumpDevice = pump.id;
     const record = (
       (await api.post('/api/records/', { device: pump.id, status: 'ok' })).body as { id: number }
     ).id;
@@ -122,6 +124,10 @@ describe('overdue corrective actions: the list, /api/statistics/actions/ and /ap
       open_actions: 1,
       overdue_actions: 1,
       assignees: [{ assignee: ivy, open_actions: 1, overdue_actions: 1 }],
+    });
+    expect((await api.get(`/api/due/summary/?device=${pumpDevice}`)).body).toMatchObject({
+      open_actions: 1,
+      overdue_actions: 1,
     });
     expect((await api.get(`/api/due/summary/?assignee=${otto}`)).body).toMatchObject({
       open_actions: 1,

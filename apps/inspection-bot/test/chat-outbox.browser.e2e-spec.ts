@@ -202,6 +202,9 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
     writeFileSync(undecodableFile, Buffer.alloc(5 * 1024 * 1024, 0x5a));
   }, 180_000);
 
+  // Each walk starts with nothing answered: a check shows what its period already has (from any conversation).
+  beforeEach(() => platform.clearRecords());
+
   afterAll(async () => {
     await browser?.close();
     await platform?.close();
@@ -706,4 +709,73 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
       }
     }, 300_000);
   }
+
+  it('phone en: the bot restarted while the phone stays online: the next card answered with no sign-in asked, one record per tap, and check shows both answered', async () => {
+    const words = WORDS['en-US'];
+    const { context, page } = await open('phone', 'en-US');
+    try {
+      const extinguisher = await platform.client.findDeviceByCode('FE-010');
+      const devices = [extinguisher?.id ?? 0];
+      const itemId = (name: string) => extinguisher?.check_items.find((item) => item.name === name)?.id;
+      const before = await recordIds(devices);
+      await page.goto(`${platform.bot.url}/?locale=en-US`);
+      await signIn(page);
+      await page.getByText(words.hello).first().waitFor({ timeout: 30_000 });
+      await sendText(page, 'check FE-010');
+      await itemCard(page, 'Seal intact').waitFor({ timeout: 30_000 });
+      const conversation = await remembered(page);
+
+      // One item answered; the bot turns its card into the answer.
+      await itemCard(page, 'Pressure gauge')
+        .getByRole('button', { name: words.status.ok, exact: true })
+        .click();
+      await answeredCard(page, 'Pressure gauge', words.status.ok).waitFor({ timeout: 30_000 });
+
+      // The bot process stops and starts again while the page is online (its conversation state is gone).
+      await platform.restartBot();
+
+      // The next card of the same check message, answered by the new process: recorded once, nothing asked.
+      await itemCard(page, 'Seal intact')
+        .getByRole('button', { name: words.status.fail, exact: true })
+        .click();
+      let made: CheckRecord[] = [];
+      await until(async () => {
+        made = await recordsSince(devices, before);
+        return made.length >= 2;
+      }, 'the answer after the bot restart');
+      await page
+        .getByText(/Recorded .fail. for Seal intact/)
+        .last()
+        .waitFor({ timeout: 30_000 });
+      expect(made.map((record) => [record.item, record.status, record.checked_by]).sort()).toEqual(
+        [
+          [itemId('Pressure gauge'), 'ok', INSPECTOR.username],
+          [itemId('Seal intact'), 'fail', INSPECTOR.username],
+        ].sort(),
+      );
+      await expect(page.locator('#sign-in').isHidden()).resolves.toBe(true);
+      expect(await page.getByText(words.sessionEnded).count()).toBe(0);
+      expect((await remembered(page))?.conversationId).toBe(conversation?.conversationId);
+
+      // The check's progress comes from inspection-api: both items answered, no buttons left to tap.
+      await sendText(page, 'check FE-010');
+      await page
+        .getByText(/\(FE-010\): record a result for each item with the buttons\. 2 of 2 items answered\./)
+        .last()
+        .waitFor({
+          timeout: 30_000,
+        });
+      const lastCheck = page.locator('.webchat__basic-transcript__activity').last();
+      await lastCheck
+        .locator('.ac-adaptiveCard')
+        .filter({ hasText: new RegExp(`fail · \\d\\d:\\d\\d · ${INSPECTOR.username}`) })
+        .waitFor({ timeout: 30_000 });
+      expect(await lastCheck.getByRole('button', { name: words.status.ok, exact: true }).count()).toBe(0);
+      expect(await recordsSince(devices, before)).toHaveLength(2);
+      await shoot(page, 'phone-en-bot-restarted-online');
+      expect(browserErrors.filter((error) => !/net::ERR|Failed to load resource/.test(error))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
 });

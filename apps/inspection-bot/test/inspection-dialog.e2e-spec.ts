@@ -601,6 +601,61 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
       expect((await client.getRecord(other.id)).photo).toBeNull();
     });
 
+    it("a check's progress comes from inspection-api: another conversation shows the period's answers; an item answered there is said, and recorded again only when confirmed", async () => {
+      const device = await client.createDevice({ name: 'Progress pump', code: 'PRG-1', location: 'Hall' });
+      await client.createItem({ device: device.id, name: 'Seal' });
+      await client.createItem({ device: device.id, name: 'Handle' });
+      await client.createPlan({ name: 'Progress rounds', frequency: 'daily', devices: [device.id] });
+      const progress = await client.getDevice(device.id);
+      const statusData = (card: Card | undefined, status: string) => ({
+        ...(card?.actions.find((action) => action.data.status === status)?.data ?? {}),
+        value: '',
+        note: '',
+      });
+      // A card shown on another phone (or before a bot restart), before the item was answered.
+      const stale = new BotHarness(client);
+      const staleCards = cardsOf((await stale.say('check PRG-1'))[1]);
+
+      const first = new BotHarness(client);
+      const firstCards = cardsOf((await first.say('check PRG-1'))[1]);
+      await first.say('', { value: statusData(firstCards[0], 'ok') });
+      const [record] = await client.lastRecords(progress.id, 1);
+      const line = `ok · ${(record?.checked_at ?? '').slice(11, 16)} · ${INSPECTOR}`;
+
+      // A new conversation (a reload after the token expired, another phone, a restarted bot): the same progress.
+      const rejoined = await new BotHarness(client).say('check PRG-1', { localTimezone: 'UTC' });
+      expect(rejoined[0]?.text).toBe(
+        'Progress pump (PRG-1): record a result for each item with the buttons. 1 of 2 items answered.',
+      );
+      const [seal, handle] = cardsOf(rejoined[1]);
+      expect(seal?.body.map((block) => block.text)).toEqual(['Seal', line]);
+      expect(seal?.actions.map((action) => action.title)).toEqual(['Add photo']);
+      expect(handle?.actions.map((action) => action.title)).toEqual(['ok', 'warn', 'fail']);
+
+      // The stale card's tap on the answered item: said, nothing recorded, its card now shows the answer.
+      const count = await client.countRecords({ device: progress.id });
+      const refused = await stale.say('', { value: statusData(staleCards[0], 'warn'), localTimezone: 'UTC' });
+      expect(textsOf(refused)).toEqual([
+        `Seal is already answered in this period: ${line}. Nothing new was recorded.`,
+      ]);
+      expect(await client.countRecords({ device: progress.id })).toBe(count);
+      expect(cardsOf(stale.updated[0])[0]?.body.map((block) => block.text)).toEqual(['Seal', line]);
+      // Confirmed: a second record, once however often the button is pressed.
+      const confirm = (refused[0]?.suggestedActions?.actions ?? [])[0];
+      expect(confirm?.title).toBe('Record warn as well');
+      expect(confirm?.value).toMatchObject({
+        action: 'record',
+        item: progress.check_items[0]?.id,
+        again: true,
+      });
+      expect(textsOf(await stale.say(confirm?.title ?? '', { value: confirm?.value as object }))).toEqual([
+        'Recorded "warn" for Seal on Progress pump (plan Progress rounds). Send a photo now to attach it to this record.',
+      ]);
+      await stale.say(confirm?.title ?? '', { value: confirm?.value as object });
+      expect(await client.countRecords({ device: progress.id })).toBe(count + 1);
+      expect((await client.lastRecords(progress.id, 1))[0]).toMatchObject({ status: 'warn' });
+    });
+
     it('the welcome offers Today, Devices and Help; help answers in English and Chinese', async () => {
       const join = {
         type: 'conversationUpdate',

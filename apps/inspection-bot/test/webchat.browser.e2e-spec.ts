@@ -51,6 +51,9 @@ interface AxeViolation {
     browser = await launchChromium();
   }, 60_000);
 
+  // Each walk starts with nothing answered: a check shows what its period already has (from any conversation).
+  beforeEach(() => platform.clearRecords());
+
   afterAll(async () => {
     await browser?.close();
     await platform?.close();
@@ -434,6 +437,18 @@ interface AxeViolation {
         );
         const pump = await platform.client.findDeviceByCode('PUMP-001');
         const outlet = pump?.check_items.find((item) => item.name === 'Outlet pressure')?.id;
+        // An earlier record with a photo, for history's thumbnail (Outlet pressure stays open to answer).
+        const earlier = await platform.client.createRecord({
+          device: pump?.id ?? 0,
+          item: pump?.check_items.find((item) => item.name === 'Bearing temperature')?.id ?? 0,
+          status: 'ok',
+          checked_by: INSPECTOR.username,
+        });
+        await platform.client.attachPhoto(earlier.id, {
+          data: PNG,
+          name: 'bearing.png',
+          contentType: 'image/png',
+        });
         const before = new Set((await platform.client.lastRecords(pump?.id ?? 0, 50)).map(({ id }) => id));
         await sendText(page, 'check PUMP-001');
         const outletCard = page

@@ -36,6 +36,7 @@ function dueFilters(query: Map<string, string[]>, errors: FieldErrors): DueFilte
   return {
     date: dateFilter(queryValue(query, 'date'), 'date', errors),
     plan: integerFilter(queryValue(query, 'plan'), 'plan', errors),
+    device: integerFilter(queryValue(query, 'device'), 'device', errors),
     group: queryValue(query, 'group') || undefined,
     assignee: integerFilter(queryValue(query, 'assignee'), 'assignee', errors),
   };
@@ -58,6 +59,7 @@ export class DueController {
   @ApiQuery(DATE_QUERY)
   @ApiQuery({ name: 'status', required: false, enum: DUE_STATUSES })
   @ApiQuery({ name: 'plan', required: false, type: Number })
+  @ApiQuery({ name: 'device', required: false, type: Number })
   @ApiQuery({ name: 'group', required: false, description: 'Exact device group.' })
   @ApiPageQueries()
   @ApiOkResponse({ type: DuePageDto })
@@ -80,6 +82,7 @@ export class DueController {
   @ApiOperation({ summary: 'Due, overdue and done counts, in total and per active plan' })
   @ApiQuery(DATE_QUERY)
   @ApiQuery({ name: 'plan', required: false, type: Number })
+  @ApiQuery({ name: 'device', required: false, type: Number })
   @ApiQuery({ name: 'group', required: false, description: 'Exact device group.' })
   @ApiQuery({
     name: 'assignee',

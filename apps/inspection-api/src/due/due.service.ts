@@ -19,6 +19,8 @@ import {
 export interface DueFilters {
   date?: CalendarDate;
   plan?: number;
+  /** Only the checks of this device. */
+  device?: number;
   group?: string;
   /** Only the checks of plans assigned to this user. */
   assignee?: number;
@@ -81,6 +83,7 @@ function checksCte(window: DueWindow, filters: DueFilters, parameters: SqlParame
       `EXISTS (SELECT 1 FROM "check_plan_assignees" pa WHERE pa."plan_id" = p."id" AND pa."user_id" = ${parameters.add(filters.assignee)})`,
     );
   const devices = ['d."archived_at" IS NULL'];
+  if (filters.device !== undefined) devices.push(`d."id" = ${parameters.add(filters.device)}`);
   if (filters.group !== undefined) devices.push(`d."group" = ${parameters.add(filters.group)}`);
   return `"plan_periods" AS MATERIALIZED (
       SELECT p."id", p."name", p."frequency", pp.*, '[' || COALESCE((SELECT string_agg(pa."user_id"::text, ',' ORDER BY pa."user_id")
@@ -175,7 +178,7 @@ export function duePageSql(window: DueWindow, filters: DueFilters, limit: number
 /**
  * The CTE `action_load`: the unfinished corrective actions per assignee (`NULL` for the unassigned), and the overdue
  * among them on the window's date (`actionOverdueSql`, the one definition). The summary's filters apply through the
- * action's device (`plan`: a device of the plan; `group`: the device's group) and its assignee.
+ * action's device (`plan`: a device of the plan; `device`: that device; `group`: the device's group) and its assignee.
  */
 function actionLoadCte(window: DueWindow, filters: DueFilters, parameters: SqlParameters): string {
   const conditions = [`a."status" IN (${UNFINISHED.map((status) => `'${status}'`).join(', ')})`];
@@ -183,6 +186,7 @@ function actionLoadCte(window: DueWindow, filters: DueFilters, parameters: SqlPa
     conditions.push(
       `a."device_id" IN (SELECT pd."device_id" FROM "check_plan_devices" pd WHERE pd."plan_id" = ${parameters.add(filters.plan)})`,
     );
+  if (filters.device !== undefined) conditions.push(`a."device_id" = ${parameters.add(filters.device)}`);
   if (filters.group !== undefined)
     conditions.push(
       `a."device_id" IN (SELECT d."id" FROM "devices" d WHERE d."group" = ${parameters.add(filters.group)})`,

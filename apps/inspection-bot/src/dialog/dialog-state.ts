@@ -16,12 +16,14 @@ export interface AnsweredItem {
   checkedAt: string;
   inspector: string;
   photo: boolean;
+  /** The `Idempotency-Key` of the tap that made it, when this conversation made it (a repeat of it is no new answer). */
+  key?: string;
 }
 
 /**
  * The check shown last in this conversation (`check <code>`, a scanned label): its card message (updated as items
- * are answered), each item card's answer id, and what is answered so far, so a rejoin or a second `check <code>`
- * shows the progress.
+ * are answered), each item card's answer id, and what is answered so far. What is answered comes from inspection-api
+ * (the period's records, `check-progress.ts`) each time the check is shown or answered; this is only its copy.
  */
 export interface OpenCheck {
   /** The id of the message holding the item cards (for updateActivity). */

@@ -42,6 +42,8 @@ export interface RecordAnswer {
   answerId?: string;
   /** How the check was opened: `qr` when from a scanned label. */
   source?: 'qr';
+  /** The inspector confirmed a second answer for an item already answered in the period. */
+  again?: boolean;
 }
 
 const DEVICES = new Set(['devices', 'device', 'list', '设备', '设备列表']);
@@ -102,6 +104,7 @@ function recordAnswerOf(value: unknown): RecordAnswer | undefined {
     note: typeof data.note === 'string' ? data.note.trim() : '',
     ...(typeof data.answer === 'string' && ANSWER_ID.test(data.answer) ? { answerId: data.answer } : {}),
     ...(data.source === 'qr' ? { source: 'qr' as const } : {}),
+    ...(data.again === true ? { again: true } : {}),
   };
 }
 

@@ -156,6 +156,37 @@ export class InspectionApiClient implements InspectionApi {
     return { hasPlans: summary.plans.length > 0, open };
   }
 
+  async periodChecks({ device, plan }: { device: number; plan: number }, at: Date): Promise<DueCheck[]> {
+    const filter = { plan: String(plan), device: String(device) };
+    const summary = await this.json<{ time_zone: string }>(
+      'GET',
+      `due/summary/?${new URLSearchParams(filter).toString()}`,
+    );
+    const date = calendarDate(at, summary.time_zone);
+    const checks: DueCheck[] = [];
+    for (let page = 1; ; page += 1) {
+      const query = new URLSearchParams({
+        ...filter,
+        date,
+        page_size: String(MAX_PAGE_SIZE),
+        page: String(page),
+      });
+      const result = await this.json<Page<DueCheck>>('GET', `due/?${query.toString()}`);
+      checks.push(...result.results);
+      if (!result.next) return checks;
+    }
+  }
+
+  async recordsSince(device: number, checkedAfter: string): Promise<CheckRecord[]> {
+    const query = new URLSearchParams({
+      device: String(device),
+      checked_after: checkedAfter,
+      ordering: '-checked_at',
+      page_size: String(MAX_PAGE_SIZE),
+    });
+    return (await this.json<Page<CheckRecord>>('GET', `records/?${query.toString()}`)).results;
+  }
+
   async countRecords({ device, checkedAfter }: { device: number; checkedAfter?: Date }): Promise<number> {
     const query = new URLSearchParams({ device: String(device), page_size: '1' });
     if (checkedAfter) query.set('checked_after', checkedAfter.toISOString());

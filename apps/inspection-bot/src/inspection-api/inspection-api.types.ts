@@ -157,6 +157,13 @@ export interface InspectionApi {
   listActivePlans(): Promise<CheckPlan[]>;
   /** The checks due or overdue on the day of `at` in inspection-api's time zone (all pages). */
   dueChecks(at: Date): Promise<DueToday>;
+  /**
+   * The checks of one device in one plan's current period, on the day of `at` in inspection-api's time zone
+   * (`GET /api/due/?plan=&device=&date=`: the API's due rules decide the period and what is done in it).
+   */
+  periodChecks(filter: { device: number; plan: number }, at: Date): Promise<DueCheck[]>;
+  /** A device's records checked at or after `checkedAfter` (an instant), newest first, at most 100. */
+  recordsSince(device: number, checkedAfter: string): Promise<CheckRecord[]>;
   /** Records of a device checked at or after `checkedAfter`, newest last. */
   countRecords(filter: { device: number; checkedAfter?: Date }): Promise<number>;
   /** The device's last `count` records, newest first. */

@@ -61,6 +61,8 @@ export const PHRASES = {
   checkProgress: '{answered} of {total} items answered.',
   alreadyAnswered: 'This item is already answered: {answer}.',
   alreadyAnsweredPlain: 'This item is already answered.',
+  answeredInPeriod: '{item} is already answered in this period: {answer}. Nothing new was recorded.',
+  recordAgainButton: 'Record {status} as well',
   photoSendNow: 'Send the photo now: it will be attached to the record of {item} on {device}.',
   photoNotYours: 'That record is not one of yours, so I cannot attach a photo to it.',
   photoRecordGone: 'That record no longer exists. Answer the item again, then add the photo.',

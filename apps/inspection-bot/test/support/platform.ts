@@ -46,6 +46,11 @@ export interface RunningInspectionPlatform {
   inspectorId: number;
   /** Creates another inspection-api account (the bot's service account is a supervisor). */
   createAccount(username: string, password: string): Promise<number>;
+  /**
+   * Deletes every check record through inspection-api (`DELETE /api/records/{id}/`): a walk then starts with nothing
+   * answered in the current period (a check shows the period's answers, whichever conversation made them).
+   */
+  clearRecords(): Promise<void>;
   /** Stops the bot and starts it again with the same environment on the same port (`bot` is the new one). */
   restartBot(): Promise<RunningService>;
   /**
@@ -185,6 +190,22 @@ export async function startInspectionPlatform(
       return ((await response.json()) as { id: number }).id;
     };
     const inspectorId = await createAccount(INSPECTOR.username, INSPECTOR.password);
+    const clearRecords = async (): Promise<void> => {
+      const authorization = `Bearer ${await client.accessToken()}`;
+      for (;;) {
+        const page = await fetch(`${api.url}/api/records/?page_size=100`, { headers: { authorization } });
+        const { results } = (await page.json()) as { results: Array<{ id: number }> };
+        if (results.length === 0) return;
+        for (const { id } of results) {
+          const deleted = await fetch(`${api.url}/api/records/${id}/`, {
+            method: 'DELETE',
+            headers: { authorization },
+          });
+          if (deleted.status !== 204)
+            throw new Error(`record ${id}: ${deleted.status} ${await deleted.text()}`);
+        }
+      }
+    };
     const platform: RunningInspectionPlatform = {
       api,
       connector,
@@ -194,6 +215,7 @@ export async function startInspectionPlatform(
       client,
       inspectorId,
       createAccount,
+      clearRecords,
       close,
       restartBot: async () => {
         const index = services.indexOf(platform.bot);

@@ -5,6 +5,8 @@ import { type Device } from '../../inspection-api/inspection-api.types';
 import { type ConversationTurn } from '../conversation-turn';
 import { type DialogState, type OpenCheck } from '../dialog-state';
 import { answeredItemCard, itemAdaptiveCard } from '../presenters/item-card.presenter';
+import { mergedAnswers, periodAnswers } from '../check-progress';
+import { activePlanOf } from '../record-plan';
 
 /** `HH:MM` of an instant in the sender's time zone (Web Chat's `localTimezone`), else UTC. */
 export function clockTime(at: string, timeZone: string | undefined): string {
@@ -106,7 +108,8 @@ function answerIdOf(open: OpenCheck, item: number): string {
 
 /**
  * `check <code>` (a device card's button) or a scanned label: an intro (with the progress when items are already
- * answered in this conversation), then one card per item. The check becomes the conversation's open check; a label
+ * answered in the current period: inspection-api's records, whichever conversation or person made them), then one
+ * card per item, the answered ones with their answer. The check becomes the conversation's open check; a label
  * puts the items due now first.
  */
 export async function showDevice(
@@ -131,6 +134,11 @@ export async function showDevice(
       ? { ...previous }
       : { device: device.id, code: device.code, order: [], answerIds: {}, answers: {} };
   if (options.source) open.source = options.source;
+  const plan = activePlanOf(await turn.api.listActivePlans(), device.id);
+  open.answers = mergedAnswers(
+    open.answers,
+    await periodAnswers(turn.api, device.id, plan, turn.settings.now()),
+  );
   open.order =
     options.source === 'qr' ? await dueItemsFirst(turn, device) : device.check_items.map((i) => i.id);
   const answered = device.check_items.filter((item) => open.answers[String(item.id)]).length;

@@ -8,6 +8,8 @@ import { type DialogState } from '../dialog-state';
 import { activePlanOf } from '../record-plan';
 import { type RecordAnswer } from '../user-command';
 import { clockTime, refreshCheck } from './check.command';
+import { type AnsweredItem } from '../dialog-state';
+import { mergedAnswers, periodAnswers } from '../check-progress';
 
 export { type LastRecord } from '../dialog-state';
 
@@ -47,7 +49,24 @@ export async function recordAnswer(
   }
   const open = await state.openCheck.get(turn.context);
   const plan = activePlanOf(await turn.api.listActivePlans(), device.id);
+  const shown = open?.device === device.id ? open : undefined;
+  const answers = mergedAnswers(
+    shown?.answers ?? {},
+    await periodAnswers(turn.api, device.id, plan, turn.settings.now()),
+  );
+  const earlier = answers[String(item.id)];
   const idempotencyKey = recordKeyOf(turn.context.activity, answer.answerId);
+  // Answered in this period by someone else, in another conversation or before a bot restart: said, not recorded
+  // again unless the inspector confirms. A repeat of the tap that made it goes on (its key answers that record).
+  if (earlier && !answer.again && !(idempotencyKey && earlier.key === idempotencyKey)) {
+    if (shown) {
+      shown.answers = answers;
+      await state.openCheck.set(turn.context, shown);
+      await refreshCheck(turn, device, shown, logger);
+    }
+    await sayAnsweredInPeriod(turn, answer, item.name, earlier);
+    return;
+  }
   const writer = await turn.recordWriter(inspector);
   if (writer === 'signed-out') {
     await turn.reply('unknownInspector');
@@ -72,30 +91,26 @@ export async function recordAnswer(
   } catch (error) {
     // 422: this card's answer id already made a record with another status or value.
     if (error instanceof InspectionApiRefusal && error.status === 422) {
-      const earlier = open?.device === device.id ? open.answers[String(item.id)] : undefined;
       if (!earlier) return turn.reply('alreadyAnsweredPlain');
-      const timeZone = (turn.context.activity as { localTimezone?: string }).localTimezone;
-      return turn.reply('alreadyAnswered', {
-        answer: await turn.phrase('answeredLine', {
-          status: await turn.phrase(earlier.status),
-          time: clockTime(earlier.checkedAt, timeZone),
-          inspector: earlier.inspector,
-        }),
-      });
+      return turn.reply('alreadyAnswered', { answer: await answerLine(turn, earlier) });
     }
     throw error;
   }
   await state.lastRecord.set(turn.context, { id: record.id, device: device.name, item: item.name });
-  if (open?.device === device.id) {
-    open.answers[String(item.id)] = {
-      recordId: record.id,
-      status: record.status,
-      checkedAt: record.checked_at,
-      inspector: record.checked_by,
-      photo: record.photo !== null,
+  if (shown) {
+    shown.answers = {
+      ...answers,
+      [String(item.id)]: {
+        recordId: record.id,
+        status: record.status,
+        checkedAt: record.checked_at,
+        inspector: record.checked_by,
+        photo: record.photo !== null,
+        ...(idempotencyKey ? { key: idempotencyKey } : {}),
+      },
     };
-    await state.openCheck.set(turn.context, open);
-    await refreshCheck(turn, device, open, logger);
+    await state.openCheck.set(turn.context, shown);
+    await refreshCheck(turn, device, shown, logger);
   }
   await turn.reply(plan ? 'recordedInPlan' : 'recorded', {
     status: await turn.phrase(answer.status),
@@ -104,6 +119,53 @@ export async function recordAnswer(
     plan: plan?.name ?? '',
   });
   if (record.out_of_range && record.status !== 'fail') await askAboutOutOfRange(turn, record, item);
+}
+
+/** An answer as the check cards show it: `ok · 10:02 · alice` (in the sender's time zone). */
+async function answerLine(turn: ConversationTurn, answered: AnsweredItem): Promise<string> {
+  const timeZone = (turn.context.activity as { localTimezone?: string }).localTimezone;
+  return turn.phrase('answeredLine', {
+    status: await turn.phrase(answered.status),
+    time: clockTime(answered.checkedAt, timeZone),
+    inspector: answered.inspector,
+  });
+}
+
+/**
+ * The item already has its answer in this period: say whose and when, and offer to record this answer as well (the
+ * same submit, confirmed; its answer id keeps a double tap on the button one record).
+ */
+async function sayAnsweredInPeriod(
+  turn: ConversationTurn,
+  answer: RecordAnswer,
+  item: string,
+  earlier: AnsweredItem,
+): Promise<void> {
+  const [text, again] = await turn.phrases([
+    ['answeredInPeriod', { item, answer: await answerLine(turn, earlier) }],
+    ['recordAgainButton', { status: await turn.phrase(answer.status) }],
+  ]);
+  const title = again ?? answer.status;
+  const { answerId, ...rest } = answer;
+  await turn.context.sendActivity(
+    MessageFactory.suggestedActions(
+      [
+        {
+          type: ActionTypes.MessageBack,
+          title,
+          displayText: title,
+          text: title,
+          value: {
+            ...rest,
+            action: 'record',
+            again: true,
+            ...(answerId ? { answer: answerId } : {}),
+          },
+        },
+      ],
+      text,
+    ),
+  );
 }
 
 /** The limits of a number item as the inspector reads them (`2.5–3 bar`, `≥ 2.5 bar`), or its options. */
