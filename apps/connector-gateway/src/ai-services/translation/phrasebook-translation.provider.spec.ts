@@ -32,6 +32,31 @@ describe('PhrasebookTranslationProvider', () => {
     ]);
   });
 
+  it('prefers the phrase spelt exactly as the text over one differing only in case, in either order', async () => {
+    for (const phrases of [
+      [
+        { en: 'open', 'zh-Hans': '待处理' },
+        { en: 'Open', 'zh-Hans': '打开' },
+      ],
+      [
+        { en: 'Open', 'zh-Hans': '打开' },
+        { en: 'open', 'zh-Hans': '待处理' },
+      ],
+    ]) {
+      const { results } = await new PhrasebookTranslationProvider(phrases).translate({
+        texts: ['Open', 'open', ' OPEN '],
+        to: ['zh-Hans'],
+        from: 'en',
+        requestId: 'r2',
+      });
+      expect(results.map((result) => result.translations[0]?.text)).toEqual([
+        '打开',
+        '待处理',
+        phrases[0]['zh-Hans'],
+      ]);
+    }
+  });
+
   it('returns unknown text unchanged, and text in another source language than `from`', async () => {
     const { results } = await translate(['Not in the book', '检查完成'], ['zh-Hans'], 'en');
     expect(results.map((result) => result.translations[0]?.text)).toEqual(['Not in the book', '检查完成']);

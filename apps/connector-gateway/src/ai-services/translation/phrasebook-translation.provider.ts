@@ -13,13 +13,16 @@ const keyOf = (text: string): string => text.trim().toLowerCase();
 
 /**
  * The embedded provider: translations from a phrase dictionary (whole text elements, trimmed, case-insensitive
- * on the source). Text it does not know comes back unchanged. Without `from`, the source language is the one
+ * on the source; a phrase spelt exactly as the text wins over one that differs only in case, so `Open` (a button)
+ * and `open` (a status) can mean different words). Text it does not know comes back unchanged. Without `from`, the source language is the one
  * the text is a known phrase in, else what tinyld detects.
  */
 export class PhrasebookTranslationProvider implements TranslationProvider {
   readonly name = 'phrasebook';
   /** language → source key → phrase. */
   private readonly index = new Map<string, Map<string, Phrase>>();
+  /** language → trimmed source text, as spelt → phrase. */
+  private readonly exact = new Map<string, Map<string, Phrase>>();
 
   constructor(phrases: readonly Phrase[]) {
     for (const phrase of phrases) {
@@ -31,6 +34,12 @@ export class PhrasebookTranslationProvider implements TranslationProvider {
           this.index.set(canonical, byText);
         }
         if (!byText.has(keyOf(text))) byText.set(keyOf(text), phrase);
+        let bySpelling = this.exact.get(canonical);
+        if (!bySpelling) {
+          bySpelling = new Map<string, Phrase>();
+          this.exact.set(canonical, bySpelling);
+        }
+        if (!bySpelling.has(text.trim())) bySpelling.set(text.trim(), phrase);
       }
     }
   }
@@ -43,7 +52,7 @@ export class PhrasebookTranslationProvider implements TranslationProvider {
         detectedLanguage = this.knownLanguageOf(text) ?? detectLanguage(text) ?? { language: 'en', score: 0 };
         source = detectedLanguage.language;
       }
-      const phrase = this.index.get(source)?.get(keyOf(text));
+      const phrase = this.exact.get(source)?.get(text.trim()) ?? this.index.get(source)?.get(keyOf(text));
       const translations = request.to.map((to) => ({ text: this.phraseIn(phrase, to) ?? text, to }));
       return detectedLanguage ? { detectedLanguage, translations } : { translations };
     });
