@@ -482,8 +482,13 @@ interface ApiDevice {
       await page.getByLabel('Until').fill('07:00');
       await page.getByRole('combobox', { name: 'Time zone' }).fill('Asia/Shang');
       await page.getByRole('option', { name: 'Asia/Shanghai' }).click();
+      await page.getByRole('listbox').waitFor({ state: 'hidden' });
       await page.getByLabel('Reminder time').fill('08:00');
-      await events.getByRole('checkbox', { name: 'Check overdue' }).uncheck();
+      // Once, in a loaded CI, a click on the box left it checked (cause not found): click until it is unchecked. A
+      // form that lost what was typed would still fail at the API's values below.
+      const overdue = events.getByRole('checkbox', { name: 'Check overdue' });
+      for (let attempt = 0; attempt < 5 && (await overdue.isChecked()); attempt += 1) await overdue.click();
+      expect(await overdue.isChecked()).toBe(false);
       await page.getByRole('button', { name: 'Save' }).click();
       await page.getByText('Notification preferences saved').waitFor({ timeout: 15_000 });
       await expect(api(`users/${inspectorId}/notifications/`)).resolves.toMatchObject({
