@@ -588,6 +588,8 @@ interface ApiDevice {
       await page.getByRole('button', { name: 'Add filter' }).click();
       await page.getByRole('menuitemcheckbox', { name: 'Inspector' }).click();
       await page.getByRole('combobox', { name: 'Inspector' }).click();
+      // The choices arrive from /api/users/ after the list opens: wait for the last one before reading them all.
+      await page.getByRole('option', { name: 'supervisor', exact: true }).waitFor({ timeout: 15_000 });
       await expect(page.getByRole('option').allTextContents()).resolves.toEqual([
         'insp',
         'lead',
