@@ -44,7 +44,10 @@ const TIERS = {
     testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
     testPathIgnorePatterns: ['/node_modules/', '\\.browser\\.e2e-spec\\.ts$'],
   },
-  browser: { testMatch: ['<rootDir>/test/**/*.browser.e2e-spec.ts'] },
+  browser: {
+    testMatch: ['<rootDir>/test/**/*.browser.e2e-spec.ts'],
+    setupFilesAfterEnv: [join(__dirname, 'jest.browser-retries.js')],
+  },
 };
 
 /**
