@@ -1,5 +1,5 @@
 /** The resources the audit trail covers (the `resource` of an entry and of `?resource=`). */
-export const AUDIT_RESOURCES = ['device', 'item', 'plan', 'record', 'action', 'user'] as const;
+export const AUDIT_RESOURCES = ['device', 'item', 'plan', 'record', 'action', 'user', 'team'] as const;
 export type AuditResource = (typeof AUDIT_RESOURCES)[number];
 
 /** What an entry records. */
@@ -14,4 +14,6 @@ export const AUDIT_EVENTS = [
   'assignee_added',
   'assignee_removed',
   'commented',
+  'member_added',
+  'member_removed',
 ] as const;

@@ -175,7 +175,7 @@ export interface ActionComment {
 }
 
 /** The resources the audit trail covers (inspection-api's `AUDIT_RESOURCES`; test/api-lists.e2e-spec.ts). */
-export const AUDIT_RESOURCES = ['device', 'item', 'plan', 'record', 'action', 'user'] as const;
+export const AUDIT_RESOURCES = ['device', 'item', 'plan', 'record', 'action', 'user', 'team'] as const;
 export type AuditResource = (typeof AUDIT_RESOURCES)[number];
 
 /** What an audit entry records (inspection-api's `AUDIT_EVENTS`). */
@@ -190,6 +190,8 @@ export const AUDIT_EVENTS = [
   'assignee_added',
   'assignee_removed',
   'commented',
+  'member_added',
+  'member_removed',
 ] as const;
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];
 
