@@ -36,8 +36,8 @@ interface SuggestedAction {
 }
 
 const suggestedActionsOf = (activity: Activity | undefined): SuggestedAction[] =>
-  ((activity as { suggestedActions?: { actions?: SuggestedAction[] } } | undefined)?.suggestedActions
-    ?.actions ?? []) as SuggestedAction[];
+  (activity as { suggestedActions?: { actions?: SuggestedAction[] } } | undefined)?.suggestedActions
+    ?.actions ?? [];
 
 /**
  * A photo sent with the paperclip after the bot restarted (its memory of the conversation's last record gone): its
@@ -98,7 +98,7 @@ describe('the paperclip photo after a bot restart (DirectLineJS against the real
       expect((await record(third?.id)).photo).toBeNull();
 
       // The older one chosen: it gets the kept photo, the other none; a second tap on the choice attaches nothing.
-      const choice = choices[1] as SuggestedAction;
+      const choice = choices[1];
       const done = await exchange(chat, { text: choice.text ?? choice.title, value: choice.value }, attached);
       expect(done.find(attached)?.text).toBe(
         `The photo is attached to the record of ${bearing?.name} on ${pump.name}.`,
