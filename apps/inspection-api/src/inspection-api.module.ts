@@ -53,6 +53,9 @@ import { RecordsExportService } from './records/records-export.service';
 import { RecordsService } from './records/records.service';
 import { ReportsController } from './reports/reports.controller';
 import { ReportsService } from './reports/reports.service';
+import { MonthlyReports } from './report-subscriptions/monthly-reports.service';
+import { ReportSubscriptionsController } from './report-subscriptions/report-subscriptions.controller';
+import { ReportSubscriptionsService } from './report-subscriptions/report-subscriptions.service';
 import { OidcController } from './oidc/oidc.controller';
 import { OidcSignInService } from './oidc/oidc-sign-in.service';
 import { OidcSignInStore } from './oidc/oidc-sign-in-store';
@@ -120,6 +123,7 @@ export class InspectionApiModule {
         DueController,
         StatisticsController,
         WebhooksController,
+        ReportSubscriptionsController,
         AuditController,
       ],
       providers: [
@@ -142,6 +146,8 @@ export class InspectionApiModule {
         TeamsService,
         RecordsExportService,
         ReportsService,
+        ReportSubscriptionsService,
+        MonthlyReports,
         {
           provide: RateLimitStore,
           inject: [InspectionApiEnvironment, DataSource],
