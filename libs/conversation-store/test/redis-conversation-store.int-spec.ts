@@ -39,6 +39,35 @@ describe(
         await admin.quit();
       });
 
+      it('names a new home conversation when the one its key names has expired, the key with the retention as its time to live', async () => {
+        const store = new RedisConversationStore({ redisUrl: url, keyPrefix, retentionSeconds: 120 });
+        try {
+          const userId = `dl_${randomUUID()}`;
+          const first = await store.homeConversation({
+            conversationId: `c-${randomUUID()}`,
+            botId: 'b',
+            createdAt: Date.now(),
+            userId,
+          });
+          const [homeKey] = await admin
+            .keys(`${keyPrefix}home:b:*`)
+            .then((keys) => keys.filter((key) => key.endsWith(encodeURIComponent(userId))));
+          expect(await admin.get(homeKey)).toBe(first.conversationId);
+          expect(await admin.ttl(homeKey)).toBeGreaterThan(100);
+          await admin.del(`${keyPrefix}conversation:${first.conversationId}`); // as the retention would
+          const second = await store.homeConversation({
+            conversationId: `c-${randomUUID()}`,
+            botId: 'b',
+            createdAt: Date.now(),
+            userId,
+          });
+          expect(second.conversationId).not.toBe(first.conversationId);
+          expect(await admin.get(homeKey)).toBe(second.conversationId);
+        } finally {
+          await store.close();
+        }
+      });
+
       it('gives every key of a conversation the retention as its time to live', async () => {
         const store = new RedisConversationStore({ redisUrl: url, keyPrefix, retentionSeconds: 120 });
         try {
