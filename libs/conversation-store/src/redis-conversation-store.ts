@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type RedisActivityBus, type RedisPublishRoute } from '@fieldops/bus';
 import { type Activity } from '@fieldops/contracts';
@@ -284,6 +284,13 @@ if current ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 return 1
 `;
+
+/** SHA-256 of the JSON pair (JSON escapes lone surrogates, so distinct ids never meet). */
+export function homeDigest(botId: string, userId: string): string {
+  return createHash('sha256')
+    .update(JSON.stringify([botId, userId]))
+    .digest('base64url');
+}
 
 interface StoreCommands {
   fieldopsCreate(meta: string, ttl: number, ...fields: string[]): Promise<number>;
@@ -827,9 +834,9 @@ export class RedisConversationStore implements ConversationStore {
     return this.clustered ? hashTag(conversationId) : conversationId;
   }
 
-  /** The (bot, user) → home conversation key; ids are URL-encoded so that no `:` of theirs makes two keys meet. */
+  /** The (bot, user) → home conversation key: a digest of both ids, so any ids make distinct keys of one size. */
   private homeKey(botId: string, userId: string): string {
-    return `${this.prefix}home:${encodeURIComponent(botId)}:${encodeURIComponent(userId)}`;
+    return `${this.prefix}home:${homeDigest(botId, userId)}`;
   }
 
   private metaKey(conversationId: string): string {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import {
   AppendNotReplicatedError,
+  homeDigest,
   isoTimestampFromMicros,
   RedisConversationStore,
   UnknownConversationError,
@@ -49,9 +50,7 @@ describe(
             createdAt: Date.now(),
             userId,
           });
-          const [homeKey] = await admin
-            .keys(`${keyPrefix}home:b:*`)
-            .then((keys) => keys.filter((key) => key.endsWith(encodeURIComponent(userId))));
+          const homeKey = `${keyPrefix}home:${homeDigest('b', userId)}`;
           expect(await admin.get(homeKey)).toBe(first.conversationId);
           expect(await admin.ttl(homeKey)).toBeGreaterThan(100);
           await admin.del(`${keyPrefix}conversation:${first.conversationId}`); // as the retention would
