@@ -305,4 +305,35 @@ describe('"my actions" in the chat (DirectLineJS against the real platform)', ()
       client.end();
     }
   }, 60_000);
+
+  it("includes the actions of the inspector's teams, marked with the team's name, in English and Chinese", async () => {
+    const team = (await api('POST', '/api/teams/', { name: 'Night crew', members: [platform.inspectorId] }))
+      .body as { id: number };
+    const teams = (
+      await api('POST', '/api/actions/', { title: 'Check the night lights', assignee_team: team.id })
+    ).body as Action;
+    const { client, userId } = await chat();
+    try {
+      const [, list] = await exchange(client, userId, { text: 'actions' }, 2);
+      expect(cardsOf(list).map(textOf)).toContainEqual(
+        expect.stringMatching(/^Check the night lights\nopen · team Night crew/),
+      );
+      const [opened] = await exchange(
+        client,
+        userId,
+        { value: { command: 'open-action', actionId: teams.id } },
+        1,
+      );
+      expect(cardsOf(opened)[0]?.actions?.map((action) => action.title)).toEqual([
+        'Add comment',
+        'Close with photo',
+      ]);
+      const [, chinese] = await exchange(client, userId, { text: '整改', locale: 'zh-CN' }, 2);
+      expect(cardsOf(chinese).map(textOf)).toContainEqual(
+        expect.stringMatching(/^Check the night lights\n待处理 · 班组 Night crew/),
+      );
+    } finally {
+      client.end();
+    }
+  }, 60_000);
 });

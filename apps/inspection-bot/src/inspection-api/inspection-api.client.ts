@@ -19,6 +19,7 @@ import {
   type NewDevice,
   type Page,
   type PhotoFile,
+  type Team,
   type WriteOptions,
 } from './inspection-api.types';
 
@@ -246,8 +247,9 @@ export class InspectionApiClient implements InspectionApi {
   // --- corrective actions, as the person in the chat (X-On-Behalf-Of) --------------------------------------------
 
   async myActions(person: number): Promise<{ actions: CorrectiveAction[]; more: boolean }> {
+    // Assigned to the person or to a team of theirs.
     const query = new URLSearchParams({
-      assignee: String(person),
+      assigned_to: String(person),
       ordering: 'status,-overdue,due_date',
       page_size: String(MY_ACTIONS_PAGE),
     });
@@ -258,6 +260,11 @@ export class InspectionApiClient implements InspectionApi {
       (action) => action.status !== 'verified' && action.status !== 'cancelled',
     );
     return { actions, more: page.next !== null && actions.length === page.results.length };
+  }
+
+  /** A team, as the person reads it (inspectors read teams). */
+  getTeam(id: number, person: number): Promise<Team> {
+    return this.json<Team>('GET', `teams/${id}/`, undefined, { onBehalfOf: person });
   }
 
   getAction(id: number, person: number): Promise<CorrectiveAction> {

@@ -182,6 +182,7 @@ export interface InspectionApi {
    * every action call below: the API applies the person's own rights and writes their name.
    */
   myActions(person: number): Promise<{ actions: CorrectiveAction[]; more: boolean }>;
+  getTeam(id: number, person: number): Promise<Team>;
   getAction(id: number, person: number): Promise<CorrectiveAction>;
   actionComments(id: number, person: number): Promise<ActionComment[]>;
   commentOnAction(id: number, text: string, person: number): Promise<ActionComment>;
@@ -213,12 +214,22 @@ export interface CorrectiveAction {
   item: number | null;
   assignee: number | null;
   assignee_username: string | null;
+  /** The team it is assigned to (its members' action), or null. */
+  assignee_team: number | null;
+  assignee_team_name: string | null;
   due_date: string | null;
   priority: 'low' | 'medium' | 'high';
   status: ActionStatus;
   overdue: boolean;
   close_out_note: string;
   close_out_photo: string | null;
+}
+
+/** A team (`/api/teams/`). */
+export interface Team {
+  id: number;
+  name: string;
+  members: number[];
 }
 
 export interface ActionComment {

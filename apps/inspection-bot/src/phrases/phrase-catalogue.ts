@@ -97,6 +97,7 @@ export const PHRASES = {
   actionStatusVerified: 'verified',
   actionStatusCancelled: 'cancelled',
   actionDue: 'due {date}',
+  actionTeam: 'team {team}',
   actionOverdue: 'overdue since {date}',
   actionOverdueMark: 'Overdue',
   actionOpenButton: 'Open',

@@ -33,9 +33,11 @@ async function inspectorId(turn: ConversationTurn): Promise<number | undefined> 
   return inspector?.id;
 }
 
-/** One line: status, due date or overdue, device. */
+/** One line: status, the team it is assigned to, due date or overdue, device. */
 async function actionFacts(turn: ConversationTurn, action: CorrectiveAction): Promise<string> {
   const parts = [await turn.phrase(STATUS_PHRASES[action.status])];
+  if (action.assignee_team_name)
+    parts.push(await turn.phrase('actionTeam', { team: action.assignee_team_name }));
   if (action.due_date)
     parts.push(await turn.phrase(action.overdue ? 'actionOverdue' : 'actionDue', { date: action.due_date }));
   if (action.device !== null) {
@@ -170,9 +172,17 @@ async function actionCard(
   });
 }
 
+/** Whether the action is the person's: assigned to them, or to a team they are a member of. */
+async function isMine(turn: ConversationTurn, action: CorrectiveAction, me: number): Promise<boolean> {
+  if (action.assignee === me) return true;
+  if (action.assignee_team === null) return false;
+  const team = await turn.api.getTeam(action.assignee_team, me).catch(() => undefined);
+  return team?.members.includes(me) === true;
+}
+
 /**
- * The action `id` as the inspector may see it (theirs), or undefined after saying why not: gone (404), or not
- * assigned to them (then the API would refuse their writes too).
+ * The action `id` as the inspector may see it (theirs or their team's), or undefined after saying why not: gone
+ * (404), or not assigned to them (then the API would refuse their writes too).
  */
 async function myAction(
   turn: ConversationTurn,
@@ -189,7 +199,7 @@ async function myAction(
     }
     throw error;
   }
-  if (action.assignee !== me) {
+  if (!(await isMine(turn, action, me))) {
     await turn.reply('actionNotYours');
     return undefined;
   }
