@@ -122,7 +122,7 @@ describeInChromium('the supervisor’s day on npm start’s platform (Chromium)'
       hello: (name: string) => `${name}，您好！`,
       measured: '测量值（可选）',
       note: '备注（可选）',
-      fail: '不合格',
+      fail: '故障',
       recorded: (item: string) => new RegExp(`已记录.*${item}`),
       actions: '整改',
       closeOutNote: '处理说明（关闭备注）',

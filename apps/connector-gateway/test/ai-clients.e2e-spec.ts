@@ -57,7 +57,7 @@ describe('AI services: the official client and the credential library against th
       });
       expect(response.status).toBe('200');
       if (isUnexpected(response)) throw new Error(JSON.stringify(response.body));
-      expect(response.body.map((item) => item.translations[0]?.text)).toEqual(['检查完成', '不合格']);
+      expect(response.body.map((item) => item.translations[0]?.text)).toEqual(['检查完成', '故障']);
       expect(response.headers['x-translation-provider']).toBe('phrasebook');
     });
 

@@ -69,7 +69,7 @@ describe('AI resource keys: regeneration without downtime', () => {
   it('a client holding the old key 1 fails over to key 2 and keeps working', async () => {
     const provider = new AiCredentialProvider({ mode: { kind: 'key', keys: GLOBAL_TRANSLATOR.keys } });
     const client = new TranslatorClient({ endpoint: served(), credentials: provider });
-    expect(await client.translate(['fail'], { to: 'zh-Hans', from: 'en' })).toEqual(['不合格']);
+    expect(await client.translate(['fail'], { to: 'zh-Hans', from: 'en' })).toEqual(['故障']);
     expect(provider.currentKey).toBe(GLOBAL_TRANSLATOR.keys[1]);
   });
 

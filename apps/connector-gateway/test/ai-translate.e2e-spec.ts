@@ -364,7 +364,7 @@ describe('AI services: issueToken and translate over raw HTTP', () => {
           detectedLanguage: { language: 'en', score: expect.any(Number) as unknown },
           translations: [{ text: 'Something the phrasebook does not know', to: 'zh-Hans' }],
         },
-        { detectedLanguage: { language: 'en', score: 1 }, translations: [{ text: '不合格', to: 'zh-Hans' }] },
+        { detectedLanguage: { language: 'en', score: 1 }, translations: [{ text: '故障', to: 'zh-Hans' }] },
       ]);
       const back = await translate({
         path: '/translate?api-version=3.0&to=en',

@@ -95,7 +95,7 @@ describe('chat notifications', () => {
       },
     });
     expect(english.message.lines).toContain('Value: 9 bar');
-    expect(chinese.message.title).toBe(`检查不合格：${device.code} Boiler feed pump — Discharge pressure`);
+    expect(chinese.message.title).toBe(`检查故障：${device.code} Boiler feed pump — Discharge pressure`);
     const delivery = bot.received.find((received) => received.id === `notification_${english.id}`);
     if (!delivery) throw new Error('received');
     expect(

@@ -106,7 +106,7 @@ describe('email notifications', () => {
     expect(english.mail.text).toContain(`${CONSOLE}#/records/${recordId}/show`);
     expect(english.mail.html).toContain('Seal &lt;leaking&gt;');
     expect(english.mail.html).toContain(`href="${CONSOLE}#/records/${recordId}/show"`);
-    expect(chinese.mail.subject).toBe(`检查不合格：${device.code} Boiler feed pump — Discharge pressure`);
+    expect(chinese.mail.subject).toBe(`检查故障：${device.code} Boiler feed pump — Discharge pressure`);
     expect(chinese.mail.text).toContain('读数：9 bar');
     expect(chinese.mail.html).toContain('lang="zh-CN"');
 

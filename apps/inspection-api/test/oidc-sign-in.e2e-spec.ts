@@ -85,6 +85,15 @@ describe('sign-in through an OpenID Connect provider (oidc-provider in its own p
     const pair = await pairFor(returned);
     const me = await api.get('/api/users/me/', { token: pair.access });
     expect(me.body).toMatchObject({ username: 'ines', role: 'inspector', is_active: true });
+    // The audit trail names the person as the one who created the account at their first sign-in.
+    const { id } = me.body as { id: number };
+    const trail = (await api.get(`/api/audit/?resource=user&resource_id=${id}`)).body as {
+      results: Array<{ event: string; actor: number | null; actor_username: string }>;
+    };
+    expect(trail.results.find((entry) => entry.event === 'created')).toMatchObject({
+      actor: id,
+      actor_username: 'ines',
+    });
     // The pair is simplejwt's: it refreshes like any other.
     expect((await api.post('/api/token/refresh/', { refresh: pair.refresh }, { token: false })).status).toBe(
       201,
@@ -113,6 +122,14 @@ describe('sign-in through an OpenID Connect provider (oidc-provider in its own p
     expect((await api.get('/api/users/me/', { token: pair.access })).body).toMatchObject({
       id,
       role: 'inspector',
+    });
+    // The provider's role, set at sign-in, is audited as the person's own sign-in.
+    const trail = (await api.get(`/api/audit/?resource=user&resource_id=${id}`)).body as {
+      results: Array<{ changed: string[]; actor_username: string }>;
+    };
+    expect(trail.results[0]).toMatchObject({
+      changed: expect.arrayContaining(['role']),
+      actor_username: 'ines',
     });
     expect((await api.patch(`/api/users/${id}/`, { is_active: false })).status).toBe(200);
     expect((await signIn('ines')).searchParams.get('oidc_error')).toBe('account_inactive');

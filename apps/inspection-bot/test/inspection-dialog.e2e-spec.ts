@@ -327,7 +327,10 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
       const photo = (name: string, contentType = 'image/png') => ({
         attachments: [{ contentType, name, contentUrl: `${files.url}/${name}` }],
       });
-      expect(textsOf(await harness.say('', photo('photo.png')))).toEqual([
+      // Someone with no record of the last 12 hours without a photo (the conversation knows none either).
+      const newcomer = await createAccount(client, api.url, 'carol.newcomer');
+      const asNewcomer = { from: { id: `dl_${newcomer.id}`, name: 'Carol' } };
+      expect(textsOf(await harness.say('', { ...photo('photo.png'), ...asNewcomer }))).toEqual([
         'Record a check first, then send the photo: it is attached to your last record.',
       ]);
       await harness.say('', recordAnswer(pump.id, item, 'ok'));

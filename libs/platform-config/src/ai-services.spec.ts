@@ -39,7 +39,7 @@ describe('AI services configuration', () => {
     });
     expect(config.aiServices.translation.provider).toBe('phrasebook');
     if (config.aiServices.translation.provider !== 'phrasebook') return;
-    expect(config.aiServices.translation.phrases).toContainEqual({ en: 'fail', 'zh-Hans': '不合格' });
+    expect(config.aiServices.translation.phrases).toContainEqual({ en: 'fail', 'zh-Hans': '故障' });
   });
 
   it('defaults to no resources and the embedded phrasebook when the section is absent', () => {

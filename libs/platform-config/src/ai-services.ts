@@ -47,7 +47,7 @@ export const DEFAULT_UPSTREAM_TIMEOUT_MS = 15_000;
 export const EMBEDDED_PHRASES: readonly Phrase[] = [
   { en: 'ok', 'zh-Hans': '正常' },
   { en: 'warn', 'zh-Hans': '警告' },
-  { en: 'fail', 'zh-Hans': '不合格' },
+  { en: 'fail', 'zh-Hans': '故障' },
   { en: 'Hello', 'zh-Hans': '你好' },
 ];
 

@@ -1,3 +1,4 @@
+import { processVariables } from '@fieldops/platform';
 import { type ResourceKeys } from './ai-resource-keys.service';
 
 const USAGE = `usage: ai-keys list <resource>
@@ -49,7 +50,7 @@ export async function runAiKeysCli(args: readonly string[], context: AiKeysCliCo
 
 if (require.main === module) {
   runAiKeysCli(process.argv.slice(2), {
-    environment: process.env,
+    environment: processVariables(),
     print: (line) => process.stdout.write(`${line}\n`),
   }).then(
     (code) => process.exit(code),

@@ -25,9 +25,9 @@ describe('notification messages (the words of an alert, en and zh-CN)', () => {
 
   it('writes the same in Simplified Chinese', () => {
     const message = notificationMessage(failed, 'zh-CN', 'Asia/Shanghai', null);
-    expect(message.title).toBe('检查不合格：P-1 Pump — Pressure');
+    expect(message.title).toBe('检查故障：P-1 Pump — Pressure');
     expect(message.lines[0]).toContain('检查人：ivy');
-    expect(message.lines[0]).toContain('不合格');
+    expect(message.lines[0]).toContain('故障');
     expect(message.link).toBeNull();
   });
 

@@ -64,7 +64,7 @@ const PHRASES: Record<NotificationLanguage, Phrases> = {
   },
   'zh-CN': {
     titles: {
-      'record.failed': '检查不合格',
+      'record.failed': '检查故障',
       'record.warned': '检查警告',
       'check.due': '检查到期',
       'check.overdue': '检查逾期',
@@ -74,7 +74,7 @@ const PHRASES: Record<NotificationLanguage, Phrases> = {
       'action.verified': '整改已验证',
       'device.archived': '设备已归档',
     },
-    status: { fail: '不合格', warn: '警告', ok: '合格', na: '不适用' },
+    status: { fail: '故障', warn: '警告', ok: '正常', na: '不适用' },
     by: '检查人',
     value: '读数',
     note: '备注',

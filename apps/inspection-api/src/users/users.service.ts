@@ -9,7 +9,7 @@ import { DrfException, type FieldErrors, isFieldErrors, notFound, validationErro
 import { type Input, validateInput } from '../drf/serializer';
 import { type PageRequest, paginate, type PageRows } from '../drf/pagination';
 import { containsPattern, isoTimestamp, SqlParameters, sqlState } from '../database/sql';
-import { audited, type AuditActor } from '../audit/audit-actor';
+import { audited, auditActor, type AuditActor } from '../audit/audit-actor';
 import { REVOKED_FROM_NOW_SQL, untilValid, validFromSecond } from '../auth/token-revocation';
 import { type Role } from './role';
 import { PASSWORD_FIELDS, USER_CREATE_FIELDS, USER_UPDATE_FIELDS } from './dto/user.dto';
@@ -204,26 +204,40 @@ export class UsersService {
     if (!user) {
       if (this.isServiceAccount(username)) return { kind: 'conflict' };
       const password = `!${randomBytes(30).toString('base64url')}`;
-      const created = await this.dataSource.query<Row[]>(
-        `INSERT INTO "users" ("username", "password", "date_joined", "role", "oidc_issuer", "oidc_subject")
-         VALUES ($1, $2, now(), $3, $4, $5) ON CONFLICT DO NOTHING
-         RETURNING "id", "is_active", "username", "tokens_valid_after"`,
-        [username, password, role, issuer, subject],
-      );
-      user = created[0];
+      // The account's id is taken first so the audit trail names the person as the one who created it.
+      user = await this.dataSource.transaction(async (manager) => {
+        const [reserved] = await manager.query<Array<{ id: number }>>(
+          `SELECT nextval(pg_get_serial_sequence('"users"', 'id'))::int AS "id"`,
+        );
+        await auditActor(manager, { userId: reserved.id, username });
+        const created = await manager.query<Row[]>(
+          `INSERT INTO "users" ("id", "username", "password", "date_joined", "role", "oidc_issuer", "oidc_subject")
+           VALUES ($6, $1, $2, now(), $3, $4, $5) ON CONFLICT DO NOTHING
+           RETURNING "id", "is_active", "username", "tokens_valid_after"`,
+          [username, password, role, issuer, subject, reserved.id],
+        );
+        return created[0];
+      });
       if (user)
         this.logger.info(
           { username, role, issuer },
           'created an account at its first sign-in through the provider',
         );
       if (!user && linkByUsername) {
-        const linked = await this.dataSource.query<[Row[], number]>(
-          `UPDATE "users" SET "oidc_issuer" = $2, "oidc_subject" = $3
-           WHERE "username" = $1 AND "oidc_subject" IS NULL
-           RETURNING "id", "is_active", "username", "tokens_valid_after"`,
-          [username, issuer, subject],
-        );
-        user = linked[0][0];
+        user = await this.dataSource.transaction(async (manager) => {
+          const [local] = await manager.query<Array<{ id: number }>>(
+            `SELECT "id" FROM "users" WHERE "username" = $1 AND "oidc_subject" IS NULL FOR UPDATE`,
+            [username],
+          );
+          if (!local) return undefined;
+          await auditActor(manager, { userId: local.id, username });
+          const linked = await manager.query<[Row[], number]>(
+            `UPDATE "users" SET "oidc_issuer" = $2, "oidc_subject" = $3 WHERE "id" = $1
+             RETURNING "id", "is_active", "username", "tokens_valid_after"`,
+            [local.id, issuer, subject],
+          );
+          return linked[0][0];
+        });
         if (user) this.logger.info({ username, issuer }, 'linked a local account to the provider');
       }
       // A concurrent first sign-in of the same person created it meanwhile.
@@ -231,9 +245,12 @@ export class UsersService {
       if (!user) return { kind: 'conflict' };
     }
     if (!user.is_active) return { kind: 'inactive' };
-    await this.dataSource.query(
-      `UPDATE "users" SET "last_login" = now(), "role" = CASE WHEN $2 THEN "role" ELSE $3 END WHERE "id" = $1`,
-      [user.id, this.isServiceAccount(user.username), role],
+    const signedIn = user;
+    await audited(this.dataSource, { userId: signedIn.id, username: signedIn.username }, (manager) =>
+      manager.query(
+        `UPDATE "users" SET "last_login" = now(), "role" = CASE WHEN $2 THEN "role" ELSE $3 END WHERE "id" = $1`,
+        [signedIn.id, this.isServiceAccount(signedIn.username), role],
+      ),
     );
     this.forgetPrincipal(user.id);
     await untilValid(validFromSecond(user.tokens_valid_after));

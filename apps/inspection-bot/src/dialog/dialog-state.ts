@@ -46,12 +46,23 @@ export interface ActionCloseOut {
   note: string;
 }
 
+/** A photo sent with the paperclip while the bot asks which of several records it is for. */
+export interface PendingPhoto {
+  attachment: { contentUrl: string; contentType: string; name: string };
+  /** The `Idempotency-Key` of its upload (from the activity that brought it). */
+  key?: string;
+  /** The records offered. */
+  candidates: number[];
+}
+
 /** The conversation's state the commands read and write (botbuilder ConversationState, keyed by conversation). */
 export class DialogState {
   readonly lastRecord: StatePropertyAccessor<LastRecord | undefined>;
   readonly openCheck: StatePropertyAccessor<OpenCheck | undefined>;
   /** The record an "add photo" plain submit chose for the next photo. */
   readonly photoTarget: StatePropertyAccessor<number | undefined>;
+  /** A photo kept until the inspector says which record it is for. */
+  readonly pendingPhoto: StatePropertyAccessor<PendingPhoto | undefined>;
   /** The action a "close with photo" submit chose for the next photo, with its note. */
   readonly actionCloseOut: StatePropertyAccessor<ActionCloseOut | undefined>;
 
@@ -59,6 +70,7 @@ export class DialogState {
     this.lastRecord = conversationState.createProperty<LastRecord | undefined>('lastRecord');
     this.openCheck = conversationState.createProperty<OpenCheck | undefined>('openCheck');
     this.photoTarget = conversationState.createProperty<number | undefined>('photoTarget');
+    this.pendingPhoto = conversationState.createProperty<PendingPhoto | undefined>('pendingPhoto');
     this.actionCloseOut = conversationState.createProperty<ActionCloseOut | undefined>('actionCloseOut');
   }
 }

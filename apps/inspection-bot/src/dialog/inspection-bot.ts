@@ -21,7 +21,7 @@ import { showDevice } from './commands/check.command';
 import { showDevices } from './commands/devices.command';
 import { showHistory } from './commands/history.command';
 import { showNotifications } from './commands/notifications.command';
-import { attachPhoto, choosePhotoTarget } from './commands/photo.command';
+import { attachChosenPhoto, attachPhoto, choosePhotoTarget } from './commands/photo.command';
 import { answerOutOfRange, recordAnswer } from './commands/record.command';
 import { showDueChecks } from './commands/today.command';
 import { ConversationTurn, type DialogSettings } from './conversation-turn';
@@ -179,6 +179,8 @@ export class InspectionBot extends ActivityHandler {
         case 'photoTarget':
           await this.state.actionCloseOut.delete(turn.context);
           return choosePhotoTarget(turn, command.recordId, this.state);
+        case 'photoChoice':
+          return attachChosenPhoto(turn, command.recordId, this.state, this.options.logger);
         case 'actions':
           return showMyActions(turn);
         case 'action':

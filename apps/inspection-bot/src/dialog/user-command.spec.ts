@@ -90,6 +90,19 @@ describe('parseUserCommand', () => {
     });
   });
 
+  it('reads the choice of record for a kept photo (its button text is only what the inspector sees)', () => {
+    expect(
+      parseUserCommand({ text: 'Seal · Pump · ok 10:02', value: { command: 'photo-for', recordId: 12 } }),
+    ).toEqual({
+      kind: 'photoChoice',
+      recordId: 12,
+    });
+    expect(parseUserCommand({ text: 'x', value: { command: 'photo-for', recordId: -1 } })).toEqual({
+      kind: 'search',
+      term: 'x',
+    });
+  });
+
   it('reads the out-of-range buttons, and nothing else, as their command', () => {
     expect(
       parseUserCommand({

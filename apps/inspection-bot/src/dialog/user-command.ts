@@ -17,6 +17,8 @@ export type UserCommand =
     }
   /** "add photo" sent as a plain submit (no file): the next photo goes to this record. */
   | { kind: 'photoTarget'; recordId: number }
+  /** The answer to "which record is this photo for?": the kept photo goes to this record. */
+  | { kind: 'photoChoice'; recordId: number }
   /** The answer to "the value is out of range": mark the record failed, or keep it. */
   | { kind: 'outOfRange'; recordId: number; choice: 'fail' | 'keep' }
   | { kind: 'help' }
@@ -63,6 +65,13 @@ function photoTargetOf(value: unknown): number | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const data = value as Record<string, unknown>;
   return data.command === 'attach-photo' ? recordIdOf(data.recordId) : undefined;
+}
+
+/** `{command: 'photo-for', recordId}` (the choice of record for a photo the bot kept). */
+function photoChoiceOf(value: unknown): number | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const data = value as Record<string, unknown>;
+  return data.command === 'photo-for' ? recordIdOf(data.recordId) : undefined;
 }
 
 /** `{command: 'out-of-range', recordId, choice: 'fail' | 'keep'}` (the buttons after an out-of-range value). */
@@ -127,6 +136,8 @@ export function parseUserCommand(
   if (outOfRange) return { kind: 'outOfRange', ...outOfRange };
   const actionCommand = actionCommandOf(message.value);
   if (actionCommand) return actionCommand;
+  const photoChoice = photoChoiceOf(message.value);
+  if (photoChoice !== undefined) return { kind: 'photoChoice', recordId: photoChoice };
   const target =
     photoTargetOf(message.value) ??
     recordIdOf((message.channelData as { recordId?: unknown } | undefined)?.recordId);

@@ -187,6 +187,16 @@ export class InspectionApiClient implements InspectionApi {
     return (await this.json<Page<CheckRecord>>('GET', `records/?${query.toString()}`)).results;
   }
 
+  async recordsBy(checkedBy: string, checkedAfter: string): Promise<CheckRecord[]> {
+    const query = new URLSearchParams({
+      checked_by: checkedBy,
+      checked_after: checkedAfter,
+      ordering: '-checked_at',
+      page_size: String(MAX_PAGE_SIZE),
+    });
+    return (await this.json<Page<CheckRecord>>('GET', `records/?${query.toString()}`)).results;
+  }
+
   async countRecords({ device, checkedAfter }: { device: number; checkedAfter?: Date }): Promise<number> {
     const query = new URLSearchParams({ device: String(device), page_size: '1' });
     if (checkedAfter) query.set('checked_after', checkedAfter.toISOString());

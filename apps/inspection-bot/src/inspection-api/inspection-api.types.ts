@@ -164,6 +164,8 @@ export interface InspectionApi {
   periodChecks(filter: { device: number; plan: number }, at: Date): Promise<DueCheck[]>;
   /** A device's records checked at or after `checkedAfter` (an instant), newest first, at most 100. */
   recordsSince(device: number, checkedAfter: string): Promise<CheckRecord[]>;
+  /** The records `checkedBy` (a user name) made at or after `checkedAfter` (an instant), newest first, at most 100. */
+  recordsBy(checkedBy: string, checkedAfter: string): Promise<CheckRecord[]>;
   /** Records of a device checked at or after `checkedAfter`, newest last. */
   countRecords(filter: { device: number; checkedAfter?: Date }): Promise<number>;
   /** The device's last `count` records, newest first. */

@@ -63,6 +63,9 @@ export const PHRASES = {
   alreadyAnsweredPlain: 'This item is already answered.',
   answeredInPeriod: '{item} is already answered in this period: {answer}. Nothing new was recorded.',
   recordAgainButton: 'Record {status} as well',
+  photoWhichRecord:
+    'Which record is this photo for? These are your records of the last 12 hours without a photo. The photo is kept until you choose.',
+  photoChoiceGone: 'That photo is no longer kept here. Please send it again.',
   photoSendNow: 'Send the photo now: it will be attached to the record of {item} on {device}.',
   photoNotYours: 'That record is not one of yours, so I cannot attach a photo to it.',
   photoRecordGone: 'That record no longer exists. Answer the item again, then add the photo.',
