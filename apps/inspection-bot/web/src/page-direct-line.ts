@@ -114,10 +114,11 @@ export function appliedUpdate(activity: Activity, transcript: readonly Activity[
  * such an answer.
  */
 export function cardAnswerId(activity: Pick<Activity, 'value'>): string | undefined {
-  const value = activity.value as { action?: unknown; answer?: unknown } | null | undefined;
-  return value?.action === 'record' && typeof value.answer === 'string' && value.answer !== ''
-    ? value.answer
-    : undefined;
+  const value = activity.value as { action?: unknown; answer?: unknown; again?: unknown } | null | undefined;
+  if (value?.action !== 'record' || typeof value.answer !== 'string' || value.answer === '') return undefined;
+  // "Record … as well" (the item was already answered in the period) is a second, confirmed answer of the card:
+  // its own identity here, so the page lets it through once.
+  return value.again === true ? `${value.answer}:again` : value.answer;
 }
 
 function withoutLocalFields(activity: Activity): Activity {
