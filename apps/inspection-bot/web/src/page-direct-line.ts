@@ -202,7 +202,13 @@ export class PageDirectLine {
       const kept = await this.options.store
         .transcript(this.conversation.conversationId)
         .catch(() => undefined);
-      if (kept && kept.userId === this.options.userId) this.transcript = kept.activities as Activity[];
+      if (kept && kept.userId === this.options.userId) {
+        this.transcript = kept.activities as Activity[];
+        // Rejoin from the watermark saved with this transcript: the remembered one is written at once on each
+        // activity, the transcript a moment later, so after a reload in between the remembered watermark is ahead
+        // of it and what lies between (an answered card's update) would never be fetched again.
+        this.conversation = { ...this.conversation, watermark: kept.watermark };
+      }
     }
     for (const activity of this.transcript) this.noteAnswer(activity);
     for (const entry of this.entries) this.noteAnswer(entry.activity);
