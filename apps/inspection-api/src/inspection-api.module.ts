@@ -51,6 +51,9 @@ import { RecordsExportService } from './records/records-export.service';
 import { RecordsService } from './records/records.service';
 import { ReportsController } from './reports/reports.controller';
 import { ReportsService } from './reports/reports.service';
+import { MonthlyReports } from './report-subscriptions/monthly-reports.service';
+import { ReportSubscriptionsController } from './report-subscriptions/report-subscriptions.controller';
+import { ReportSubscriptionsService } from './report-subscriptions/report-subscriptions.service';
 import { OidcController } from './oidc/oidc.controller';
 import { OidcSignInService } from './oidc/oidc-sign-in.service';
 import { OidcSignInStore } from './oidc/oidc-sign-in-store';
@@ -117,6 +120,7 @@ export class InspectionApiModule {
         DueController,
         StatisticsController,
         WebhooksController,
+        ReportSubscriptionsController,
         AuditController,
       ],
       providers: [
@@ -138,6 +142,8 @@ export class InspectionApiModule {
         ActionsService,
         RecordsExportService,
         ReportsService,
+        ReportSubscriptionsService,
+        MonthlyReports,
         {
           provide: RateLimitStore,
           inject: [InspectionApiEnvironment, DataSource],

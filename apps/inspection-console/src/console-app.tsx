@@ -10,6 +10,7 @@ import { ActionBoard } from './actions/action-board';
 import { ActionEdit } from './actions/action-edit';
 import { ActionShow } from './actions/action-show';
 import { dataProvider } from './api/data-provider';
+import { consoleQueryClient } from './api/query-client';
 import { authProvider } from './auth/auth-provider';
 import { ConsoleLoginPage } from './auth/console-login-page';
 import { DeviceCreate, DeviceEdit, DeviceList } from './devices/device-screens';
@@ -72,6 +73,8 @@ const RESOURCES: ResourceProps[] = [
   { name: 'items', recordRepresentation: 'name' },
 ];
 
+const queryClient = consoleQueryClient();
+
 /**
  * The supervisor console: Today (the dashboard), Devices, Plans, Records, Actions, Users, Webhooks; notification
  * preferences (the signed-in person's, and a user's); QR labels (a printable sheet).
@@ -81,6 +84,7 @@ export function ConsoleApp() {
     <Admin
       title="FieldOps"
       dataProvider={dataProvider}
+      queryClient={queryClient}
       authProvider={authProvider}
       i18nProvider={i18nProvider}
       layout={ConsoleLayout}

@@ -1,5 +1,13 @@
 /** The resources the audit trail covers (the `resource` of an entry and of `?resource=`). */
-export const AUDIT_RESOURCES = ['device', 'item', 'plan', 'record', 'action', 'user'] as const;
+export const AUDIT_RESOURCES = [
+  'device',
+  'item',
+  'plan',
+  'record',
+  'action',
+  'user',
+  'report_subscription',
+] as const;
 export type AuditResource = (typeof AUDIT_RESOURCES)[number];
 
 /** What an entry records. */

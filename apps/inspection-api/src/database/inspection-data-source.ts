@@ -30,6 +30,7 @@ import { CreateNotifications1732929300000 } from './migrations/1732929300000-cre
 import { CreateReports1732929600000 } from './migrations/1732929600000-create-reports';
 import { AddOidcSignIn1732929800000 } from './migrations/1732929800000-add-oidc-sign-in';
 import { AddChatNotifications1732931000000 } from './migrations/1732931000000-add-chat-notifications';
+import { CreateReportSubscriptions1732932200000 } from './migrations/1732932200000-create-report-subscriptions';
 
 /** Every migration, in order. New ones are appended here (and never edited once released). */
 export const INSPECTION_MIGRATIONS = [
@@ -58,6 +59,7 @@ export const INSPECTION_MIGRATIONS = [
   CreateReports1732929600000,
   AddOidcSignIn1732929800000,
   AddChatNotifications1732931000000,
+  CreateReportSubscriptions1732932200000,
 ];
 
 /** Every entity of the service. */

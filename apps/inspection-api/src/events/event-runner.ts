@@ -9,6 +9,7 @@ import PgBoss from 'pg-boss';
 import { DataSource, type EntityManager } from 'typeorm';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { type NotificationJob, NotificationsService } from '../notifications/notifications.service';
+import { type MonthlyReportJob, MonthlyReports } from '../report-subscriptions/monthly-reports.service';
 import { WebhookDeliveriesService } from '../webhooks/webhook-deliveries.service';
 import { retryLimitFor } from '../webhooks/webhook-retries';
 import { ScheduledEvents } from './scheduled-events';
@@ -19,6 +20,10 @@ export const JOB_SCHEMA = 'pgboss';
 export const WEBHOOK_QUEUE = 'webhook-delivery';
 /** Notifications to people (email) and daily digests, each a job started at its time. */
 export const NOTIFICATION_QUEUE = 'notification';
+/** Monthly reports of the report subscriptions, a job per send. */
+export const MONTHLY_REPORT_QUEUE = 'monthly-report';
+/** Retries of a monthly report: about 5, 10, 20 … 160 minutes apart (over five hours), then it is left failed. */
+const MONTHLY_REPORT_RETRIES = 6;
 /** Attempts of a notification: about 1, 2, 4 … 64 minutes apart (two hours), then it is left failed. */
 const NOTIFICATION_RETRIES = 7;
 /** Events taken from the outbox per transaction. */
@@ -76,6 +81,7 @@ export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShu
     private readonly deliveries: WebhookDeliveriesService,
     private readonly scheduled: ScheduledEvents,
     private readonly notifications: NotificationsService,
+    private readonly monthlyReports: MonthlyReports,
     @Inject(EVENTS_DATABASE_URL) private readonly databaseUrl: string,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -122,6 +128,24 @@ export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShu
       expireInSeconds: Math.ceil(environment.INSPECTION_SMTP_TIMEOUT_MS / 1000) * 3 + 60,
     };
     await declareQueue(boss, notificationQueue);
+    const monthlyReportQueue = {
+      name: MONTHLY_REPORT_QUEUE,
+      retryLimit: MONTHLY_REPORT_RETRIES,
+      retryDelay: 300,
+      retryBackoff: true,
+      // Writing a large month's PDF and sending it; a replica that died mid-send is retried after this.
+      expireInSeconds: Math.ceil(environment.INSPECTION_SMTP_TIMEOUT_MS / 1000) * 3 + 600,
+    };
+    await declareQueue(boss, monthlyReportQueue);
+    this.workerIds.push(
+      await boss.work<MonthlyReportJob>(
+        MONTHLY_REPORT_QUEUE,
+        { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: DELIVERY_POLL_SECONDS },
+        async ([job]) => {
+          if (job) await this.monthlyReports.send(job.data, job.retryCount >= job.retryLimit);
+        },
+      ),
+    );
     this.workerIds.push(
       await boss.work<NotificationJob>(
         NOTIFICATION_QUEUE,
@@ -228,6 +252,7 @@ export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShu
         const written = await this.scheduled.run();
         if (written) this.logger.info({ events: written }, 'event runner: scheduled events written');
         await this.planDigests();
+        await this.planMonthlyReports();
       }
       this.failures.delete('schedule');
     } catch (error) {
@@ -255,6 +280,22 @@ export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShu
       return due.length;
     });
     if (digests) this.logger.info({ digests }, 'event runner: daily digests queued');
+  }
+
+  /** The monthly reports whose time has come: a send row each and its job, in one transaction. */
+  private async planMonthlyReports(): Promise<void> {
+    const boss = this.boss;
+    if (!boss) return;
+    const sends = await this.dataSource.transaction(async (manager) => {
+      const planned = await this.monthlyReports.plan(manager);
+      if (planned.length)
+        await boss.insert(
+          planned.map((send) => ({ name: MONTHLY_REPORT_QUEUE, data: { send } satisfies MonthlyReportJob })),
+          { db: inTransaction(manager) },
+        );
+      return planned.length;
+    });
+    if (sends) this.logger.info({ sends }, 'event runner: monthly reports queued');
   }
 
   /** One transaction: take undispatched events, fan them out to deliveries and jobs, mark them dispatched. */

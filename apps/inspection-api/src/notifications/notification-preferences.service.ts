@@ -40,6 +40,11 @@ export type NotificationLanguage = (typeof NOTIFICATION_LANGUAGES)[number];
 const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]+$/;
 const MAX_EMAIL_LENGTH = 254;
 
+/** Whether `value` is an email address DRF's EmailField accepts (already trimmed). */
+export function isEmailAddress(value: string): boolean {
+  return value.length <= MAX_EMAIL_LENGTH && EMAIL.test(value);
+}
+
 const TIME_FIELDS = ['quiet_hours_start', 'quiet_hours_end', 'reminder_time'] as const;
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.\d{1,6})?)?$/;
 const TIME_FORMAT = 'Time has wrong format. Use one of these formats instead: hh:mm[:ss[.uuuuuu]].';
@@ -151,11 +156,7 @@ export class NotificationPreferencesService {
     if ('email' in fields) {
       const value = fields.email;
       if (value === null || value === '') next.email = null;
-      else if (
-        typeof value !== 'string' ||
-        value.trim().length > MAX_EMAIL_LENGTH ||
-        !EMAIL.test(value.trim())
-      )
+      else if (typeof value !== 'string' || !isEmailAddress(value.trim()))
         errors.email = ['Enter a valid email address.'];
       else next.email = value.trim();
     } else if (!partial) next.email = null;

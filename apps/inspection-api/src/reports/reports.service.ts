@@ -32,6 +32,8 @@ export interface ReportSubject {
   rows: ReportStatement;
   /** The download's file name. */
   filename: string;
+  /** The zone the period's days and the printed times are read in; default INSPECTION_TIME_ZONE. */
+  timeZone?: string;
 }
 
 /** The stored facts of a report, as `GET /api/reports/{id}/` shows them. */
@@ -103,8 +105,12 @@ export class ReportsService {
   }
 
   /** The half-open interval of instants [start of `start`, start of the day after `end`) in the time zone. */
-  private instants(start: CalendarDate, end: CalendarDate): { from: Date; to: Date } {
-    return { from: startOfDay(start, this.timeZone), to: startOfDay(addDays(end, 1), this.timeZone) };
+  private instants(
+    start: CalendarDate,
+    end: CalendarDate,
+    timeZone = this.timeZone,
+  ): { from: Date; to: Date } {
+    return { from: startOfDay(start, timeZone), to: startOfDay(addDays(end, 1), timeZone) };
   }
 
   async record(id: number, language: ReportLanguage): Promise<ReportSubject> {
@@ -139,7 +145,13 @@ export class ReportsService {
     };
   }
 
-  async device(id: number, start: CalendarDate, end: CalendarDate, language: ReportLanguage) {
+  async device(
+    id: number,
+    start: CalendarDate,
+    end: CalendarDate,
+    language: ReportLanguage,
+    timeZone = this.timeZone,
+  ) {
     const rows: Array<{ code: string; name: string; location: string; group: string; plans: string }> =
       await this.dataSource.query(
         `SELECT d."code", d."name", d."location", d."group",
@@ -150,7 +162,7 @@ export class ReportsService {
       );
     const row = rows[0];
     if (!row) throw notFound();
-    const { from, to } = this.instants(start, end);
+    const { from, to } = this.instants(start, end, timeZone);
     const subject: ReportSubject = {
       kind: 'device',
       subjectId: id,
@@ -163,11 +175,32 @@ export class ReportsService {
       },
       rows: recordRowsSql({ deviceId: id, from, to }),
       filename: `device-${id}-${start}-${end}${language === 'zh-CN' ? '-zh-CN' : ''}.pdf`,
+      timeZone,
     };
     return subject;
   }
 
-  async round(id: number, date: CalendarDate, language: ReportLanguage): Promise<ReportSubject> {
+  /** A plan's round: its checks in the period of its schedule that contains `date`. */
+  round(id: number, date: CalendarDate, language: ReportLanguage): Promise<ReportSubject> {
+    return this.planReport(id, language, date);
+  }
+
+  /** A plan's checks over any days (a monthly report), read in `timeZone`. */
+  planPeriod(
+    id: number,
+    period: { start: CalendarDate; end: CalendarDate },
+    language: ReportLanguage,
+    timeZone: string,
+  ): Promise<ReportSubject> {
+    return this.planReport(id, language, period, timeZone);
+  }
+
+  private async planReport(
+    id: number,
+    language: ReportLanguage,
+    when: CalendarDate | { start: CalendarDate; end: CalendarDate },
+    timeZone = this.timeZone,
+  ): Promise<ReportSubject> {
     const rows: Array<{
       name: string;
       frequency: 'daily' | 'weekly' | 'monthly';
@@ -193,8 +226,11 @@ export class ReportsService {
     );
     const row = rows[0];
     if (!row) throw notFound();
-    const period = schedulePeriod({ every: row.every, unit: row.unit, starts_on: row.starts_on }, date);
-    const { from, to } = this.instants(period.start, period.end);
+    const period =
+      typeof when === 'string'
+        ? schedulePeriod({ every: row.every, unit: row.unit, starts_on: row.starts_on }, when)
+        : when;
+    const { from, to } = this.instants(period.start, period.end, timeZone);
     const frequency = REPORT_TEXT[language].frequency[row.frequency] ?? row.frequency;
     const more = row.device_count > 20 ? ` … (${row.device_count})` : '';
     return {
@@ -209,12 +245,14 @@ export class ReportsService {
       },
       rows: roundRowsSql(id, from, to),
       filename: `plan-${id}-${period.start}${language === 'zh-CN' ? '-zh-CN' : ''}.pdf`,
+      timeZone,
     };
   }
 
   /**
    * Stores the report's verification row and streams its PDF into `destination` (headers already sent by the
-   * caller); the SHA-256 and size of the bytes are stored once the last byte is written.
+   * caller); the SHA-256 and size of the bytes are stored once the last byte is written. Resolves true when the whole
+   * PDF was written, false when it was cut short (the error is logged).
    */
   async write(
     subject: ReportSubject,
@@ -223,7 +261,7 @@ export class ReportsService {
     origin: string,
     destination: Writable,
     prepare: (report: { id: string; filename: string }) => void,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const [totals] = await this.dataSource.query<ReportTotals[]>(
       totalsSql(subject.rows).sql,
       totalsSql(subject.rows).parameters,
@@ -257,7 +295,7 @@ export class ReportsService {
         verificationId: id,
         verifyUrl: `${origin}/api/reports/${id}/`,
       },
-      this.timeZone,
+      subject.timeZone ?? this.timeZone,
     );
     const hash = createHash('sha256');
     let bytes = 0;
@@ -275,16 +313,19 @@ export class ReportsService {
         resolve(!error);
       }),
     );
+    let written = true;
     try {
       document.writeHeader(totals);
       await this.writeRows(subject.rows, document, destination);
       document.end();
     } catch (error) {
+      written = false;
       this.logger.error({ err: error, report: id }, 'report could not be written');
       document.pdf.destroy();
       destination.destroy();
     }
-    if (await sent)
+    const complete = (await sent) && written;
+    if (complete)
       await this.dataSource
         .query(`UPDATE "reports" SET "sha256" = $2, "bytes" = $3 WHERE "id" = $1`, [
           id,
@@ -292,6 +333,7 @@ export class ReportsService {
           bytes,
         ])
         .catch((error: unknown) => this.logger.warn({ err: error, report: id }, 'report digest not stored'));
+    return complete;
   }
 
   /** The rows from a cursor, each written with its photo; stops when the client goes away. */

@@ -175,7 +175,15 @@ export interface ActionComment {
 }
 
 /** The resources the audit trail covers (inspection-api's `AUDIT_RESOURCES`; test/api-lists.e2e-spec.ts). */
-export const AUDIT_RESOURCES = ['device', 'item', 'plan', 'record', 'action', 'user'] as const;
+export const AUDIT_RESOURCES = [
+  'device',
+  'item',
+  'plan',
+  'record',
+  'action',
+  'user',
+  'report_subscription',
+] as const;
 export type AuditResource = (typeof AUDIT_RESOURCES)[number];
 
 /** What an audit entry records (inspection-api's `AUDIT_EVENTS`). */

@@ -8,6 +8,7 @@ export const AUDIT_RESOURCE_NAMES: Record<AuditResource, string> = {
   record: 'records',
   action: 'actions',
   user: 'users',
+  report_subscription: 'report-subscriptions',
 };
 
 /**
