@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import {
   AppendNotReplicatedError,
+  homeDigest,
   isoTimestampFromMicros,
   RedisConversationStore,
   UnknownConversationError,
@@ -37,6 +38,33 @@ describe(
       });
       afterEach(async () => {
         await admin.quit();
+      });
+
+      it('names a new home conversation when the one its key names has expired, the key with the retention as its time to live', async () => {
+        const store = new RedisConversationStore({ redisUrl: url, keyPrefix, retentionSeconds: 120 });
+        try {
+          const userId = `dl_${randomUUID()}`;
+          const first = await store.homeConversation({
+            conversationId: `c-${randomUUID()}`,
+            botId: 'b',
+            createdAt: Date.now(),
+            userId,
+          });
+          const homeKey = `${keyPrefix}home:${homeDigest('b', userId)}`;
+          expect(await admin.get(homeKey)).toBe(first.conversationId);
+          expect(await admin.ttl(homeKey)).toBeGreaterThan(100);
+          await admin.del(`${keyPrefix}conversation:${first.conversationId}`); // as the retention would
+          const second = await store.homeConversation({
+            conversationId: `c-${randomUUID()}`,
+            botId: 'b',
+            createdAt: Date.now(),
+            userId,
+          });
+          expect(second.conversationId).not.toBe(first.conversationId);
+          expect(await admin.get(homeKey)).toBe(second.conversationId);
+        } finally {
+          await store.close();
+        }
       });
 
       it('gives every key of a conversation the retention as its time to live', async () => {
@@ -193,7 +221,7 @@ describe(
             extra: { headers: { 'Retry-After': '1' } },
           });
           const refusal = (await unconfirmed.catch((error: unknown) => error)) as AppendNotReplicatedError;
-          expect(refusal.getStatus()).toBe(503);
+          expect(refusal.status).toBe(503);
           // In the log (seq 1) but not visible: readers and lastSeq stop at the last confirmed entry.
           expect(await admin.hmget(meta, 'seq', 'acked')).toEqual(['2', '0']);
           expect((await store.read(conversationId)).map((entry) => entry.activity.id)).toEqual([
