@@ -163,6 +163,31 @@ describe('connector-gateway /v3/conversations', () => {
     );
   });
 
+  it("answers a conversation with one user with that user's home conversation, as Teams does for 1:1 chats", async () => {
+    const create = (members?: unknown[]) =>
+      call('POST', '/v3/conversations', {
+        bot: { id: bot.id },
+        ...(members && { members }),
+        activity: { type: 'message', text: 'proactive' },
+      });
+    const first = (await create([{ id: 'user-home', name: 'Home' }])).body as {
+      id: string;
+      activityId: string;
+    };
+    const again = await create([{ id: 'user-home' }]);
+    expect(again.status).toBe(201);
+    const second = again.body as { id: string; activityId: string };
+    expect(second.id).toBe(first.id);
+    expect(second.activityId).toBe(`${first.id}|0000001`);
+    const other = (await create([{ id: 'user-other' }])).body as { id: string };
+    expect(other.id).not.toBe(first.id);
+    const [none1, none2] = [(await create()).body, (await create()).body] as Array<{ id: string }>;
+    expect(none1.id).not.toBe(none2.id);
+    expect((await call('GET', `/v3/conversations/${first.id}/members`)).body).toEqual(
+      expect.arrayContaining([{ id: 'user-home', name: 'Home', role: 'user' }]),
+    );
+  });
+
   it('uploads attachments and serves their info and original view', async () => {
     const conversationId = await clientConversation(bot);
     const uploaded = await call('POST', `/v3/conversations/${conversationId}/attachments`, {

@@ -1,7 +1,9 @@
 import { Writable } from 'node:stream';
 import { Webhook } from 'standardwebhooks';
 import { createLogger } from '@fieldops/platform';
-import type { PlainActivity as Activity } from '@fieldops/testing/directline-client';
+import { waitFor } from '@fieldops/testing';
+import { type PlainActivity as Activity } from '@fieldops/testing/directline-client';
+import { exchange, signedInChat } from './support/directline-chat';
 import {
   NOTIFICATIONS_SECRET,
   type RunningInspectionPlatform,
@@ -45,8 +47,9 @@ const cardsOf = (activities: Activity[]): CardContent[] =>
 /**
  * Proactive messages (docs/decisions/proactive-messages.md) on the real platform: inspection-api's event runner
  * hands a supervisor's `record.failed` notification to the bot (signed), the bot starts a conversation with the
- * person through connector-gateway (botbuilder's createConversationAsync) and sends the card, which the
- * conversation then holds (read from the store relay-gateway serves it from). A repeat of the same notification is not sent twice.
+ * person through connector-gateway (botbuilder's createConversationAsync) and sends the card into the person's home
+ * conversation, which the chat page's token opens: the stock Direct Line client, signed in as the chat page does,
+ * finds the card waiting, once, also after a reconnect. A repeat of the same notification is not sent twice.
  */
 describe('proactive notifications in the chat', () => {
   let platform: RunningInspectionPlatform;
@@ -55,6 +58,7 @@ describe('proactive notifications in the chat', () => {
   beforeAll(async () => {
     platform = await startInspectionPlatform({
       botLogger,
+      botEnvironment: { INSPECTION_BOT_HOME_CONVERSATION: 'true' },
       apiEnvironment: ({ botPort }) => ({
         INSPECTION_EVENTS_RUNNER: 'true',
         INSPECTION_EVENTS_POLL_MS: '100',
@@ -124,6 +128,43 @@ describe('proactive notifications in the chat', () => {
     expect(cardsOf(await activities())).toHaveLength(1);
     expect(sentLog(`dl_${supervisorId}`)).toHaveLength(1);
   }, 60_000);
+
+  it('the card is waiting in the supervisor’s chat when they open it, once, also after the relay restarts', async () => {
+    const [sent] = sentLog(`dl_${supervisorId}`);
+    const conversationId = String(sent?.conversation);
+    const supervisor = { username: 'sam.supervisor', password: 'sam-supervisor-pass-1' };
+    const chat = await signedInChat(platform, supervisor);
+    try {
+      await waitFor(() => cardsOf(chat.client.activities).length === 1, 'the waiting card', 20_000);
+      expect(cardsOf(chat.client.activities)[0]?.body[0]?.text).toMatch(/^Check failed: PUMP-001 /);
+      // The chat page's token opened the conversation the bot sent the card to (the user's home conversation).
+      expect(
+        new Set(
+          chat.client.activities.map(
+            (activity) => (activity as { conversation?: { id?: string } }).conversation?.id,
+          ),
+        ),
+      ).toEqual(new Set([conversationId]));
+      // The relay restarts: the client reconnects from its watermark and gets nothing twice.
+      const startRelay = await platform.stopRelay();
+      await startRelay();
+      // A message and the bot's answer, which arrives on the reconnected stream.
+      await exchange(chat, { text: 'help' }, (reply) => reply.type === 'message');
+      expect(cardsOf(chat.client.activities)).toHaveLength(1);
+      const ids = chat.client.ids();
+      expect(new Set(ids).size).toBe(ids.length);
+    } finally {
+      chat.client.end();
+    }
+    // Opened again (the next visit): the same conversation, the card in its history once.
+    const again = await signedInChat(platform, supervisor);
+    try {
+      await waitFor(() => cardsOf(again.client.activities).length >= 1, 'the card in the history', 20_000);
+      expect(cardsOf(again.client.activities)).toHaveLength(1);
+    } finally {
+      again.client.end();
+    }
+  }, 120_000);
 
   it('answers a repeated hand-over without sending again; refuses an unsigned one', async () => {
     const [sent] = sentLog(`dl_${supervisorId}`);

@@ -11,6 +11,7 @@ import { ActionBoard } from './actions/action-board';
 import { ActionEdit } from './actions/action-edit';
 import { ActionShow } from './actions/action-show';
 import { dataProvider } from './api/data-provider';
+import { consoleQueryClient } from './api/query-client';
 import { authProvider } from './auth/auth-provider';
 import { ConsoleLoginPage } from './auth/console-login-page';
 import { DeviceCreate, DeviceEdit, DeviceList } from './devices/device-screens';
@@ -85,6 +86,8 @@ const RESOURCES: ResourceProps[] = [
   { name: 'items', recordRepresentation: 'name' },
 ];
 
+const queryClient = consoleQueryClient();
+
 /**
  * The supervisor console: Today (the dashboard), Devices, Plans, Records, Actions, Users, Webhooks, Monthly reports; notification
  * preferences (the signed-in person's, and a user's); QR labels (a printable sheet).
@@ -94,6 +97,7 @@ export function ConsoleApp() {
     <Admin
       title="FieldOps"
       dataProvider={dataProvider}
+      queryClient={queryClient}
       authProvider={authProvider}
       i18nProvider={i18nProvider}
       layout={ConsoleLayout}

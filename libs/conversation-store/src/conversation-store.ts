@@ -57,6 +57,14 @@ export interface ConversationStore {
     user: { userId: string; userName?: string },
   ): Promise<ConversationRecord | undefined>;
 
+  /**
+   * The user's home conversation with the bot (as Teams keeps one 1:1 chat per bot and user): the live conversation
+   * the (bot, user) key names, or else `candidate`, created and named by the key (also when the one it named has
+   * expired). One per (bot, user) whatever the callers, processes and replicas; the key lasts `retentionSeconds`
+   * after its last use.
+   */
+  homeConversation(candidate: ConversationRecord & { userId: string }): Promise<ConversationRecord>;
+
   /** Resolves true for exactly one caller per conversation and milestone. */
   claimMilestone(conversationId: string, milestone: ConversationMilestone): Promise<boolean>;
 

@@ -58,6 +58,8 @@ export class InProcessConversationStore implements ConversationStore {
     { conversationId: string; attachmentId: string; size: number }
   >();
   private uploadBytes = 0;
+  /** `botId\nuserId` → the home conversation's id and the key's expiry (epoch ms). */
+  private readonly homes = new Map<string, { conversationId: string; expiresAt: number }>();
   private readonly now: () => number;
   private readonly sweeper: NodeJS.Timeout;
   private closed = false;
@@ -108,6 +110,30 @@ export class InProcessConversationStore implements ConversationStore {
         this.touch(state);
       }
       return state.record;
+    });
+  }
+
+  homeConversation(candidate: ConversationRecord & { userId: string }): Promise<ConversationRecord> {
+    return this.run(() => {
+      const key = `${candidate.botId}\n${candidate.userId}`;
+      const home = this.homes.get(key);
+      const existing = home && home.expiresAt > this.now() ? this.live(home.conversationId) : undefined;
+      if (existing) {
+        home!.expiresAt = this.expiry();
+        return existing.record;
+      }
+      if (!this.live(candidate.conversationId)) {
+        this.conversations.set(candidate.conversationId, {
+          record: deepFreeze({ ...candidate }),
+          log: [],
+          lastMicros: 0,
+          milestones: new Set(),
+          attachments: new Map(),
+          expiresAt: this.expiry(),
+        });
+      }
+      this.homes.set(key, { conversationId: candidate.conversationId, expiresAt: this.expiry() });
+      return this.live(candidate.conversationId)!.record;
     });
   }
 
@@ -217,6 +243,7 @@ export class InProcessConversationStore implements ConversationStore {
     clearInterval(this.sweeper);
     this.conversations.clear();
     this.uploads.clear();
+    this.homes.clear();
     this.uploadBytes = 0;
     return Promise.resolve();
   }
@@ -264,6 +291,8 @@ export class InProcessConversationStore implements ConversationStore {
 
   private sweep(): void {
     for (const conversationId of this.conversations.keys()) this.live(conversationId);
+    const now = this.now();
+    for (const [key, home] of this.homes) if (home.expiresAt <= now) this.homes.delete(key);
   }
 }
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type RedisActivityBus, type RedisPublishRoute } from '@fieldops/bus';
 import { type Activity } from '@fieldops/contracts';
@@ -276,6 +276,22 @@ redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
 `;
 
+/** Names a home conversation: KEYS[1] the (bot, user) key; sets ARGV[2] when it names ARGV[1] ('' = none). */
+const HOME_SWAP_SCRIPT = `
+local current = redis.call('GET', KEYS[1])
+if current == false then current = '' end
+if current ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+return 1
+`;
+
+/** SHA-256 of the JSON pair (JSON escapes lone surrogates, so distinct ids never meet). */
+export function homeDigest(botId: string, userId: string): string {
+  return createHash('sha256')
+    .update(JSON.stringify([botId, userId]))
+    .digest('base64url');
+}
+
 interface StoreCommands {
   fieldopsCreate(meta: string, ttl: number, ...fields: string[]): Promise<number>;
   fieldopsAppend(
@@ -305,6 +321,7 @@ interface StoreCommands {
   fieldopsVoid(log: string, appendKey: string, seq: number, expectedMarker: string): Promise<number>;
   fieldopsClaim(meta: string, field: string, ttl: number): Promise<number>;
   fieldopsSetUser(meta: string, userId: string, userName: string, ttl: number): Promise<number>;
+  fieldopsHomeSwap(home: string, expected: string, conversationId: string, ttl: number): Promise<number>;
 }
 
 /** The store's scripts queued on a pipeline (ioredis adds defined commands to pipelines too). */
@@ -349,6 +366,7 @@ function defineStoreCommands(redis: RedisClient): void {
   redis.defineCommand('fieldopsCreate', { numberOfKeys: 1, lua: CREATE_SCRIPT });
   redis.defineCommand('fieldopsClaim', { numberOfKeys: 1, lua: CLAIM_SCRIPT });
   redis.defineCommand('fieldopsSetUser', { numberOfKeys: 1, lua: SET_USER_SCRIPT });
+  redis.defineCommand('fieldopsHomeSwap', { numberOfKeys: 1, lua: HOME_SWAP_SCRIPT });
 }
 
 /**
@@ -448,6 +466,34 @@ export class RedisConversationStore implements ConversationStore {
       this.retentionSeconds,
     );
     return result === -1 ? undefined : this.get(conversationId);
+  }
+
+  /**
+   * The (bot, user) key is a key of its own (on a cluster, any shard): read it, check that the conversation it names
+   * is live, else create the candidate and name it with a compare-and-set, so that of two callers racing one wins
+   * and the other reads the winner's (its own candidate stays empty and expires).
+   */
+  async homeConversation(candidate: ConversationRecord & { userId: string }): Promise<ConversationRecord> {
+    const key = this.homeKey(candidate.botId, candidate.userId);
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const named = await this.redis.get(key);
+      if (named !== null) {
+        const record = await this.get(named);
+        if (record?.botId === candidate.botId && record.userId === candidate.userId) {
+          await this.redis.expire(key, this.retentionSeconds);
+          return record;
+        }
+      }
+      await this.create(candidate);
+      const swapped = await this.redis.fieldopsHomeSwap(
+        key,
+        named ?? '',
+        candidate.conversationId,
+        this.retentionSeconds,
+      );
+      if (swapped === 1) return (await this.get(candidate.conversationId)) ?? candidate;
+    }
+    throw new Error(`the home conversation of ${candidate.userId} is contended`);
   }
 
   async claimMilestone(conversationId: string, milestone: ConversationMilestone): Promise<boolean> {
@@ -786,6 +832,11 @@ export class RedisConversationStore implements ConversationStore {
   /** The conversation part of its keys: hash-tagged on a cluster, so all of them live on one shard. */
   private conversationPart(conversationId: string): string {
     return this.clustered ? hashTag(conversationId) : conversationId;
+  }
+
+  /** The (bot, user) → home conversation key: a digest of both ids, so any ids make distinct keys of one size. */
+  private homeKey(botId: string, userId: string): string {
+    return `${this.prefix}home:${homeDigest(botId, userId)}`;
   }
 
   private metaKey(conversationId: string): string {

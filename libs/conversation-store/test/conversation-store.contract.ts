@@ -51,6 +51,32 @@ export function describeConversationStoreContract(
       expect(await store.setUserIfUnset(`c-${randomUUID()}`, { userId: 'u' })).toBeUndefined();
     });
 
+    it('keeps one home conversation per bot and user, whatever the callers and instances', async () => {
+      const userId = `dl_${randomUUID()}`;
+      const candidates = [store, peer, store, peer].map((instance) =>
+        instance.homeConversation({ ...newConversation({ userId, userName: 'Ann' }), userId }),
+      );
+      const homes = await Promise.all(candidates);
+      const [home] = homes;
+      expect(new Set(homes.map((record) => record.conversationId)).size).toBe(1);
+      expect(home).toMatchObject({ botId: 'bot-1', userId, userName: 'Ann' });
+      expect(await peer.get(home.conversationId)).toMatchObject({ userId });
+      // Asked again with another candidate: the same conversation; another bot or user has its own.
+      const again = await peer.homeConversation({ ...newConversation({ userId }), userId });
+      expect(again.conversationId).toBe(home.conversationId);
+      const otherBot = await store.homeConversation({
+        ...newConversation({ userId, botId: 'bot-2' }),
+        userId,
+      });
+      const otherUser = await store.homeConversation({
+        ...newConversation({ userId: `${userId}x` }),
+        userId: `${userId}x`,
+      });
+      expect(otherBot.conversationId).not.toBe(home.conversationId);
+      expect(otherUser.conversationId).not.toBe(home.conversationId);
+      expect(otherBot.conversationId).not.toBe(otherUser.conversationId);
+    });
+
     it('lets exactly one caller claim each milestone', async () => {
       const record = newConversation();
       await store.create(record);

@@ -27,6 +27,37 @@ describe('InProcessConversationStore retention', () => {
   });
 });
 
+describe('InProcessConversationStore home conversations', () => {
+  it('names a new home conversation once the one it named has expired', async () => {
+    let now = 1_000_000;
+    const store = new InProcessConversationStore({ retentionSeconds: 10, now: () => now });
+    try {
+      const first = await store.homeConversation({
+        conversationId: 'h1',
+        botId: 'b',
+        createdAt: now,
+        userId: 'u',
+      });
+      now += 9_000;
+      expect(
+        (await store.homeConversation({ conversationId: 'h2', botId: 'b', createdAt: now, userId: 'u' }))
+          .conversationId,
+      ).toBe(first.conversationId);
+      now += 2_000; // h1 (last written at the start) has expired; the key, used 2 s ago, has not
+      const second = await store.homeConversation({
+        conversationId: 'h3',
+        botId: 'b',
+        createdAt: now,
+        userId: 'u',
+      });
+      expect(second.conversationId).toBe('h3');
+      expect(await store.get('h3')).toMatchObject({ userId: 'u' });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('InProcessConversationStore append', () => {
   it('keeps timestamps strictly increasing when the clock stands still or steps back', async () => {
     let now = 1_700_000_000_000;

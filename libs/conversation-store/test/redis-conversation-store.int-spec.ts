@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import {
   AppendNotReplicatedError,
+  homeDigest,
   isoTimestampFromMicros,
   RedisConversationStore,
   UnknownConversationError,
@@ -37,6 +38,33 @@ describe(
       });
       afterEach(async () => {
         await admin.quit();
+      });
+
+      it('names a new home conversation when the one its key names has expired, the key with the retention as its time to live', async () => {
+        const store = new RedisConversationStore({ redisUrl: url, keyPrefix, retentionSeconds: 120 });
+        try {
+          const userId = `dl_${randomUUID()}`;
+          const first = await store.homeConversation({
+            conversationId: `c-${randomUUID()}`,
+            botId: 'b',
+            createdAt: Date.now(),
+            userId,
+          });
+          const homeKey = `${keyPrefix}home:${homeDigest('b', userId)}`;
+          expect(await admin.get(homeKey)).toBe(first.conversationId);
+          expect(await admin.ttl(homeKey)).toBeGreaterThan(100);
+          await admin.del(`${keyPrefix}conversation:${first.conversationId}`); // as the retention would
+          const second = await store.homeConversation({
+            conversationId: `c-${randomUUID()}`,
+            botId: 'b',
+            createdAt: Date.now(),
+            userId,
+          });
+          expect(second.conversationId).not.toBe(first.conversationId);
+          expect(await admin.get(homeKey)).toBe(second.conversationId);
+        } finally {
+          await store.close();
+        }
       });
 
       it('gives every key of a conversation the retention as its time to live', async () => {

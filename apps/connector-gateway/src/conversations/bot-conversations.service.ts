@@ -166,7 +166,10 @@ export class BotConversationsService {
     return members;
   }
 
-  /** CreateConversation: a new conversation of the bot with the given user (at most one user member). */
+  /**
+   * CreateConversation: with one user member, the user's home conversation with the bot (created when there is
+   * none); with none, a new conversation.
+   */
   async create(
     bot: BotRegistration,
     parameters: Record<string, unknown>,
@@ -184,14 +187,20 @@ export class BotConversationsService {
       throw badArgument('members[0].id: must be a string');
     if (parameters.isGroup === true) throw badArgument('isGroup: Direct Line has no group conversations');
     if (parameters.activity !== undefined) assertValidBotActivity(parameters.activity);
-    const record: ConversationRecord = {
+    const candidate: ConversationRecord = {
       conversationId: randomBytes(16).toString('base64url'),
       botId: bot.id,
       createdAt: Date.now(),
       ...(member && { userId: member.id as string }),
       ...(member && typeof member.name === 'string' && { userName: member.name }),
     };
-    await this.store.create(record);
+    // One user member: that user's home conversation with the bot (one per bot and user, as Teams keeps one 1:1
+    // chat), which a chat page opens with a token for it (relay-gateway's tokens/generate `homeConversation`).
+    const record =
+      candidate.userId === undefined
+        ? candidate
+        : await this.store.homeConversation({ ...candidate, userId: candidate.userId });
+    if (candidate.userId === undefined) await this.store.create(candidate);
     const initial =
       parameters.activity === undefined
         ? undefined

@@ -22,7 +22,8 @@ function tokenUser(token: string): unknown {
 
 /**
  * Exchanges the bot's Direct Line secret for a one-conversation token at relay-gateway
- * (`POST /v3/directline/tokens/generate`), with the signed-in account embedded (`dl_<user id>`, its user name).
+ * (`POST /v3/directline/tokens/generate`), with the signed-in account embedded (`dl_<user id>`, its user name); with
+ * INSPECTION_BOT_HOME_CONVERSATION for the account's home conversation (the one the bot's proactive cards go to).
  * The relay then stamps that id as `from.id` on everything the page sends. The secret stays on this server.
  * The token is refreshable until the chat session's end and no further (`refreshableUntil`: the session cookie's
  * expiry when the token is asked for), so a copy of it does not outlive the session; the page's own token route
@@ -94,6 +95,8 @@ export class DirectLineTokenService {
         },
         body: JSON.stringify({
           user: { id: userId, name: userName },
+          // The person's home conversation: proactive cards sent while the page was closed are waiting in it.
+          ...(this.environment.INSPECTION_BOT_HOME_CONVERSATION && { homeConversation: true }),
           refreshableUntil: new Date(
             Date.now() + this.environment.INSPECTION_BOT_SESSION_TTL_SECONDS * 1000,
           ).toISOString(),

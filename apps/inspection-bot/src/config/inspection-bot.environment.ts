@@ -46,6 +46,14 @@ export class InspectionBotEnvironment extends CommonEnvironment {
   @Expose() @ToBoolean() @IsBoolean() INSPECTION_BOT_UPDATE_ANSWERED_CARDS: boolean = true;
 
   /**
+   * The chat page opens the person's home conversation with the bot (relay-gateway's `tokens/generate` with
+   * `homeConversation`), the one the bot's proactive cards to them go to, so a card sent while the page was closed is
+   * waiting there. `false`: every new token is for a new conversation (a welcome each time; proactive cards then go
+   * to a conversation no page opens).
+   */
+  @Expose() @ToBoolean() @IsBoolean() INSPECTION_BOT_HOME_CONVERSATION: boolean = false;
+
+  /**
    * The phrasebook the local translator serves the bot's own strings from.
    *
    * @default `apps/inspection-bot/phrasebook.yaml`

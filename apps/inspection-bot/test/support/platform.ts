@@ -72,6 +72,8 @@ export async function startInspectionPlatform(
     botLogger?: Logger;
     /** More of inspection-api's environment, knowing the bot's port (a provider's return origin). */
     apiEnvironment?: (ports: { botPort: number }) => Record<string, string>;
+    /** More of the bot's environment. */
+    botEnvironment?: Record<string, string>;
   } = {},
 ): Promise<RunningInspectionPlatform> {
   const adminUrl = process.env.DATABASE_URL;
@@ -172,6 +174,7 @@ export async function startInspectionPlatform(
       INSPECTION_BOT_TRANSLATOR_AUTH: 'exchanged-token',
       INSPECTION_BOT_TRANSLATOR_KEY: TRANSLATOR_KEYS[0],
       INSPECTION_BOT_TRANSLATOR_KEY_2: TRANSLATOR_KEYS[1],
+      ...options.botEnvironment,
     };
     const bot = await startInspectionBot({ logger: options.botLogger, environment: botEnvironment });
     services.push(bot);

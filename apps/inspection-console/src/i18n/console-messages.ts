@@ -88,6 +88,8 @@ export const consoleEnglish = {
       error: 'Could not load this part: %{message}',
       retry: 'Retry',
       none: 'None',
+      offline:
+        'You are offline. What you save now waits in this tab and is sent as soon as the connection is back; keep the tab open.',
     },
     today: {
       title: 'Today',
@@ -532,6 +534,7 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
       error: '此部分加载失败：%{message}',
       retry: '重试',
       none: '无',
+      offline: '您已离线。现在保存的内容会留在此标签页中，网络恢复后立即发送；请不要关闭此标签页。',
     },
     today: {
       title: '今日',

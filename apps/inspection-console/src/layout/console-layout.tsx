@@ -28,6 +28,7 @@ import {
 } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import { ConsoleLocalesButton } from './locale-button';
+import { OfflineBanner } from './offline-banner';
 
 /** The "supervisors only" page an inspector sees after signing in. */
 export function SupervisorsOnly() {
@@ -118,5 +119,10 @@ export function ConsoleLayout({ children }: { children: ReactNode }) {
   const { permissions, isPending } = usePermissions<string>();
   if (isPending) return <Loading />;
   if (permissions !== 'supervisor') return <SupervisorsOnly />;
-  return <Layout appBar={ConsoleAppBar}>{children}</Layout>;
+  return (
+    <Layout appBar={ConsoleAppBar}>
+      <OfflineBanner />
+      {children}
+    </Layout>
+  );
 }

@@ -54,6 +54,36 @@ describe('TokensService', () => {
     expect(claims.origins).toEqual(['https://a.example']);
   });
 
+  it("generate: homeConversation gives a token for the user's home conversation, the same each time; without it a new one", async () => {
+    const home = await store.homeConversation({
+      conversationId: 'home-of-u7',
+      botId: 'bot-1',
+      createdAt: Date.now(),
+      userId: 'u7',
+    });
+    const body = { user: { id: 'u7' }, homeConversation: true };
+    const [first, second] = [
+      await service.generate(secretOf(plain), body),
+      await service.generate(secretOf(plain), { User: { Id: 'u7' }, HomeConversation: true }),
+    ];
+    expect([first.conversationId, second.conversationId]).toEqual([home.conversationId, home.conversationId]);
+    expect(issuer.verify(first.token).claims).toMatchObject({ conv: home.conversationId, user: 'u7' });
+    const ordinary = await service.generate(secretOf(plain), { user: { id: 'u7' } });
+    expect(ordinary.conversationId).not.toBe(home.conversationId);
+    // A user with no home conversation yet gets one, kept for the next token.
+    const created = await service.generate(secretOf(plain), { user: { id: 'u8' }, homeConversation: true });
+    expect(
+      (await service.generate(secretOf(plain), { user: { id: 'u8' }, homeConversation: true }))
+        .conversationId,
+    ).toBe(created.conversationId);
+    await expect(service.generate(secretOf(plain), { homeConversation: true })).rejects.toEqual(
+      refusal(400, 'BadArgument', 'homeConversation needs user.id'),
+    );
+    await expect(
+      service.generate(secretOf(plain), { user: { id: 'u7' }, homeConversation: 'yes' }),
+    ).rejects.toEqual(refusal(400, 'BadArgument', 'homeConversation must be true or false'));
+  });
+
   it('generate: a token cannot mint another token (403)', async () => {
     const { conversationId, token } = await service.generate(secretOf(plain), {});
     const credential: Credential = {

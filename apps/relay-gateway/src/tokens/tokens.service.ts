@@ -20,21 +20,27 @@ export class TokensService {
     private readonly issuer: TokenIssuer,
   ) {}
 
-  /** Secret → a token for a new (pre-allocated, not started) conversation; the bot is not contacted. */
+  /**
+   * Secret → a token for a new (pre-allocated, not started) conversation, or with `homeConversation` for the user's
+   * home conversation (where the bot's proactive messages to the user are waiting); the bot is not contacted.
+   */
   async generate(credential: Credential, body: unknown, lifetimeSeconds?: number): Promise<TokenResponse> {
     if (credential.kind !== 'secret') {
       throw badArgument('Cannot use a scoped token to generate a different scoped token', 403);
     }
     const parameters = parseTokenParameters(body);
     assertEnhancedAuthentication(credential.bot, parameters.userId);
-    const conversationId = newConversationId();
-    await this.store.create({
-      conversationId,
+    const fresh = {
+      conversationId: newConversationId(),
       botId: credential.bot.id,
       createdAt: Date.now(),
       ...(parameters.userId ? { userId: parameters.userId } : {}),
       ...(parameters.userName ? { userName: parameters.userName } : {}),
-    });
+    };
+    let conversationId = fresh.conversationId;
+    if (parameters.home && parameters.userId !== undefined)
+      ({ conversationId } = await this.store.homeConversation({ ...fresh, userId: parameters.userId }));
+    else await this.store.create(fresh);
     // With enhanced authentication the configured origins win; otherwise the caller's (if any) bind the token.
     const origins = trustedOriginsFor(credential.bot, parameters.trustedOrigins);
     const issued = this.issuer.issueConversationToken(

@@ -11,6 +11,12 @@ export interface TokenParameters {
    * sign-in service ties a page's token to the page's session. Absent: refreshable while unexpired (Direct Line).
    */
   until?: number;
+  /**
+   * `homeConversation: true` (an extension of this relay; needs `user.id`): the token is for the user's home
+   * conversation with the bot, the one the bot's proactive messages to that user go to (created when there is none),
+   * instead of a new conversation.
+   */
+  home: boolean;
 }
 
 export function parseTokenParameters(body: unknown): TokenParameters {
@@ -19,7 +25,7 @@ export function parseTokenParameters(body: unknown): TokenParameters {
   }
   const record = lowerKeys(body);
   const user = lowerKeys(record.user);
-  const parameters: TokenParameters = { trustedOrigins: [] };
+  const parameters: TokenParameters = { trustedOrigins: [], home: false };
   if (user.id !== undefined) {
     if (typeof user.id !== 'string' || user.id.trim() === '' || user.id.length > 256) {
       throw badArgument('user.id must be a non-empty string');
@@ -50,6 +56,12 @@ export function parseTokenParameters(body: unknown): TokenParameters {
       throw badArgument('refreshableUntil must be an ISO 8601 instant in the future');
     }
     parameters.until = Math.floor(instant / 1000);
+  }
+  const home = record.homeconversation;
+  if (home !== undefined) {
+    if (typeof home !== 'boolean') throw badArgument('homeConversation must be true or false');
+    if (home && parameters.userId === undefined) throw badArgument('homeConversation needs user.id');
+    parameters.home = home;
   }
   return parameters;
 }
