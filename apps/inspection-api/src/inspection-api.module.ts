@@ -10,6 +10,8 @@ import { type JwtPayload } from 'jsonwebtoken';
 import { DataSource } from 'typeorm';
 import { ActionsController } from './actions/actions.controller';
 import { ActionsService } from './actions/actions.service';
+import { TeamsController } from './teams/teams.controller';
+import { TeamsService } from './teams/teams.service';
 import { ApiRootController } from './api-root.controller';
 import { AuditController } from './audit/audit.controller';
 import { AuditService } from './audit/audit.service';
@@ -113,6 +115,7 @@ export class InspectionApiModule {
         RecordsController,
         ReportsController,
         ActionsController,
+        TeamsController,
         MediaController,
         // Before UsersController: its `:id` routes must not see `me/notifications`.
         NotificationPreferencesController,
@@ -140,6 +143,7 @@ export class InspectionApiModule {
         IdempotencyService,
         RecordsService,
         ActionsService,
+        TeamsService,
         RecordsExportService,
         ReportsService,
         ReportSubscriptionsService,

@@ -124,6 +124,8 @@ describe('corrective actions (/api/actions/)', () => {
       'item',
       'assignee',
       'assignee_username',
+      'assignee_team',
+      'assignee_team_name',
       'due_date',
       'priority',
       'status',

@@ -4,13 +4,14 @@ import { ACTION_STATUSES, checkActionWrite, movesFrom } from '@fieldops/inspecti
 import { SUPERVISOR_MOVES } from '../src/actions/action-moves';
 
 describe('the moves the console offers a supervisor', () => {
-  const supervisor = { userId: 1, role: 'supervisor' as const };
+  const supervisor = { userId: 1, role: 'supervisor' as const, teamIds: [] };
 
   it.each(ACTION_STATUSES)('from %s: exactly the moves inspection-api allows a supervisor', (from) => {
     const allowed = ACTION_STATUSES.filter(
       (to) =>
         to !== from &&
-        checkActionWrite({ status: from, assigneeId: null }, ['status'], to, supervisor).allowed,
+        checkActionWrite({ status: from, assigneeId: null, assigneeTeamId: null }, ['status'], to, supervisor)
+          .allowed,
     );
     expect([...SUPERVISOR_MOVES[from]].sort()).toEqual([...allowed].sort());
     expect([...SUPERVISOR_MOVES[from]].sort()).toEqual([...movesFrom(from)].sort());

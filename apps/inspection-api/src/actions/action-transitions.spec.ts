@@ -1,6 +1,8 @@
 import {
   ACTION_STATUSES,
   type ActionActor,
+  assignmentAfter,
+  ONE_ASSIGNEE,
   type ActionStatus,
   checkActionComment,
   checkActionCreate,
@@ -15,10 +17,11 @@ import {
   VERIFIED_READ_ONLY,
 } from './action-transitions';
 
-const SUPERVISOR: ActionActor = { userId: 1, role: 'supervisor' };
-const ASSIGNEE: ActionActor = { userId: 2, role: 'inspector' };
-const OTHER: ActionActor = { userId: 3, role: 'inspector' };
-const action = (status: ActionStatus) => ({ status, assigneeId: ASSIGNEE.userId });
+const SUPERVISOR: ActionActor = { userId: 1, role: 'supervisor', teamIds: [] };
+const ASSIGNEE: ActionActor = { userId: 2, role: 'inspector', teamIds: [] };
+const OTHER: ActionActor = { userId: 3, role: 'inspector', teamIds: [8] };
+const ALLOWED = { allowed: true };
+const action = (status: ActionStatus) => ({ status, assigneeId: ASSIGNEE.userId, assigneeTeamId: null });
 
 /** Every (from, to) pair of the workflow, and who may make it. */
 const MOVES: Array<[ActionStatus, ActionStatus, 'anyone' | 'supervisor']> = [
@@ -112,7 +115,7 @@ describe('action transitions', () => {
   });
 
   it('an unassigned action: only supervisors write to it', () => {
-    const unassigned = { status: 'open' as const, assigneeId: null };
+    const unassigned = { status: 'open' as const, assigneeId: null, assigneeTeamId: null };
     expect(checkActionWrite(unassigned, ['status'], 'in_progress', ASSIGNEE)).toMatchObject({ status: 403 });
     expect(checkActionWrite(unassigned, ['status'], 'in_progress', SUPERVISOR)).toEqual({ allowed: true });
   });
@@ -134,6 +137,82 @@ describe('action transitions', () => {
       status: 403,
       detail: PERMISSION_DENIED,
     });
+  });
+});
+
+describe('actions assigned to a team', () => {
+  const TEAM = 7;
+  const MEMBER: ActionActor = { userId: 4, role: 'inspector', teamIds: [TEAM] };
+  const teamAction = (status: ActionStatus = 'open') => ({ status, assigneeId: null, assigneeTeamId: TEAM });
+
+  it("is the team's members' to move, close out and comment on; not other inspectors'", () => {
+    expect(checkActionWrite(teamAction(), ['status', 'close_out_note'], 'done', MEMBER)).toEqual(ALLOWED);
+    expect(checkActionComment(teamAction(), MEMBER)).toEqual(ALLOWED);
+    expect(checkActionWrite(teamAction(), ['status'], 'done', OTHER)).toEqual({
+      allowed: false,
+      status: 403,
+      detail: PERMISSION_DENIED,
+    });
+    expect(checkActionComment(teamAction(), ASSIGNEE)).toMatchObject({ status: 403 });
+    expect(checkActionWrite(teamAction('done'), ['status'], 'verified', MEMBER)).toMatchObject({
+      status: 403,
+      detail: SUPERVISORS_VERIFY,
+    });
+  });
+
+  it('a member may take it (assign it to themselves), not give it to someone else', () => {
+    const taken = { assigneeId: MEMBER.userId, assigneeTeamId: null };
+    const fields = ['assignee', 'assignee_team'];
+    expect(checkActionWrite(teamAction(), fields, undefined, MEMBER, taken)).toEqual(ALLOWED);
+    expect(checkActionWrite(teamAction(), [...fields, 'status'], 'in_progress', MEMBER, taken)).toEqual(
+      ALLOWED,
+    );
+    const other = { assigneeId: ASSIGNEE.userId, assigneeTeamId: null };
+    expect(checkActionWrite(teamAction(), fields, undefined, MEMBER, other)).toMatchObject({
+      status: 403,
+      detail: SUPERVISORS_EDIT,
+    });
+    const cleared = { assigneeId: null, assigneeTeamId: null };
+    expect(checkActionWrite(teamAction(), ['assignee_team'], undefined, MEMBER, cleared)).toMatchObject({
+      status: 403,
+    });
+    // Taking is for the team's actions: the assignee of a user's action cannot hand it to a team.
+    const toTeam = { assigneeId: null, assigneeTeamId: TEAM };
+    expect(checkActionWrite(action('open'), fields, undefined, ASSIGNEE, toTeam)).toMatchObject({
+      status: 403,
+    });
+    expect(checkActionWrite(teamAction(), ['title'], undefined, MEMBER, taken)).toMatchObject({
+      status: 403,
+      detail: SUPERVISORS_EDIT,
+    });
+  });
+
+  it('a verified team action is read-only for its members too', () => {
+    expect(checkActionComment(teamAction('verified'), MEMBER)).toMatchObject({
+      status: 403,
+      detail: VERIFIED_READ_ONLY,
+    });
+  });
+
+  it('is a user, a team or nobody: both at once is a 400; the one sent replaces the other', () => {
+    const current = { assigneeId: null, assigneeTeamId: TEAM };
+    expect(assignmentAfter(current, { assignee: 2, assignee_team: 7 })).toEqual({
+      errors: { non_field_errors: [ONE_ASSIGNEE] },
+    });
+    expect(assignmentAfter(current, { assignee: 2 })).toEqual({
+      assignment: { assigneeId: 2, assigneeTeamId: null },
+    });
+    expect(assignmentAfter({ assigneeId: 2, assigneeTeamId: null }, { assignee_team: 9 })).toEqual({
+      assignment: { assigneeId: null, assigneeTeamId: 9 },
+    });
+    expect(assignmentAfter(current, { assignee: 2, assignee_team: null })).toEqual({
+      assignment: { assigneeId: 2, assigneeTeamId: null },
+    });
+    expect(assignmentAfter(current, { assignee: null })).toEqual({ assignment: current });
+    expect(assignmentAfter(current, { assignee_team: null })).toEqual({
+      assignment: { assigneeId: null, assigneeTeamId: null },
+    });
+    expect(assignmentAfter(current, {})).toEqual({ assignment: current });
   });
 });
 

@@ -5,7 +5,10 @@ import { type Role } from '../users/role';
  * - the status moves `open → in_progress → done → verified`, and any unfinished action may be `cancelled`:
  *   `open` → `in_progress` | `done` | `cancelled`; `in_progress` → `open` | `done` | `cancelled`;
  *   `done` → `in_progress` (rework) | `verified`; `cancelled` → `open` (reopened); `verified` is final;
- * - only the assignee or a supervisor writes to an action (moves it, closes it out, comments);
+ * - an action is assigned to a user (`assignee`), to a team (`assignee_team`), or to nobody, never to both;
+ * - only the assignee, a member of the assignee team, or a supervisor writes to an action (moves it, closes it
+ *   out, comments); a member of the assignee team may also take it: assign it to themselves, which unassigns the
+ *   team;
  * - only a supervisor verifies, cancels or reopens a cancelled action, and changes what the action is (title,
  *   description, assignee, due date, priority, record);
  * - a verified action is read-only, for everyone.
@@ -34,11 +37,18 @@ const ASSIGNEE_FIELDS = new Set(['status', 'close_out_note', 'close_out_photo'])
 export interface ActionActor {
   userId: number;
   role: Role;
+  /** The teams the actor is a member of. */
+  teamIds: readonly number[];
 }
 
-export interface ActionState {
-  status: ActionStatus;
+/** Who an action is assigned to: a user, a team, or nobody (never both). */
+export interface ActionAssignment {
   assigneeId: number | null;
+  assigneeTeamId: number | null;
+}
+
+export interface ActionState extends ActionAssignment {
+  status: ActionStatus;
 }
 
 export type ActionDecision =
@@ -52,15 +62,57 @@ export const SUPERVISORS_VERIFY = 'Only a supervisor may verify an action.';
 export const SUPERVISORS_CANCEL = 'Only a supervisor may cancel an action or reopen a cancelled one.';
 export const SUPERVISORS_EDIT =
   'Only a supervisor may change this action; the assignee may move it and close it out.';
+export const ONE_ASSIGNEE = 'Assign the action to a user or to a team, not both.';
 
 const ALLOWED: ActionDecision = { allowed: true };
 const forbidden = (detail: string): ActionDecision => ({ allowed: false, status: 403, detail });
 
-/** Who may write to the action at all (before what is written is looked at): the assignee or a supervisor. */
+/** Whether the action is the actor's: assigned to them, or to a team they are a member of. */
+export const isAssignedTo = (action: ActionAssignment, actor: ActionActor): boolean =>
+  action.assigneeId === actor.userId ||
+  (action.assigneeTeamId !== null && actor.teamIds.includes(action.assigneeTeamId));
+
+/**
+ * Who may write to the action at all (before what is written is looked at): the assignee, a member of the
+ * assignee team, or a supervisor.
+ */
 function mayWrite(action: ActionState, actor: ActionActor): ActionDecision {
   if (action.status === 'verified') return forbidden(VERIFIED_READ_ONLY);
-  if (actor.role === 'supervisor' || action.assigneeId === actor.userId) return ALLOWED;
+  if (actor.role === 'supervisor' || isAssignedTo(action, actor)) return ALLOWED;
   return forbidden(PERMISSION_DENIED);
+}
+
+/** A member of the assignee team assigning the action to themselves (the team is unassigned by it). */
+function isTake(action: ActionState, after: ActionAssignment, actor: ActionActor): boolean {
+  return (
+    action.assigneeTeamId !== null &&
+    actor.teamIds.includes(action.assigneeTeamId) &&
+    after.assigneeId === actor.userId &&
+    after.assigneeTeamId === null
+  );
+}
+
+const ASSIGNMENT_FIELDS = new Set(['assignee', 'assignee_team']);
+
+/**
+ * The assignment a write leaves (`sent`: the assignment fields the write sends): both set is a 400; the one sent
+ * replaces the other (assigning a user unassigns the team, and the other way round).
+ */
+export function assignmentAfter(
+  current: ActionAssignment,
+  sent: { assignee?: number | null; assignee_team?: number | null },
+): { assignment: ActionAssignment } | { errors: Record<string, string[]> } {
+  const user = sent.assignee;
+  const team = sent.assignee_team;
+  if (user != null && team != null) return { errors: { non_field_errors: [ONE_ASSIGNEE] } };
+  if (user != null) return { assignment: { assigneeId: user, assigneeTeamId: null } };
+  if (team != null) return { assignment: { assigneeId: null, assigneeTeamId: team } };
+  return {
+    assignment: {
+      assigneeId: user === null ? null : current.assigneeId,
+      assigneeTeamId: team === null ? null : current.assigneeTeamId,
+    },
+  };
 }
 
 /** Whether `from → to` is a move of the workflow (staying in the same status is not a move). */
@@ -70,19 +122,26 @@ export const isMove = (from: ActionStatus, to: ActionStatus): boolean => MOVES[f
 export const movesFrom = (from: ActionStatus): readonly ActionStatus[] => MOVES[from];
 
 /**
- * A write to an existing action: `fields` are the serializer fields sent, `to` the status asked for (undefined when
- * the status is not sent). DRF's order: the permission checks (403) come before the validation of the move (400).
+ * A write to an existing action: `fields` are the serializer fields it changes, `to` the status asked for
+ * (undefined when the status is not sent), `after` the assignment it leaves (the current one when not given).
+ * DRF's order: the permission checks (403) come before the validation of the move (400).
  */
 export function checkActionWrite(
   action: ActionState,
   fields: readonly string[],
   to: ActionStatus | undefined,
   actor: ActionActor,
+  after: ActionAssignment = action,
 ): ActionDecision {
   const may = mayWrite(action, actor);
   if (!may.allowed) return may;
   const supervisor = actor.role === 'supervisor';
-  if (!supervisor && fields.some((field) => !ASSIGNEE_FIELDS.has(field))) return forbidden(SUPERVISORS_EDIT);
+  const take = isTake(action, after, actor);
+  if (
+    !supervisor &&
+    fields.some((field) => !ASSIGNEE_FIELDS.has(field) && !(take && ASSIGNMENT_FIELDS.has(field)))
+  )
+    return forbidden(SUPERVISORS_EDIT);
   if (to === undefined || to === action.status) return ALLOWED;
   if (!isMove(action.status, to))
     return {
@@ -101,7 +160,7 @@ export function checkActionCreate(actor: ActionActor): ActionDecision {
   return actor.role === 'supervisor' ? ALLOWED : forbidden(PERMISSION_DENIED);
 }
 
-/** A comment: the assignee or a supervisor, not on a verified action. */
+/** A comment: the assignee, a member of the assignee team or a supervisor, not on a verified action. */
 export function checkActionComment(action: ActionState, actor: ActionActor): ActionDecision {
   return mayWrite(action, actor);
 }

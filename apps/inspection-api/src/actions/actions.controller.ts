@@ -82,7 +82,7 @@ export class ActionsController extends ResourceRoutes({
     });
     const { count, page, results } = await this.actions.page(
       mediaUrlBase(requestOrigin(request)),
-      actionFilters(query),
+      actionFilters(query, (request as Request & { user?: Principal }).user),
       wanted,
     );
     return pagedEnvelope(request, query, wanted, { count, page, results });
@@ -115,12 +115,15 @@ export class ActionsController extends ResourceRoutes({
   }
 }
 
-/** The actions list's filters (django-filter's messages). */
-function actionFilters(query: Map<string, string[]>): ActionFilters {
+/** The actions list's filters (django-filter's messages); `assigned_to=me` is the signed-in user. */
+function actionFilters(query: Map<string, string[]>, user: Principal | undefined): ActionFilters {
   const errors: FieldErrors = {};
+  const assignedTo = queryValue(query, 'assigned_to');
   const filters: ActionFilters = {
     status: choiceFilter(queryValue(query, 'status'), 'status', ACTION_STATUSES, errors),
     assignee: integerFilter(queryValue(query, 'assignee'), 'assignee', errors),
+    assigneeTeam: integerFilter(queryValue(query, 'assignee_team'), 'assignee_team', errors),
+    assignedTo: assignedTo === 'me' ? (user?.userId ?? 0) : integerFilter(assignedTo, 'assigned_to', errors),
     overdue: booleanFilter(queryValue(query, 'overdue')),
     record: integerFilter(queryValue(query, 'record'), 'record', errors),
     device: integerFilter(queryValue(query, 'device'), 'device', errors),
@@ -135,6 +138,18 @@ function ActionFilterQueries(): MethodDecorator {
   return applyDecorators(
     ApiQuery({ name: 'status', required: false, enum: ACTION_STATUSES }),
     ApiQuery({ name: 'assignee', required: false, type: Number, description: "The assignee's user id." }),
+    ApiQuery({
+      name: 'assignee_team',
+      required: false,
+      type: Number,
+      description: "The assignee team's id.",
+    }),
+    ApiQuery({
+      name: 'assigned_to',
+      required: false,
+      description:
+        'A user\'s id, or `me`: the actions assigned to that user or to a team they are a member of (a person\'s "my actions").',
+    }),
     ApiQuery({
       name: 'overdue',
       required: false,

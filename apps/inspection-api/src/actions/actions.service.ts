@@ -26,6 +26,8 @@ import { MediaStorage } from '../media/media-storage';
 import { mediaUrlBase } from '../media/media-url';
 import {
   type ActionActor,
+  type ActionAssignment,
+  assignmentAfter,
   type ActionDecision,
   type ActionStatus,
   checkActionComment,
@@ -46,13 +48,16 @@ export const actionOverdueSql = (today: string): string =>
   `(a."due_date" IS NOT NULL AND a."due_date" < ${today}::date AND a."status" IN (${UNFINISHED.map((status) => `'${status}'`).join(', ')}))`;
 
 /** The Action representation of alias `a`; `$1` is the absolute media base URL, `$2` today's date. */
-export const ACTION_JSON = `json_build_object('id', a."id", 'title', a."title", 'description', a."description", 'record', a."record_id", 'device', a."device_id", 'item', a."item_id", 'assignee', a."assignee_id", 'assignee_username', (SELECT u."username" FROM "users" u WHERE u."id" = a."assignee_id"), 'due_date', to_char(a."due_date", 'YYYY-MM-DD'), 'priority', a."priority", 'status', a."status", 'overdue', ${actionOverdueSql('$2')}, 'close_out_note', a."close_out_note", 'close_out_photo', CASE WHEN a."close_out_photo" IS NULL THEN NULL ELSE $1::text || a."close_out_photo" END, 'created_at', ${isoTimestamp('a."created_at"')}, 'created_by', a."created_by", 'updated_at', ${isoTimestamp('a."updated_at"')}, 'transitions', COALESCE((SELECT json_agg(json_build_object('from', t."from_status", 'to', t."to_status", 'by', t."by_user", 'at', ${isoTimestamp('t."at"')}) ORDER BY t."id") FROM "action_transitions" t WHERE t."action_id" = a."id"), '[]'::json))`;
+export const ACTION_JSON = `json_build_object('id', a."id", 'title', a."title", 'description', a."description", 'record', a."record_id", 'device', a."device_id", 'item', a."item_id", 'assignee', a."assignee_id", 'assignee_username', (SELECT u."username" FROM "users" u WHERE u."id" = a."assignee_id"), 'assignee_team', a."assignee_team_id", 'assignee_team_name', (SELECT t."name" FROM "teams" t WHERE t."id" = a."assignee_team_id"), 'due_date', to_char(a."due_date", 'YYYY-MM-DD'), 'priority', a."priority", 'status', a."status", 'overdue', ${actionOverdueSql('$2')}, 'close_out_note', a."close_out_note", 'close_out_photo', CASE WHEN a."close_out_photo" IS NULL THEN NULL ELSE $1::text || a."close_out_photo" END, 'created_at', ${isoTimestamp('a."created_at"')}, 'created_by', a."created_by", 'updated_at', ${isoTimestamp('a."updated_at"')}, 'transitions', COALESCE((SELECT json_agg(json_build_object('from', t."from_status", 'to', t."to_status", 'by', t."by_user", 'at', ${isoTimestamp('t."at"')}) ORDER BY t."id") FROM "action_transitions" t WHERE t."action_id" = a."id"), '[]'::json))`;
 
 const COMMENT_JSON = `json_build_object('id', c."id", 'action', c."action_id", 'text', c."text", 'author', c."author", 'created_at', ${isoTimestamp('c."created_at"')})`;
 
 export interface ActionFilters {
   status?: string;
   assignee?: number;
+  assigneeTeam?: number;
+  /** A user's actions: assigned to them, or to a team they are a member of. */
+  assignedTo?: number;
   overdue?: boolean;
   record?: number;
   device?: number;
@@ -97,6 +102,14 @@ export function actionPageSql(
   if (filters.status !== undefined) conditions.push(`a."status" = ${parameters.add(filters.status)}`);
   if (filters.assignee !== undefined)
     conditions.push(`a."assignee_id" = ${parameters.add(filters.assignee)}`);
+  if (filters.assigneeTeam !== undefined)
+    conditions.push(`a."assignee_team_id" = ${parameters.add(filters.assigneeTeam)}`);
+  if (filters.assignedTo !== undefined) {
+    const user = parameters.add(filters.assignedTo);
+    conditions.push(
+      `(a."assignee_id" = ${user} OR a."assignee_team_id" IN (SELECT tm."team_id" FROM "team_members" tm WHERE tm."user_id" = ${user}))`,
+    );
+  }
   if (filters.record !== undefined) conditions.push(`a."record_id" = ${parameters.add(filters.record)}`);
   if (filters.device !== undefined) conditions.push(`a."device_id" = ${parameters.add(filters.device)}`);
   if (filters.priority !== undefined) conditions.push(`a."priority" = ${parameters.add(filters.priority)}`);
@@ -115,6 +128,7 @@ type Database = DataSource | EntityManager;
 interface ActionRow {
   status: ActionStatus;
   assignee_id: number | null;
+  assignee_team_id: number | null;
   title: string;
   description: string;
   record_id: number | null;
@@ -130,6 +144,7 @@ const COLUMNS: Record<string, keyof ActionRow> = {
   description: 'description',
   record: 'record_id',
   assignee: 'assignee_id',
+  assignee_team: 'assignee_team_id',
   due_date: 'due_date',
   priority: 'priority',
   status: 'status',
@@ -146,9 +161,26 @@ function refuse(decision: ActionDecision): void {
   throw new DrfException(403, { detail: decision.detail });
 }
 
-function actorOf(user: Principal | undefined): ActionActor {
+/** The actor of a request, with the teams they are a member of (the rules need them for inspectors only). */
+async function actorOf(db: Database, user: Principal | undefined): Promise<ActionActor> {
   // Every resource route is authenticated; a missing principal may do nothing.
-  return user ? { userId: user.userId, role: user.role } : { userId: 0, role: 'inspector' };
+  if (!user) return { userId: 0, role: 'inspector', teamIds: [] };
+  if (user.role === 'supervisor') return { userId: user.userId, role: user.role, teamIds: [] };
+  const rows: Array<{ team_id: number }> = await db.query(
+    `SELECT "team_id" FROM "team_members" WHERE "user_id" = $1`,
+    [user.userId],
+  );
+  return { userId: user.userId, role: user.role, teamIds: rows.map((row) => row.team_id) };
+}
+
+/** The assignment a write leaves, or its 400 (both a user and a team). */
+function assignmentOf(current: ActionAssignment, values: Record<string, FieldValue>): ActionAssignment {
+  const after = assignmentAfter(current, {
+    ...('assignee' in values ? { assignee: values.assignee as number | null } : {}),
+    ...('assignee_team' in values ? { assignee_team: values.assignee_team as number | null } : {}),
+  });
+  if ('errors' in after) throw validationError(after.errors);
+  return after.assignment;
 }
 
 /** What a record that opened an action said, for its description. */
@@ -210,15 +242,16 @@ export class ActionsService implements ResourceService {
 
   /** POST (supervisors): a new open action, from a record or not. */
   async create(readInput: () => Input, request: ResourceRequest): Promise<unknown> {
-    refuse(checkActionCreate(actorOf(request.user)));
+    refuse(checkActionCreate(await actorOf(this.dataSource, request.user)));
     const { values, errors } = await this.validate(this.dataSource, readInput(), ACTION_CREATE_FIELDS, false);
     if (isFieldErrors(errors)) throw validationError(errors);
+    const assignment = assignmentOf({ assigneeId: null, assigneeTeamId: null }, values);
     const id = await audited(this.dataSource, request.user, (manager) =>
       this.insert(manager, {
         title: values.title as string,
         description: (values.description as string | undefined) ?? '',
         record: (values.record as number | null | undefined) ?? null,
-        assignee: (values.assignee as number | null | undefined) ?? null,
+        ...assignment,
         dueDate: (values.due_date as string | null | undefined) ?? null,
         priority: (values.priority as string | undefined) ?? 'medium',
         by: request.user?.username ?? '',
@@ -233,24 +266,26 @@ export class ActionsService implements ResourceService {
       title: string;
       description: string;
       record: number | null;
-      assignee: number | null;
+      assigneeId: number | null;
+      assigneeTeamId: number | null;
       dueDate: string | null;
       priority: string;
       by: string;
     },
   ): Promise<number> {
     const rows: Array<{ id: number }> = await db.query(
-      `INSERT INTO "actions" ("title", "description", "record_id", "device_id", "item_id", "assignee_id", "due_date", "priority", "created_by")
-       VALUES ($1, $2, $3, (SELECT r."device_id" FROM "check_records" r WHERE r."id" = $3), (SELECT r."item_id" FROM "check_records" r WHERE r."id" = $3), $4, $5, $6, $7)
+      `INSERT INTO "actions" ("title", "description", "record_id", "device_id", "item_id", "assignee_id", "assignee_team_id", "due_date", "priority", "created_by")
+       VALUES ($1, $2, $3, (SELECT r."device_id" FROM "check_records" r WHERE r."id" = $3), (SELECT r."item_id" FROM "check_records" r WHERE r."id" = $3), $4, $8, $5, $6, $7)
        RETURNING "id"`,
       [
         action.title,
         action.description,
         action.record,
-        action.assignee,
+        action.assigneeId,
         action.dueDate,
         action.priority,
         action.by,
+        action.assigneeTeamId,
       ],
     );
     const id = rows[0]?.id;
@@ -260,7 +295,10 @@ export class ActionsService implements ResourceService {
     );
     await this.events.emit(
       db,
-      actionEvents({ status: null, assigneeId: null }, { status: 'open', assigneeId: action.assignee }),
+      actionEvents(
+        { status: null, assigneeId: null, assigneeTeamId: null },
+        { status: 'open', assigneeId: action.assigneeId, assigneeTeamId: action.assigneeTeamId },
+      ),
       id,
     );
     return id;
@@ -295,7 +333,8 @@ export class ActionsService implements ResourceService {
       title: record.title,
       description: recordDescription(record.value, record.note),
       record: recordId,
-      assignee: null,
+      assigneeId: null,
+      assigneeTeamId: null,
       dueDate: null,
       priority: priorityForRecord(record.status),
       by,
@@ -335,7 +374,7 @@ export class ActionsService implements ResourceService {
     partial: boolean,
     request: ResourceRequest,
   ): Promise<unknown> {
-    const actor = actorOf(request.user);
+    const actor = await actorOf(this.dataSource, request.user);
     const current = await this.row(this.dataSource, id);
     refuse(checkActionWrite(current, [], undefined, actor));
     const input = readInput();
@@ -350,10 +389,13 @@ export class ActionsService implements ResourceService {
     try {
       await audited(this.dataSource, request.user, async (manager) => {
         const row = await this.row(manager, id, true);
+        const assignment = assignmentOf(row, values);
+        values.assignee = assignment.assigneeId;
+        values.assignee_team = assignment.assigneeTeamId;
         const changed = Object.keys(values).filter((field) => !same(values[field], row[COLUMNS[field]]));
         if (photo !== undefined) changed.push('close_out_photo');
         const to = values.status as ActionStatus | undefined;
-        refuse(checkActionWrite(row, changed, to, actor));
+        refuse(checkActionWrite(row, changed, to, actor, assignment));
         if (!changed.length) return;
         const assignments: string[] = [];
         const parameters = new SqlParameters();
@@ -382,14 +424,7 @@ export class ActionsService implements ResourceService {
             `INSERT INTO "action_transitions" ("action_id", "from_status", "to_status", "by_user") VALUES ($1, $2, $3, $4)`,
             [id, row.status, to, request.user?.username ?? ''],
           );
-        await this.events.emit(
-          manager,
-          actionEvents(row, {
-            status: to ?? row.status,
-            assigneeId: 'assignee' in values ? (values.assignee as number | null) : row.assigneeId,
-          }),
-          id,
-        );
+        await this.events.emit(manager, actionEvents(row, { status: to ?? row.status, ...assignment }), id);
       });
     } catch (error) {
       if (stored) await this.media.removeAll([stored]);
@@ -400,19 +435,15 @@ export class ActionsService implements ResourceService {
     return this.representation(this.dataSource, mediaUrlBase(request.origin), id);
   }
 
-  private async row(
-    db: Database,
-    id: number,
-    lock = false,
-  ): Promise<ActionRow & { assigneeId: number | null }> {
+  private async row(db: Database, id: number, lock = false): Promise<ActionRow & ActionAssignment> {
     const rows: ActionRow[] = await db.query(
-      `SELECT "status", "assignee_id", "title", "description", "record_id", to_char("due_date", 'YYYY-MM-DD') AS "due_date", "priority", "close_out_note", "close_out_photo"
+      `SELECT "status", "assignee_id", "assignee_team_id", "title", "description", "record_id", to_char("due_date", 'YYYY-MM-DD') AS "due_date", "priority", "close_out_note", "close_out_photo"
        FROM "actions" WHERE "id" = $1${lock ? ' FOR UPDATE' : ''}`,
       [id],
     );
     const row = rows[0];
     if (!row) throw notFound();
-    return { ...row, assigneeId: row.assignee_id };
+    return { ...row, assigneeId: row.assignee_id, assigneeTeamId: row.assignee_team_id };
   }
 
   /** Actions are history: DELETE is 405 (cancel an action instead). */
@@ -432,7 +463,7 @@ export class ActionsService implements ResourceService {
 
   /** `POST /api/actions/{id}/comments/`: the assignee or a supervisor, not on a verified action. */
   async addComment(id: number, readInput: () => Input, user: Principal | undefined): Promise<unknown> {
-    refuse(checkActionComment(await this.row(this.dataSource, id), actorOf(user)));
+    refuse(checkActionComment(await this.row(this.dataSource, id), await actorOf(this.dataSource, user)));
     const { values, errors } = await this.validate(
       this.dataSource,
       readInput(),

@@ -7,6 +7,7 @@ export const AUDIT_RESOURCES = [
   'action',
   'user',
   'report_subscription',
+  'team',
 ] as const;
 export type AuditResource = (typeof AUDIT_RESOURCES)[number];
 
@@ -22,4 +23,6 @@ export const AUDIT_EVENTS = [
   'assignee_added',
   'assignee_removed',
   'commented',
+  'member_added',
+  'member_removed',
 ] as const;

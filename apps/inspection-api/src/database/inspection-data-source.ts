@@ -31,6 +31,7 @@ import { CreateReports1732929600000 } from './migrations/1732929600000-create-re
 import { AddOidcSignIn1732929800000 } from './migrations/1732929800000-add-oidc-sign-in';
 import { AddChatNotifications1732931000000 } from './migrations/1732931000000-add-chat-notifications';
 import { CreateReportSubscriptions1732932200000 } from './migrations/1732932200000-create-report-subscriptions';
+import { CreateTeams1732932400000 } from './migrations/1732932400000-create-teams';
 
 /** Every migration, in order. New ones are appended here (and never edited once released). */
 export const INSPECTION_MIGRATIONS = [
@@ -60,6 +61,7 @@ export const INSPECTION_MIGRATIONS = [
   AddOidcSignIn1732929800000,
   AddChatNotifications1732931000000,
   CreateReportSubscriptions1732932200000,
+  CreateTeams1732932400000,
 ];
 
 /** Every entity of the service. */

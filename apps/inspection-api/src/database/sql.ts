@@ -14,6 +14,7 @@ const RELATED_TABLES: Record<string, string> = {
   check_plans: '"archived_at" IS NULL',
   check_records: 'TRUE',
   users: '"is_active"',
+  teams: 'TRUE',
 };
 
 /**

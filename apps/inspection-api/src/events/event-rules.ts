@@ -9,15 +9,17 @@ export function recordEvents(status: unknown, previousStatus?: unknown): EventTy
 }
 
 /**
- * The events a write to a corrective action raises: `action.assigned` when it gets an assignee (a new one or
- * another), `action.done` / `action.verified` when its status moves there.
+ * The events a write to a corrective action raises: `action.assigned` when it gets an assignee, a user or a team (a
+ * new one or another), `action.done` / `action.verified` when its status moves there.
  */
 export function actionEvents(
-  before: { status: string | null; assigneeId: number | null },
-  after: { status: string; assigneeId: number | null },
+  before: { status: string | null; assigneeId: number | null; assigneeTeamId: number | null },
+  after: { status: string; assigneeId: number | null; assigneeTeamId: number | null },
 ): EventType[] {
   const events: EventType[] = [];
-  if (after.assigneeId !== null && after.assigneeId !== before.assigneeId) events.push('action.assigned');
+  const newUser = after.assigneeId !== null && after.assigneeId !== before.assigneeId;
+  const newTeam = after.assigneeTeamId !== null && after.assigneeTeamId !== before.assigneeTeamId;
+  if (newUser || newTeam) events.push('action.assigned');
   if (after.status !== before.status && after.status === 'done') events.push('action.done');
   if (after.status !== before.status && after.status === 'verified') events.push('action.verified');
   return events;

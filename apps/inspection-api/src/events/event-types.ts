@@ -35,6 +35,6 @@ export const EVENT_SUBJECTS: Record<string, { table: string; json: string }> = {
   },
   action: {
     table: 'actions',
-    json: `json_build_object('id', x."id", 'title', x."title", 'status', x."status", 'priority', x."priority", 'assignee', x."assignee_id", 'assignee_username', (SELECT u."username" FROM "users" u WHERE u."id" = x."assignee_id"), 'due_date', to_char(x."due_date", 'YYYY-MM-DD'), 'record', x."record_id", 'device', x."device_id", 'item', x."item_id")`,
+    json: `json_build_object('id', x."id", 'title', x."title", 'status', x."status", 'priority', x."priority", 'assignee', x."assignee_id", 'assignee_username', (SELECT u."username" FROM "users" u WHERE u."id" = x."assignee_id"), 'assignee_team', x."assignee_team_id", 'assignee_team_name', (SELECT t."name" FROM "teams" t WHERE t."id" = x."assignee_team_id"), 'due_date', to_char(x."due_date", 'YYYY-MM-DD'), 'record', x."record_id", 'device', x."device_id", 'item', x."item_id")`,
   },
 };

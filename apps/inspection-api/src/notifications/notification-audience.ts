@@ -2,7 +2,8 @@
  * Who may be told of an event (before their own choice, `notification-schedule.ts`, decides whether and when):
  * - supervisors, of every event;
  * - a check's assigned inspectors (the plan's assignees), of `check.due` and `check.overdue`;
- * - an action's assignee, of its `action.*` events.
+ * - an action's assignee, of its `action.*` events; for an action assigned to a team, each member of the team (as
+ *   the team is when the notice is sent).
  * Only active people; never the platform's service accounts. As SQL: a condition on an event row `e` (columns
  * `type`, `data`) and a user row `u`; `serviceAccounts` is the SQL of a `text[]` of their usernames.
  */
@@ -12,5 +13,6 @@ export function audienceSql(serviceAccounts: string): string {
     u."role" = 'supervisor'
     OR (e."type" IN ('check.due', 'check.overdue') AND EXISTS (
       SELECT 1 FROM "check_plan_assignees" pa WHERE pa."plan_id" = ${planId} AND pa."user_id" = u."id"))
-    OR (e."type" LIKE 'action.%' AND (e."data"->>'assignee')::int = u."id")))`;
+    OR (e."type" LIKE 'action.%' AND ((e."data"->>'assignee')::int = u."id" OR EXISTS (
+      SELECT 1 FROM "team_members" tm WHERE tm."team_id" = (e."data"->>'assignee_team')::int AND tm."user_id" = u."id")))))`;
 }

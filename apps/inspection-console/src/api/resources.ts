@@ -183,6 +183,7 @@ export const AUDIT_RESOURCES = [
   'action',
   'user',
   'report_subscription',
+  'team',
 ] as const;
 export type AuditResource = (typeof AUDIT_RESOURCES)[number];
 
@@ -198,6 +199,8 @@ export const AUDIT_EVENTS = [
   'assignee_added',
   'assignee_removed',
   'commented',
+  'member_added',
+  'member_removed',
 ] as const;
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];
 

@@ -9,6 +9,7 @@ export const AUDIT_RESOURCE_NAMES: Record<AuditResource, string> = {
   action: 'actions',
   user: 'users',
   report_subscription: 'report-subscriptions',
+  team: 'teams',
 };
 
 /**

@@ -52,6 +52,12 @@ function EntryDetails({
         “{value('text', entry.after?.text)}”
       </Typography>
     );
+  if (entry.event === 'member_added' || entry.event === 'member_removed') {
+    const member = (entry.after ?? entry.before)?.member;
+    return typeof member === 'number' ? (
+      <Typography variant="body2">{value('assignee', member)}</Typography>
+    ) : null;
+  }
   if (entry.event === 'assignee_added' || entry.event === 'assignee_removed') {
     const assignee = (entry.after ?? entry.before)?.assignee;
     return typeof assignee === 'number' ? (

@@ -225,6 +225,8 @@ export const consoleEnglish = {
         assignee_added: 'Assignee added',
         assignee_removed: 'Assignee removed',
         commented: 'Commented',
+        member_added: 'Member added',
+        member_removed: 'Member removed',
       },
     },
     report_subscriptions: {
@@ -665,6 +667,8 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
         assignee_added: '添加了负责人',
         assignee_removed: '移除了负责人',
         commented: '添加了评论',
+        member_added: '添加了成员',
+        member_removed: '移除了成员',
       },
     },
     report_subscriptions: {

@@ -32,9 +32,21 @@ export class ActionDto {
   device: number | null;
   @ApiProperty({ type: Number, nullable: true, readOnly: true, description: "The record's check item." })
   item: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'Id of the user who is to do it.' })
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Id of the user who is to do it (null when a team is, or nobody).',
+  })
   assignee: number | null;
   @ApiProperty({ type: String, nullable: true, readOnly: true }) assignee_username: string | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      'Id of the team whose members are to do it (null when a user is, or nobody). A user and a team together are a 400; sending one unassigns the other.',
+  })
+  assignee_team: number | null;
+  @ApiProperty({ type: String, nullable: true, readOnly: true }) assignee_team_name: string | null;
   @ApiProperty({ type: String, format: 'date', nullable: true }) due_date: string | null;
   @ApiProperty({ enum: ACTION_PRIORITIES, default: 'medium' }) priority: string;
   @ApiProperty({
@@ -72,6 +84,7 @@ export class ActionInputDto {
   @ApiPropertyOptional() description?: string;
   @ApiPropertyOptional({ type: Number, nullable: true }) record?: number | null;
   @ApiPropertyOptional({ type: Number, nullable: true }) assignee?: number | null;
+  @ApiPropertyOptional({ type: Number, nullable: true }) assignee_team?: number | null;
   @ApiPropertyOptional({ type: String, format: 'date', nullable: true }) due_date?: string | null;
   @ApiPropertyOptional({ enum: ACTION_PRIORITIES }) priority?: string;
   @ApiPropertyOptional({ enum: ACTION_STATUSES, description: 'Writes only (a new action is open).' })
@@ -113,6 +126,7 @@ const COMMON: readonly FieldSpec[] = [
   { kind: 'char', name: 'description', required: false, allowBlank: true },
   { kind: 'pk', name: 'record', required: false, nullable: true, table: 'check_records' },
   { kind: 'pk', name: 'assignee', required: false, nullable: true, table: 'users' },
+  { kind: 'pk', name: 'assignee_team', required: false, nullable: true, table: 'teams' },
   { kind: 'date', name: 'due_date', required: false, nullable: true },
   { kind: 'choice', name: 'priority', required: false, choices: ACTION_PRIORITIES },
 ];
@@ -141,6 +155,8 @@ export const ACTION_INFO = serializerInfo(ACTION_UPDATE_FIELDS, [
   ['item', readOnlyFieldInfo('item', 'field')],
   'assignee',
   ['assignee_username', readOnlyFieldInfo('assignee_username', 'string')],
+  'assignee_team',
+  ['assignee_team_name', readOnlyFieldInfo('assignee_team_name', 'string')],
   'due_date',
   'priority',
   'status',
