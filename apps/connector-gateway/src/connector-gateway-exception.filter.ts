@@ -1,5 +1,5 @@
 import { Catch, HttpException, Inject, Injectable } from '@nestjs/common';
-import { BOT_FRAMEWORK_DEFAULT_CODES } from '@fieldops/contracts';
+import { BOT_FRAMEWORK_DEFAULT_CODES, BotFrameworkError } from '@fieldops/contracts';
 import {
   ErrorEnvelopeExceptionFilter,
   LOGGER,
@@ -18,6 +18,10 @@ const TRANSLATOR_PATH = /^\/translate\/?$/i;
 
 /** The Bot Connector envelope rendering, reused for every path but the Translator's. */
 class BotConnectorEnvelope extends ErrorEnvelopeExceptionFilter {
+  status(exception: unknown): number | undefined {
+    return this.statusOf(exception);
+  }
+
   body(error: WireError): unknown {
     return this.renderBody(error);
   }
@@ -38,7 +42,12 @@ export class ConnectorGatewayExceptionFilter extends WireExceptionFilter {
 
   constructor(@Inject(LOGGER) logger: Logger) {
     super(logger);
-    this.envelope = new BotConnectorEnvelope(logger, BOT_FRAMEWORK_DEFAULT_CODES);
+    this.envelope = new BotConnectorEnvelope(logger, BOT_FRAMEWORK_DEFAULT_CODES, BotFrameworkError);
+  }
+
+  /** A BotFrameworkError's own status; HttpException's (TranslatorException included) otherwise. */
+  protected override statusOf(exception: unknown): number | undefined {
+    return this.envelope.status(exception);
   }
 
   protected renderBody(error: WireError): unknown {
@@ -50,7 +59,8 @@ export class ConnectorGatewayExceptionFilter extends WireExceptionFilter {
       const code = error.status * 1000;
       const known = (TRANSLATOR_ERRORS as Record<number, string>)[code];
       const message =
-        error.exception instanceof HttpException && error.status < 500
+        (error.exception instanceof HttpException || error.exception instanceof BotFrameworkError) &&
+        error.status < 500
           ? error.exception.message
           : (known ?? TRANSLATOR_ERRORS[500000]);
       return { error: { code, message } } satisfies TranslatorErrorBody;

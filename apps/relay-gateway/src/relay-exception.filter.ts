@@ -1,5 +1,5 @@
 import { Catch, Inject, Injectable } from '@nestjs/common';
-import { BOT_FRAMEWORK_DEFAULT_CODES } from '@fieldops/contracts';
+import { BOT_FRAMEWORK_DEFAULT_CODES, BotFrameworkError } from '@fieldops/contracts';
 import {
   type ErrorEnvelope,
   ErrorEnvelopeExceptionFilter,
@@ -15,13 +15,13 @@ const V1_PATH = /^\/api(\/|$)/;
 /**
  * The relay's one exception filter: `{error:{code,message}}` (Direct Line 3.0) everywhere, and the 1.1 body
  * `{error:{code,message,statusCode}}` with a 1.1 code for every request under `/api`, unknown paths included.
- * Headers (Retry-After …) are kept.
+ * A BotFrameworkError keeps its status, code and headers (Retry-After …).
  */
 @Catch()
 @Injectable()
 export class RelayExceptionFilter extends ErrorEnvelopeExceptionFilter {
   constructor(@Inject(LOGGER) logger: Logger) {
-    super(logger, BOT_FRAMEWORK_DEFAULT_CODES);
+    super(logger, BOT_FRAMEWORK_DEFAULT_CODES, BotFrameworkError);
   }
 
   protected override renderBody(error: WireError): ErrorEnvelope | V1ErrorBody {

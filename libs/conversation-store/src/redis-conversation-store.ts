@@ -1,8 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type RedisActivityBus, type RedisPublishRoute } from '@fieldops/bus';
-import { type Activity } from '@fieldops/contracts';
-import { ErrorEnvelopeException } from '@fieldops/platform';
+import { type Activity, BotFrameworkError } from '@fieldops/contracts';
 import { type ChainableCommander } from 'ioredis';
 import {
   closeRedisClient,
@@ -58,9 +57,9 @@ export const MAX_APPENDS_PER_WAIT = 512;
  * an unknown outcome. Its entry is voided where it can be (readers skip it and its seq is never used again); where a
  * failover kept the entry but lost the void, it becomes visible once, under an id no one else was given. Nothing was
  * published and no reader saw it before. Both gateways answer it 503 `ServiceError`
- * with `Retry-After` (their exception filters render it like any `ErrorEnvelopeException`).
+ * with `Retry-After` (their exception filters render it like any `BotFrameworkError`).
  */
-export class AppendNotReplicatedError extends ErrorEnvelopeException {
+export class AppendNotReplicatedError extends BotFrameworkError {
   constructor(
     readonly conversationId: string,
     readonly replicas: number,

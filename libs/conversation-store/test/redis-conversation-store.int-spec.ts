@@ -221,7 +221,7 @@ describe(
             extra: { headers: { 'Retry-After': '1' } },
           });
           const refusal = (await unconfirmed.catch((error: unknown) => error)) as AppendNotReplicatedError;
-          expect(refusal.getStatus()).toBe(503);
+          expect(refusal.status).toBe(503);
           // In the log (seq 1) but not visible: readers and lastSeq stop at the last confirmed entry.
           expect(await admin.hmget(meta, 'seq', 'acked')).toEqual(['2', '0']);
           expect((await store.read(conversationId)).map((entry) => entry.activity.id)).toEqual([

@@ -4,7 +4,8 @@ import { Reflector } from '@nestjs/core';
 import { type Request } from 'express';
 import jwt from 'jsonwebtoken';
 import { KeyRing, signJwt } from '@fieldops/auth';
-import { createLogger, ErrorEnvelopeException, loadEnvironment, Public } from '@fieldops/platform';
+import { BotFrameworkError } from '@fieldops/contracts';
+import { createLogger, loadEnvironment, Public } from '@fieldops/platform';
 import { InMemoryBotRegistry } from '../bots/bot-registry';
 import { ConnectorGatewayEnvironment } from '../config/connector-gateway.environment';
 import { appIdFromClaims, BotAccessTokenVerifier } from './bot-access-token-verifier';
@@ -58,8 +59,8 @@ function refusal(authorization: string | undefined): { status: number; body: unk
   try {
     guard.canActivate(contextFor(authorization).context);
   } catch (error) {
-    if (error instanceof ErrorEnvelopeException)
-      return { status: error.getStatus(), body: { code: error.code, message: error.message } };
+    if (error instanceof BotFrameworkError)
+      return { status: error.status, body: { code: error.code, message: error.message } };
     throw error;
   }
   throw new Error('the guard let the request through');
@@ -162,7 +163,7 @@ describe('BotBearerGuard on routes open to anonymous bots', () => {
     const strict = new BotBearerGuard(new Reflector(), verifier, logger, noAnonymous);
     expect(() =>
       strict.canActivate(contextFor(undefined, Routes.prototype.anonymousAllowed).context),
-    ).toThrow(ErrorEnvelopeException);
+    ).toThrow(BotFrameworkError);
   });
 });
 

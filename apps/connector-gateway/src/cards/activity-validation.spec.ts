@@ -1,4 +1,4 @@
-import { ErrorEnvelopeException } from '@fieldops/platform';
+import { BotFrameworkError } from '@fieldops/contracts';
 import { assertValidBotActivity } from './activity-validation';
 
 function errorOf(activity: unknown): { status: number; code: string; message: string } | undefined {
@@ -6,8 +6,8 @@ function errorOf(activity: unknown): { status: number; code: string; message: st
     assertValidBotActivity(activity);
     return undefined;
   } catch (error) {
-    if (!(error instanceof ErrorEnvelopeException)) throw error;
-    return { status: error.getStatus(), code: error.code, message: error.message };
+    if (!(error instanceof BotFrameworkError)) throw error;
+    return { status: error.status, code: error.code, message: error.message };
   }
 }
 

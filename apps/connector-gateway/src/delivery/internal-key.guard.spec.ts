@@ -1,5 +1,6 @@
 import { type ExecutionContext } from '@nestjs/common';
-import { ErrorEnvelopeException, loadEnvironment } from '@fieldops/platform';
+import { BotFrameworkError } from '@fieldops/contracts';
+import { loadEnvironment } from '@fieldops/platform';
 import { ConnectorGatewayEnvironment } from '../config/connector-gateway.environment';
 import { InternalKeyGuard } from './internal-key.guard';
 
@@ -18,7 +19,7 @@ function statusOf(guard: InternalKeyGuard, authorization: string | undefined): n
     guard.canActivate(context(authorization));
     return 200;
   } catch (error) {
-    if (error instanceof ErrorEnvelopeException) return error.getStatus();
+    if (error instanceof BotFrameworkError) return error.status;
     throw error;
   }
 }

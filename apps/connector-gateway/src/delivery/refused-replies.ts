@@ -1,4 +1,5 @@
 import { HttpException, Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { BotFrameworkError } from '@fieldops/contracts';
 import { isDependencyUnavailable, LOGGER, type Logger } from '@fieldops/platform';
 import { closeRedisClient, createRedisClient, hashTag, type RedisClient } from '@fieldops/redis-connection';
 import { ConnectorGatewayEnvironment } from '../config/connector-gateway.environment';
@@ -8,7 +9,11 @@ const MARGIN_MS = 60_000;
 
 /** Whether a bot's send failed because the platform could not serve it (503: a dependency away, a log not replicated). */
 export function isPlatformRefusal(error: unknown): boolean {
-  return isDependencyUnavailable(error) || (error instanceof HttpException && error.getStatus() === 503);
+  return (
+    isDependencyUnavailable(error) ||
+    (error instanceof BotFrameworkError && error.status === 503) ||
+    (error instanceof HttpException && error.getStatus() === 503)
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ErrorEnvelopeException } from '@fieldops/platform';
+import { BotFrameworkError } from '@fieldops/contracts';
 import { parseTokenExchangeState } from './token-exchange-state';
 
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
@@ -53,6 +53,6 @@ describe('parseTokenExchangeState', () => {
     ['no user', encode({ connectionName: 'c', conversation: { conversation: { id: 'c' }, channelId: 'x' } })],
     ['too long', 'A'.repeat(20_000)],
   ])('refuses a state that is %s with 400', (_case, state) => {
-    expect(() => parseTokenExchangeState(state)).toThrow(ErrorEnvelopeException);
+    expect(() => parseTokenExchangeState(state)).toThrow(BotFrameworkError);
   });
 });

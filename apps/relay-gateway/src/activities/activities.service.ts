@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type Activity, type ActivitySet, botError, tooManyRequests } from '@fieldops/contracts';
+import {
+  type Activity,
+  type ActivitySet,
+  botError,
+  BotFrameworkError,
+  tooManyRequests,
+} from '@fieldops/contracts';
 import {
   CONVERSATION_STORE,
   ConversationLog,
@@ -8,12 +14,7 @@ import {
   stampClientActivity,
   UnknownConversationError,
 } from '@fieldops/conversation-store';
-import {
-  DependencyUnavailableException,
-  ErrorEnvelopeException,
-  LOGGER,
-  type Logger,
-} from '@fieldops/platform';
+import { DependencyUnavailableException, LOGGER, type Logger } from '@fieldops/platform';
 import { type RateLimit, RateLimitStore } from '@fieldops/rate-limits';
 import { RelayGatewayEnvironment } from '../config/relay-gateway.environment';
 import { ConversationMembershipService } from '../conversations/conversation-membership.service';
@@ -153,7 +154,7 @@ export class ActivitiesService {
         watermark: String(last.seq),
       };
     } catch (error) {
-      if (error instanceof ErrorEnvelopeException) throw error;
+      if (error instanceof BotFrameworkError) throw error;
       this.logger.warn({ err: error, conversationId }, 'polling failed; answering an empty set');
       return unchanged;
     }

@@ -1,12 +1,12 @@
-import { type ErrorEnvelopeException } from '@fieldops/platform';
+import { type BotFrameworkError } from '@fieldops/contracts';
 import { validateClientActivity } from './activity-validation';
 
 function failure(body: unknown, maxBytes = 1000): { status: number; code: string } {
   try {
     validateClientActivity(body, maxBytes);
   } catch (error) {
-    const exception = error as ErrorEnvelopeException;
-    return { status: exception.getStatus(), code: exception.code };
+    const exception = error as BotFrameworkError;
+    return { status: exception.status, code: exception.code };
   }
   throw new Error('expected a failure');
 }

@@ -1,4 +1,4 @@
-import { ErrorEnvelopeException } from '@fieldops/platform';
+import { BotFrameworkError } from '@fieldops/contracts';
 import { v1ErrorCode } from './v1-error';
 import {
   activityFromV1Message,
@@ -43,7 +43,7 @@ describe('Direct Line 1.1 message mapping', () => {
     ['non-URL images', { from: 'u', images: [3] }],
     ['an attachment without url', { from: 'u', attachments: [{ contentType: 'x/y' }] }],
   ])('rejects %s as BadSyntax', (_, body) => {
-    expect(() => activityFromV1Message(body)).toThrow(ErrorEnvelopeException);
+    expect(() => activityFromV1Message(body)).toThrow(BotFrameworkError);
   });
 
   it('maps a logged activity to a 1.1 Message, resolving relative URLs and dropping inline cards', () => {

@@ -1,12 +1,12 @@
-import { ErrorEnvelopeException } from '@fieldops/platform';
+import { BotFrameworkError } from '@fieldops/contracts';
 import { FROM_START, parseWatermark } from './watermark';
 
 function refusal(value: unknown) {
   try {
     parseWatermark(value);
   } catch (error) {
-    if (!(error instanceof ErrorEnvelopeException)) throw error;
-    return { status: error.getStatus(), code: error.code, message: error.message };
+    if (!(error instanceof BotFrameworkError)) throw error;
+    return { status: error.status, code: error.code, message: error.message };
   }
   return undefined;
 }

@@ -144,7 +144,7 @@ describe('validateActivity', () => {
 describe('activityViolationError', () => {
   const wire = (activity: unknown, prefix?: string) => {
     const error = activityViolationError(validateActivity(activity), prefix);
-    return error && { status: error.getStatus(), code: error.code, message: error.message };
+    return error && { status: error.status, code: error.code, message: error.message };
   };
 
   it('is undefined for a valid activity', () => expect(wire({ type: 'message' })).toBeUndefined());

@@ -1,11 +1,10 @@
-import { ErrorEnvelopeException } from '@fieldops/platform';
 import {
   BOT_FRAMEWORK_DEFAULT_CODES,
   BOT_FRAMEWORK_ERROR_CODES,
   badArgument,
   badSyntax,
   botError,
-  type BotFrameworkError,
+  BotFrameworkError,
   forbidden,
   isBotError,
   isBotFrameworkErrorCode,
@@ -19,7 +18,7 @@ import {
 } from './errors';
 
 function wire(error: BotFrameworkError) {
-  return { status: error.getStatus(), code: error.code, message: error.message, extra: error.extra };
+  return { status: error.status, code: error.code, message: error.message, extra: error.extra };
 }
 
 describe('Bot Framework error catalogue', () => {
@@ -47,13 +46,21 @@ describe('Bot Framework error catalogue', () => {
     });
   });
 
-  it('are ErrorEnvelopeExceptions, so the gateways’ filters render them as {error:{code,message}}', () => {
-    expect(notFound('Conversation not found')).toBeInstanceOf(ErrorEnvelopeException);
+  it('are plain errors carrying their status, which the gateways’ filters render as {error:{code,message}}', () => {
+    const error = notFound('Conversation not found');
+    expect(error).toBeInstanceOf(BotFrameworkError);
+    expect(error).toBeInstanceOf(Error);
+    expect(Object.getPrototypeOf(BotFrameworkError.prototype)).toBe(Error.prototype);
+    expect({ name: error.name, status: error.status, code: error.code }).toEqual({
+      name: 'BotFrameworkError',
+      status: 404,
+      code: 'NotFound',
+    });
   });
 
   it('answers BadArgument with the statuses the real service uses it with', () => {
-    expect(badArgument('Invalid token or secret', 403).getStatus()).toBe(403);
-    expect(badArgument('File not found', 404).getStatus()).toBe(404);
+    expect(badArgument('Invalid token or secret', 403).status).toBe(403);
+    expect(badArgument('File not found', 404).status).toBe(404);
   });
 
   it('gives every 401 a Bearer challenge', () => {

@@ -1,5 +1,3 @@
-import { type ErrorEnvelopeCodes, ErrorEnvelopeException } from '@fieldops/platform';
-
 /**
  * The catalogue of Bot Framework errors (Direct Line 3.0 and the Bot Connector): every `error.code` the gateways
  * send, and one factory per code a call site raises. Clients key on the status first; the code is stable too, so
@@ -27,17 +25,27 @@ export const BOT_FRAMEWORK_ERROR_CODES = [
 
 export type BotFrameworkErrorCode = (typeof BOT_FRAMEWORK_ERROR_CODES)[number];
 
-/** An error leaving a gateway as `{"error":{"code","message"}}` with a catalogued code. */
-export class BotFrameworkError extends ErrorEnvelopeException {
-  declare readonly code: BotFrameworkErrorCode;
+/** What an error adds to its status, code and message: Direct Line's `httpStatusCode`, response headers. */
+export interface BotFrameworkErrorExtra {
+  /** Direct Line adds the bot's status when a delivery failed. */
+  httpStatusCode?: number;
+  /** Response headers (WWW-Authenticate, Retry-After). */
+  headers?: Record<string, string>;
+}
 
+/**
+ * An error leaving a gateway as `{"error":{"code","message"}}` with a catalogued code and its HTTP status. A plain
+ * class, free of any framework: each gateway's one exception filter renders it.
+ */
+export class BotFrameworkError extends Error {
   constructor(
-    status: number,
-    code: BotFrameworkErrorCode,
+    readonly status: number,
+    readonly code: BotFrameworkErrorCode,
     message: string,
-    extra: ErrorEnvelopeException['extra'] = {},
+    readonly extra: BotFrameworkErrorExtra = {},
   ) {
-    super(status, code, message, extra);
+    super(message);
+    this.name = 'BotFrameworkError';
   }
 }
 
@@ -47,11 +55,23 @@ export function isBotFrameworkErrorCode(code: string): code is BotFrameworkError
   return KNOWN.has(code);
 }
 
+/** The codes of errors no call site named, by the situation that raised them. */
+export interface BotFrameworkDefaultCodes {
+  /** By HTTP status. */
+  byStatus: Readonly<Partial<Record<number, BotFrameworkErrorCode>>>;
+  /** A body the JSON parser refused. */
+  unparsableBody: BotFrameworkErrorCode;
+  /** Any other 4xx. */
+  clientError: BotFrameworkErrorCode;
+  /** Any other 5xx. */
+  serverError: BotFrameworkErrorCode;
+}
+
 /**
  * The codes of errors no call site named (unknown routes, the JSON parser's refusals, its size limit,
  * unexpected faults), handed to the gateways' exception filters.
  */
-export const BOT_FRAMEWORK_DEFAULT_CODES: ErrorEnvelopeCodes<BotFrameworkErrorCode> = {
+export const BOT_FRAMEWORK_DEFAULT_CODES: BotFrameworkDefaultCodes = {
   byStatus: {
     400: 'BadArgument',
     401: 'Unauthorized',
@@ -152,6 +172,6 @@ export function botError(
 }
 
 /** Whether an error is a failed delivery to the bot (`botError`): the activity was logged before the delivery. */
-export function isBotError(error: unknown): error is ErrorEnvelopeException {
-  return error instanceof ErrorEnvelopeException && error.code === 'BotError';
+export function isBotError(error: unknown): error is BotFrameworkError {
+  return error instanceof BotFrameworkError && error.code === 'BotError';
 }

@@ -9,13 +9,35 @@ export interface ErrorEnvelope {
   httpStatusCode?: number;
 }
 
+/** What an envelope error adds to its status, code and message. */
+export interface ErrorEnvelopeExtra {
+  /** Direct Line adds the bot's status when a delivery failed. */
+  httpStatusCode?: number;
+  /** Response headers (WWW-Authenticate, Retry-After, …). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * The shape of an error an app's wire contracts define without Nest (the gateways' `BotFrameworkError`): its status,
+ * its stable code, its message and extras. The app hands the class to its filter, which renders it.
+ */
+export interface EnvelopeError {
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+  readonly extra: ErrorEnvelopeExtra;
+}
+
+/** A class of plain envelope errors, as an app hands it to {@link ErrorEnvelopeExceptionFilter}. */
+export type EnvelopeErrorClass = abstract new (...args: never[]) => EnvelopeError;
+
 /** An error with the stable code its wire format promises; the app's catalogue names the codes. */
 export class ErrorEnvelopeException extends HttpException {
   constructor(
     status: number,
     readonly code: string,
     message: string,
-    readonly extra: { httpStatusCode?: number; headers?: Record<string, string> } = {},
+    readonly extra: ErrorEnvelopeExtra = {},
   ) {
     super(message, status);
   }
@@ -49,21 +71,41 @@ function messageOf(exception: unknown): string {
 }
 
 /**
- * The `{error:{code,message}}` rendering the gateways' exception filters extend: an ErrorEnvelopeException keeps its
- * code (and `httpStatusCode`, headers); any other error gets the code `codes` assign it.
+ * The `{error:{code,message}}` rendering the gateways' exception filters extend: an ErrorEnvelopeException, or an
+ * instance of the app's own plain error class (`envelopeErrors`), keeps its status, code (and `httpStatusCode`,
+ * headers); any other error gets the code `codes` assign it.
  */
 export class ErrorEnvelopeExceptionFilter extends WireExceptionFilter {
   constructor(
     logger: Logger,
     private readonly codes: ErrorEnvelopeCodes,
+    private readonly envelopeErrors?: EnvelopeErrorClass,
   ) {
     super(logger);
   }
 
+  /** The envelope error this is (status, code, message, extras), or undefined. */
+  private envelopeOf(exception: unknown): EnvelopeError | undefined {
+    if (exception instanceof ErrorEnvelopeException)
+      return {
+        status: exception.getStatus(),
+        code: exception.code,
+        message: exception.message,
+        extra: exception.extra,
+      };
+    if (this.envelopeErrors && exception instanceof this.envelopeErrors) return exception;
+    return undefined;
+  }
+
+  protected override statusOf(exception: unknown): number | undefined {
+    return this.envelopeOf(exception)?.status ?? super.statusOf(exception);
+  }
+
   protected renderBody({ status, exception, errorId }: WireError): ErrorEnvelope {
-    if (exception instanceof ErrorEnvelopeException) {
-      const body: ErrorEnvelope = { error: { code: exception.code, message: exception.message } };
-      if (exception.extra.httpStatusCode !== undefined) body.httpStatusCode = exception.extra.httpStatusCode;
+    const own = this.envelopeOf(exception);
+    if (own) {
+      const body: ErrorEnvelope = { error: { code: own.code, message: own.message } };
+      if (own.extra.httpStatusCode !== undefined) body.httpStatusCode = own.extra.httpStatusCode;
       return body;
     }
     const unparsable = exception instanceof HttpException && exception.cause instanceof SyntaxError;
@@ -78,6 +120,6 @@ export class ErrorEnvelopeExceptionFilter extends WireExceptionFilter {
   }
 
   protected override renderHeaders({ exception }: WireError): Record<string, string> {
-    return exception instanceof ErrorEnvelopeException ? (exception.extra.headers ?? {}) : {};
+    return this.envelopeOf(exception)?.extra.headers ?? {};
   }
 }

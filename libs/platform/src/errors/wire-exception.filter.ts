@@ -24,8 +24,8 @@ export interface WireError {
 }
 
 /**
- * The one exception-filter pattern every app uses: it decides the status (HttpException's own, 500
- * otherwise), logs server errors with an error id under the `err` key, and leaves only the body shape
+ * The one exception-filter pattern every app uses: it decides the status (HttpException's own or the one of an
+ * app's own error classes, 500 otherwise), logs server errors with an error id under the `err` key, and leaves only the body shape
  * to the app (DRF-style for inspection-api, `{error:{code,message}}` for the gateways).
  */
 export abstract class WireExceptionFilter implements ExceptionFilter {
@@ -39,18 +39,25 @@ export abstract class WireExceptionFilter implements ExceptionFilter {
     return {};
   }
 
+  /**
+   * The status an error carries: an HttpException's own; an app whose wire contracts define their own (plain) error
+   * classes adds theirs. Undefined for any other error (a 500, or a 503 when a dependency is away).
+   */
+  protected statusOf(exception: unknown): number | undefined {
+    return exception instanceof HttpException ? exception.getStatus() : undefined;
+  }
+
   catch(thrown: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw thrown;
     // A dependency that is away (PostgreSQL, Redis) is a 503 with Retry-After, never a 500.
     const exception =
-      !(thrown instanceof HttpException) && isDependencyUnavailable(thrown)
+      this.statusOf(thrown) === undefined && isDependencyUnavailable(thrown)
         ? new DependencyUnavailableException(thrown)
         : thrown;
     const http = host.switchToHttp();
     const request = http.getRequest<RouteRequest>();
     const response = http.getResponse<ServerResponse>();
-    const status =
-      exception instanceof HttpException ? exception.getStatus() : HttpStatus.INTERNAL_SERVER_ERROR;
+    const status = this.statusOf(exception) ?? HttpStatus.INTERNAL_SERVER_ERROR;
     const error: WireError = { status, exception, request, path: requestPath(request) };
     if (status >= 500) {
       error.errorId = randomUUID();
