@@ -778,4 +778,62 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
       await context.close();
     }
   }, 180_000);
+  it('phone en: two phones answer one item at the same moment: one record; the other is told "already answered", and records its answer only when it confirms', async () => {
+    const words = WORDS['en-US'];
+    const phones = [await open('phone', 'en-US'), await open('phone', 'en-US')];
+    try {
+      const extinguisher = await platform.client.findDeviceByCode('FE-010');
+      const devices = [extinguisher?.id ?? 0];
+      const before = await recordIds(devices);
+      for (const { page } of phones) {
+        await page.goto(`${platform.bot.url}/?locale=en-US`);
+        await signIn(page);
+        await page.getByText(words.hello).first().waitFor({ timeout: 30_000 });
+        await sendText(page, 'check FE-010');
+        await itemCard(page, 'Pressure gauge').waitFor({ timeout: 30_000 });
+      }
+
+      // Both tap ok on the same item at once.
+      await Promise.all(
+        phones.map(({ page }) =>
+          itemCard(page, 'Pressure gauge')
+            .getByRole('button', { name: words.status.ok, exact: true })
+            .click(),
+        ),
+      );
+      const recorded = (page: Page) => page.getByText(/Recorded .ok. for Pressure gauge/).last();
+      const told = (page: Page) =>
+        page.getByText(/Pressure gauge is already answered in this period: ok · /).last();
+      let second: Page | undefined;
+      await until(async () => {
+        for (const [index, { page }] of phones.entries()) {
+          const other = phones[1 - index]?.page;
+          if (other && (await told(page).isVisible()) && (await recorded(other).isVisible())) second = page;
+        }
+        return second !== undefined;
+      }, 'one phone recorded and the other told "already answered"');
+      const made = await recordsSince(devices, before);
+      expect(made.map((record) => [record.status, record.checked_by])).toEqual([['ok', INSPECTOR.username]]);
+      const page = second as Page;
+      // The told phone's card now shows the answer made on the other phone.
+      await answeredCard(page, 'Pressure gauge', words.status.ok).waitFor({ timeout: 30_000 });
+      await shoot(page, 'phone-en-two-phones-told');
+      expect(await axeViolations(page, 'phone-en-two-phones-told')).toEqual([]);
+
+      // Confirmed: its answer is recorded as well (a second record, on purpose).
+      await page.getByRole('button', { name: 'Record ok as well', exact: true }).last().click();
+      await until(
+        async () => (await recordsSince(devices, before)).length >= 2,
+        'the confirmed second answer',
+      );
+      await page
+        .getByText(/Recorded .ok. for Pressure gauge/)
+        .last()
+        .waitFor({ timeout: 30_000 });
+      expect(await recordsSince(devices, before)).toHaveLength(2);
+      expect(browserErrors.filter((error) => !/net::ERR|Failed to load resource/.test(error))).toEqual([]);
+    } finally {
+      for (const { context } of phones) await context.close();
+    }
+  }, 180_000);
 });

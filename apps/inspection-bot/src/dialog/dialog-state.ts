@@ -1,5 +1,6 @@
 import { type ConversationState, type StatePropertyAccessor } from 'botbuilder';
 import { type CheckStatus } from '../inspection-api/inspection-api.types';
+import { ItemAnswerQueue } from './item-answer-queue';
 
 /** The record a photo sent next is attached to (per conversation). */
 export interface LastRecord {
@@ -65,6 +66,8 @@ export class DialogState {
   readonly pendingPhoto: StatePropertyAccessor<PendingPhoto | undefined>;
   /** The action a "close with photo" submit chose for the next photo, with its note. */
   readonly actionCloseOut: StatePropertyAccessor<ActionCloseOut | undefined>;
+  /** Not per conversation: the answers to one item, taken one after another across this bot's conversations. */
+  readonly itemAnswers = new ItemAnswerQueue();
 
   constructor(conversationState: ConversationState) {
     this.lastRecord = conversationState.createProperty<LastRecord | undefined>('lastRecord');

@@ -114,10 +114,11 @@ export function appliedUpdate(activity: Activity, transcript: readonly Activity[
  * such an answer.
  */
 export function cardAnswerId(activity: Pick<Activity, 'value'>): string | undefined {
-  const value = activity.value as { action?: unknown; answer?: unknown } | null | undefined;
-  return value?.action === 'record' && typeof value.answer === 'string' && value.answer !== ''
-    ? value.answer
-    : undefined;
+  const value = activity.value as { action?: unknown; answer?: unknown; again?: unknown } | null | undefined;
+  if (value?.action !== 'record' || typeof value.answer !== 'string' || value.answer === '') return undefined;
+  // "Record … as well" (the item was already answered in the period) is a second, confirmed answer of the card:
+  // its own identity here, so the page lets it through once.
+  return value.again === true ? `${value.answer}:again` : value.answer;
 }
 
 function withoutLocalFields(activity: Activity): Activity {
@@ -201,7 +202,13 @@ export class PageDirectLine {
       const kept = await this.options.store
         .transcript(this.conversation.conversationId)
         .catch(() => undefined);
-      if (kept && kept.userId === this.options.userId) this.transcript = kept.activities as Activity[];
+      if (kept && kept.userId === this.options.userId) {
+        this.transcript = kept.activities as Activity[];
+        // Rejoin from the watermark saved with this transcript: the remembered one is written at once on each
+        // activity, the transcript a moment later, so after a reload in between the remembered watermark is ahead
+        // of it and what lies between (an answered card's update) would never be fetched again.
+        this.conversation = { ...this.conversation, watermark: kept.watermark };
+      }
     }
     for (const activity of this.transcript) this.noteAnswer(activity);
     for (const entry of this.entries) this.noteAnswer(entry.activity);

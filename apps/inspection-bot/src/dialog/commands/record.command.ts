@@ -5,6 +5,7 @@ import { type CheckItem, type CheckRecord, type Device } from '../../inspection-
 import { recordKeyOf } from '../answer-identity';
 import { type ConversationTurn } from '../conversation-turn';
 import { type DialogState } from '../dialog-state';
+import { type Inspector } from '../inspector-directory';
 import { activePlanOf } from '../record-plan';
 import { type RecordAnswer } from '../user-command';
 import { clockTime, refreshCheck } from './check.command';
@@ -47,6 +48,22 @@ export async function recordAnswer(
     await turn.reply('staleCard');
     return;
   }
+  // Two taps on this item at once (two phones): the second is read after the first is recorded.
+  return state.itemAnswers.run(`${device.id}:${item.id}`, () =>
+    recordItemAnswer(turn, answer, device, item, inspector, state, logger),
+  );
+}
+
+/** The answer to `item`, read against the period's answers in inspection-api and recorded unless it has one. */
+async function recordItemAnswer(
+  turn: ConversationTurn,
+  answer: RecordAnswer,
+  device: Device,
+  item: CheckItem,
+  inspector: Inspector,
+  state: DialogState,
+  logger: Logger,
+): Promise<void> {
   const open = await state.openCheck.get(turn.context);
   const plan = activePlanOf(await turn.api.listActivePlans(), device.id);
   const shown = open?.device === device.id ? open : undefined;
