@@ -4,6 +4,7 @@ import PlansIcon from '@mui/icons-material/EventRepeat';
 import RecordsIcon from '@mui/icons-material/FactCheck';
 import UsersIcon from '@mui/icons-material/People';
 import WebhooksIcon from '@mui/icons-material/Webhook';
+import ReportSubscriptionsIcon from '@mui/icons-material/ScheduleSend';
 import { Admin, CustomRoutes, Resource, type ResourceProps } from 'react-admin';
 import { Route } from 'react-router-dom';
 import { ActionBoard } from './actions/action-board';
@@ -22,6 +23,11 @@ import { MyNotificationsPage, UserNotificationsPage } from './notifications/noti
 import { PlanCreate, PlanEdit, PlanList } from './plans/plan-screens';
 import { RecordList } from './records/record-list';
 import { RecordShow } from './records/record-show';
+import {
+  ReportSubscriptionCreate,
+  ReportSubscriptionEdit,
+  ReportSubscriptionList,
+} from './reports/report-subscription-screens';
 import { TodayPage } from './today/today-page';
 import { UserCreate, UserEdit, UserList } from './users/user-screens';
 import { WebhookCreate, WebhookEdit, WebhookList } from './webhooks/webhook-screens';
@@ -69,6 +75,13 @@ const RESOURCES: ResourceProps[] = [
     icon: WebhooksIcon,
     recordRepresentation: 'url',
   },
+  {
+    name: 'report-subscriptions',
+    list: ReportSubscriptionList,
+    create: ReportSubscriptionCreate,
+    edit: ReportSubscriptionEdit,
+    icon: ReportSubscriptionsIcon,
+  },
   // No screens: check items are edited in their device's form, and named in references.
   { name: 'items', recordRepresentation: 'name' },
 ];
@@ -76,7 +89,7 @@ const RESOURCES: ResourceProps[] = [
 const queryClient = consoleQueryClient();
 
 /**
- * The supervisor console: Today (the dashboard), Devices, Plans, Records, Actions, Users, Webhooks; notification
+ * The supervisor console: Today (the dashboard), Devices, Plans, Records, Actions, Users, Webhooks, Monthly reports; notification
  * preferences (the signed-in person's, and a user's); QR labels (a printable sheet).
  */
 export function ConsoleApp() {

@@ -270,6 +270,34 @@ export interface Webhook {
   secret?: string;
 }
 
+/** One monthly send of a report subscription. */
+export interface ReportSubscriptionSend {
+  month: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  last_error: string;
+  report: string | null;
+  sent_at: string | null;
+}
+
+/** A monthly report emailed to a list (`/api/report-subscriptions/`). */
+export interface ReportSubscription {
+  id: number;
+  recipients: string[];
+  plan: number | null;
+  device: number | null;
+  language: 'en' | 'zh-CN';
+  time_zone: string;
+  day_of_month: number;
+  send_time: string;
+  active: boolean;
+  created_at: string;
+  created_by: string;
+  next_send_at: string | null;
+  next_month: string | null;
+  last_send: ReportSubscriptionSend | null;
+}
+
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 
 /** One delivery of an event to an endpoint (`/api/webhooks/{id}/deliveries/`). */

@@ -229,6 +229,20 @@ export const consoleEnglish = {
         member_removed: 'Member removed',
       },
     },
+    report_subscriptions: {
+      title: 'Monthly report %{id}',
+      scope: 'Report of',
+      kind: { plan: 'A plan’s rounds', device: 'A device’s history' },
+      recipients_help: 'Up to 20 email addresses, one per line.',
+      day_help: 'Day of the month (1 to 28); the report covers the month before.',
+      time_zone_help: 'The zone of the send time and of the month’s days.',
+      active_help: 'Off: nothing is sent.',
+      never_sent: 'Not sent yet',
+      send: { pending: 'Retrying', sent: 'Sent', failed: 'Failed' },
+      next: '%{when} (%{zone}): %{month}',
+      off: 'Off',
+      to: '%{first} |||| %{first} and %{smart_count} more',
+    },
     notifications: {
       menu: 'My notifications',
       menu_of: 'Notifications',
@@ -294,6 +308,23 @@ export const consoleEnglish = {
     errors: { server: 'The server could not answer. Please try again.' },
   },
   resources: {
+    'report-subscriptions': {
+      name: 'Monthly report |||| Monthly reports',
+      fields: {
+        id: 'ID',
+        kind: 'Report of',
+        plan: 'Plan',
+        device: 'Device',
+        recipients: 'Recipients',
+        language: 'Language',
+        day_of_month: 'Day of the month',
+        send_time: 'Send time',
+        time_zone: 'Time zone',
+        active: 'On',
+        last_send: 'Last sent',
+        next_send_at: 'Next',
+      },
+    },
     notifications: {
       name: 'Notifications',
       fields: {
@@ -640,6 +671,20 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
         member_removed: '移除了成员',
       },
     },
+    report_subscriptions: {
+      title: '月度报告 %{id}',
+      scope: '报告内容',
+      kind: { plan: '计划的巡检', device: '设备的历史' },
+      recipients_help: '最多 20 个邮箱地址，每行一个。',
+      day_help: '每月的第几天（1 到 28）；报告上一个月。',
+      time_zone_help: '发送时间和月份日期所用的时区。',
+      active_help: '关闭：不发送。',
+      never_sent: '尚未发送',
+      send: { pending: '重试中', sent: '已发送', failed: '失败' },
+      next: '%{when}（%{zone}）：%{month}',
+      off: '已关闭',
+      to: '%{first} |||| %{first} 等 %{smart_count} 个地址',
+    },
     notifications: {
       menu: '我的通知',
       menu_of: '通知设置',
@@ -701,6 +746,23 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
     errors: { server: '服务器无法响应，请重试。' },
   },
   resources: {
+    'report-subscriptions': {
+      name: '月度报告',
+      fields: {
+        id: 'ID',
+        kind: '报告内容',
+        plan: '计划',
+        device: '设备',
+        recipients: '收件人',
+        language: '语言',
+        day_of_month: '每月日期',
+        send_time: '发送时间',
+        time_zone: '时区',
+        active: '启用',
+        last_send: '上次发送',
+        next_send_at: '下次',
+      },
+    },
     notifications: {
       name: '通知',
       fields: {
