@@ -14,6 +14,8 @@ import { Title, useGetList, useTranslate } from 'react-admin';
 import { type ActionStatus, type CorrectiveAction } from '../api/resources';
 import { SectionState } from '../layout/section-state';
 import { usePeople } from '../users/use-people';
+import { useTeams } from '../teams/use-teams';
+import { assigneeText } from './action-assignee';
 import { actionStatusColours, OverdueChip } from './action-status-chip';
 
 const COLUMNS: ActionStatus[] = ['open', 'in_progress', 'done', 'verified', 'cancelled'];
@@ -33,7 +35,7 @@ function ActionCard({ action }: { action: CorrectiveAction }) {
         <CardContent sx={{ p: 1.5, '&:last-child': { pb: 1.5 } }}>
           <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{action.title}</Typography>
           <Typography variant="body2" color="text.secondary">
-            {action.assignee_username ?? translate('console.actions.unassigned')}
+            {assigneeText(action, translate)}
           </Typography>
           <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, mt: 0.5, alignItems: 'center' }}>
             {action.overdue && <OverdueChip />}
@@ -55,10 +57,16 @@ function ActionCard({ action }: { action: CorrectiveAction }) {
   );
 }
 
-function BoardColumn({ status, assignee }: { status: ActionStatus; assignee: number | null }) {
+/** The board's filter: a person or a team (one at a time), or nobody (every action). */
+interface BoardFilter {
+  assignee: number | null;
+  team: number | null;
+}
+
+function BoardColumn({ status, filter }: { status: ActionStatus; filter: BoardFilter }) {
   const translate = useTranslate();
   const actions = useGetList<CorrectiveAction>('actions', {
-    filter: { status, assignee: assignee ?? undefined },
+    filter: { status, assignee: filter.assignee ?? undefined, assignee_team: filter.team ?? undefined },
     pagination: { page: 1, perPage: 50 },
     sort: UNFINISHED.has(status)
       ? { field: 'due_date', order: 'ASC' }
@@ -100,24 +108,38 @@ function BoardColumn({ status, assignee }: { status: ActionStatus; assignee: num
   );
 }
 
-/** The actions board: a column per status, unfinished ones overdue first, filtered by assignee. */
+/** The actions board: a column per status, unfinished ones overdue first, filtered by assignee or by team. */
 export function ActionBoard() {
   const translate = useTranslate();
   const { people, isPending } = usePeople();
-  const [assignee, setAssignee] = useState<number | null>(null);
-  const chosen = people.find((user) => user.id === assignee) ?? null;
+  const { teams, isPending: teamsPending } = useTeams();
+  const [filter, setFilter] = useState<BoardFilter>({ assignee: null, team: null });
+  const chosen = people.find((user) => user.id === filter.assignee) ?? null;
+  const chosenTeam = teams.find((team) => team.id === filter.team) ?? null;
   return (
     <Box sx={{ py: 2 }} data-testid="action-board">
       <Title title={translate('resources.actions.name', { smart_count: 2 })} />
-      <Box sx={{ mb: 2, maxWidth: 320 }}>
+      <Box sx={{ mb: 2, display: 'flex', flexWrap: 'wrap', gap: 2 }}>
         <Autocomplete
           options={people}
           loading={isPending}
           value={chosen}
           getOptionLabel={(user) => user.username}
-          onChange={(_, user) => setAssignee(user?.id ?? null)}
+          onChange={(_, user) => setFilter({ assignee: user?.id ?? null, team: null })}
+          sx={{ flex: '0 1 320px' }}
           renderInput={(params) => (
             <TextField {...params} size="small" label={translate('resources.actions.fields.assignee')} />
+          )}
+        />
+        <Autocomplete
+          options={teams}
+          loading={teamsPending}
+          value={chosenTeam}
+          getOptionLabel={(team) => team.name}
+          onChange={(_, team) => setFilter({ assignee: null, team: team?.id ?? null })}
+          sx={{ flex: '0 1 320px' }}
+          renderInput={(params) => (
+            <TextField {...params} size="small" label={translate('resources.actions.fields.assignee_team')} />
           )}
         />
       </Box>
@@ -134,7 +156,7 @@ export function ActionBoard() {
         }}
       >
         {COLUMNS.map((status) => (
-          <BoardColumn key={status} status={status} assignee={assignee} />
+          <BoardColumn key={status} status={status} filter={filter} />
         ))}
       </Box>
     </Box>

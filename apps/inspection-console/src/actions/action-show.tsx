@@ -28,6 +28,7 @@ import {
   useUpdate,
 } from 'react-admin';
 import { type ConsoleDataProvider } from '../api/data-provider';
+import { assigneeText } from './action-assignee';
 import { AuditHistory } from '../audit/audit-history';
 import { type ActionStatus, type CheckItem, type CorrectiveAction, type Device } from '../api/resources';
 import { FactList } from '../layout/fact-list';
@@ -240,7 +241,7 @@ function ActionDetails() {
       </Box>
       <FactList
         facts={[
-          [field('assignee'), action.assignee_username ?? translate('console.actions.unassigned')],
+          [field('assignee'), assigneeText(action, translate)],
           [field('due_date'), action.due_date ?? '—'],
           [field('priority'), translate(`console.priority.${action.priority}`)],
           [

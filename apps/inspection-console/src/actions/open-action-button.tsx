@@ -1,5 +1,6 @@
 import AddTaskIcon from '@mui/icons-material/AddTask';
-import { Button, Dialog, DialogContent, DialogTitle } from '@mui/material';
+import { Box, Button, Dialog, DialogContent, DialogTitle } from '@mui/material';
+import { useFormContext } from 'react-hook-form';
 import { useState } from 'react';
 import {
   AutocompleteInput,
@@ -12,18 +13,39 @@ import {
   useTranslate,
 } from 'react-admin';
 import { type CheckRecord } from '../api/resources';
+import { useTeams } from '../teams/use-teams';
 import { usePeople } from '../users/use-people';
 
-/** The action form's assignee: one of the people. */
+/**
+ * The action form's assignee: one of the people, or a team instead (choosing one clears the other: the API refuses
+ * both).
+ */
 export function AssigneeInput() {
   const { people, isPending } = usePeople();
+  const { teams, isPending: teamsPending } = useTeams();
+  const { setValue } = useFormContext();
+  const clear = (other: 'assignee' | 'assignee_team') => (value: unknown) => {
+    if (value !== null && value !== undefined && value !== '') setValue(other, null, { shouldDirty: true });
+  };
   return (
-    <AutocompleteInput
-      source="assignee"
-      choices={people.map((user) => ({ id: user.id, name: user.username }))}
-      isPending={isPending}
-      emptyText="—"
-    />
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 2, width: '100%' }}>
+      <AutocompleteInput
+        source="assignee"
+        choices={people.map((user) => ({ id: user.id, name: user.username }))}
+        isPending={isPending}
+        emptyText="—"
+        onChange={clear('assignee_team')}
+        sx={{ flex: '1 1 200px' }}
+      />
+      <AutocompleteInput
+        source="assignee_team"
+        choices={teams.map((team) => ({ id: team.id, name: team.name }))}
+        isPending={teamsPending}
+        emptyText="—"
+        onChange={clear('assignee')}
+        sx={{ flex: '1 1 200px' }}
+      />
+    </Box>
   );
 }
 

@@ -10,6 +10,7 @@ import {
   useRecordContext,
   useTranslate,
 } from 'react-admin';
+import { assigneeText } from '../actions/action-assignee';
 import { ActionStatusChip, OverdueChip } from '../actions/action-status-chip';
 import { OpenActionButton } from '../actions/open-action-button';
 import { AuditHistory } from '../audit/audit-history';
@@ -55,7 +56,7 @@ function RecordActions({ record, title }: { record: CheckRecord; title: string }
                   {action.title}
                 </Link>
                 <Typography variant="body2" color="text.secondary">
-                  {action.assignee_username ?? translate('console.actions.unassigned')}
+                  {assigneeText(action, translate)}
                   {action.due_date && ` · ${translate('console.actions.due_on', { date: action.due_date })}`}
                 </Typography>
               </ListItem>
