@@ -709,7 +709,11 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
       const [refused] = textsOf(await new BotHarness(client).say('timezone Mars/Olympus'));
       expect(refused).toBe('The inspection service refused this: Time zone: A valid timezone is required.');
       const [off] = textsOf(await new BotHarness(client).say('notifications off')).slice(1);
-      expect(off).toMatch(/^Your notifications: none\./);
+      expect(off).toContain('\nIn the chat: off. By email: off.\n');
+      await expect(client.notificationPreferences(Number(inspector))).resolves.toMatchObject({
+        chat: false,
+        reminder_time: '08:30:00',
+      });
     });
 
     it('more than 4 devices are a vertical list', async () => {

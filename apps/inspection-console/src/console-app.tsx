@@ -3,6 +3,7 @@ import DevicesIcon from '@mui/icons-material/Memory';
 import PlansIcon from '@mui/icons-material/EventRepeat';
 import RecordsIcon from '@mui/icons-material/FactCheck';
 import UsersIcon from '@mui/icons-material/People';
+import TeamsIcon from '@mui/icons-material/Groups';
 import WebhooksIcon from '@mui/icons-material/Webhook';
 import ReportSubscriptionsIcon from '@mui/icons-material/ScheduleSend';
 import { Admin, CustomRoutes, Resource, type ResourceProps } from 'react-admin';
@@ -28,6 +29,7 @@ import {
   ReportSubscriptionEdit,
   ReportSubscriptionList,
 } from './reports/report-subscription-screens';
+import { TeamCreate, TeamEdit, TeamList } from './teams/team-screens';
 import { TodayPage } from './today/today-page';
 import { UserCreate, UserEdit, UserList } from './users/user-screens';
 import { WebhookCreate, WebhookEdit, WebhookList } from './webhooks/webhook-screens';
@@ -68,6 +70,14 @@ const RESOURCES: ResourceProps[] = [
     recordRepresentation: 'username',
   },
   {
+    name: 'teams',
+    list: TeamList,
+    create: TeamCreate,
+    edit: TeamEdit,
+    icon: TeamsIcon,
+    recordRepresentation: 'name',
+  },
+  {
     name: 'webhooks',
     list: WebhookList,
     create: WebhookCreate,
@@ -89,7 +99,7 @@ const RESOURCES: ResourceProps[] = [
 const queryClient = consoleQueryClient();
 
 /**
- * The supervisor console: Today (the dashboard), Devices, Plans, Records, Actions, Users, Webhooks, Monthly reports; notification
+ * The supervisor console: Today (the dashboard), Devices, Plans, Records, Actions, Users, Teams, Webhooks, Monthly reports; notification
  * preferences (the signed-in person's, and a user's); QR labels (a printable sheet).
  */
 export function ConsoleApp() {

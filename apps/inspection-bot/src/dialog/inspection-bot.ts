@@ -201,6 +201,8 @@ export class InspectionBot extends ActivityHandler {
           return showHistory(turn, command.code);
         case 'notifications':
           return showNotifications(turn, command.change);
+        case 'notificationsHint':
+          return turn.reply('notificationsHint');
       }
     });
   }

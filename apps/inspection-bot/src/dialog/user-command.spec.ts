@@ -128,9 +128,18 @@ describe('parseUserCommand', () => {
     expect(parseUserCommand({ text: '通知' })).toEqual({ kind: 'notifications' });
     expect(parseUserCommand({ text: 'notifications off' })).toEqual({
       kind: 'notifications',
-      change: { events: [] },
+      change: { chat: false },
     });
-    expect(parseUserCommand({ text: '通知 关' })).toEqual({ kind: 'notifications', change: { events: [] } });
+    expect(parseUserCommand({ text: 'Notifications ON' })).toEqual({
+      kind: 'notifications',
+      change: { chat: true },
+    });
+    expect(parseUserCommand({ text: '通知 关' })).toEqual({ kind: 'notifications', change: { chat: false } });
+    expect(parseUserCommand({ text: '通知 关闭' })).toEqual({
+      kind: 'notifications',
+      change: { chat: false },
+    });
+    expect(parseUserCommand({ text: '通知开启' })).toEqual({ kind: 'notifications', change: { chat: true } });
     expect(parseUserCommand({ text: 'quiet 22:00-7:00' })).toEqual({
       kind: 'notifications',
       change: { quiet_hours_start: '22:00', quiet_hours_end: '07:00' },
@@ -155,10 +164,35 @@ describe('parseUserCommand', () => {
       kind: 'notifications',
       change: { time_zone: 'Asia/Shanghai' },
     });
-    // Not a well-formed change: read as a device search, as any other text.
-    expect(parseUserCommand({ text: 'quiet 25:00-07:00' })).toEqual({
-      kind: 'search',
-      term: 'quiet 25:00-07:00',
+    expect(parseUserCommand({ text: '免打扰 关闭' })).toEqual({
+      kind: 'notifications',
+      change: { quiet_hours_start: null, quiet_hours_end: null },
     });
+    expect(parseUserCommand({ text: 'time zone Europe/Paris' })).toEqual({
+      kind: 'notifications',
+      change: { time_zone: 'Europe/Paris' },
+    });
+  });
+
+  it('answers a notification command it cannot read with a hint, and leaves other words to the device search', () => {
+    for (const text of [
+      'quiet 25:00-07:00',
+      'quiet 22:00',
+      'quiet',
+      '免打扰 晚上',
+      'remind 8',
+      'remind',
+      '提醒 明天',
+      'notifications maybe',
+      '通知 全部',
+      'timezone',
+      'timezone Asia/Shanghai please',
+      '时区',
+    ]) {
+      expect([text, parseUserCommand({ text })]).toEqual([text, { kind: 'notificationsHint' }]);
+    }
+    for (const text of ['quieter pump', 'reminders board', 'notificationsx']) {
+      expect(parseUserCommand({ text })).toEqual({ kind: 'search', term: text });
+    }
   });
 });

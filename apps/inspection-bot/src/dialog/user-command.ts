@@ -30,6 +30,8 @@ export type UserCommand =
   | { kind: 'actionClose'; actionId: number; note: string }
   /** Show the notification preferences, after the change when there is one. */
   | { kind: 'notifications'; change?: NotificationChange }
+  /** A notification command the bot could not read (`quiet 25:00`): answered with a hint, not a device search. */
+  | { kind: 'notificationsHint' }
   | { kind: 'statusWithoutCard' }
   | { kind: 'nothing' };
 
@@ -173,18 +175,27 @@ export function parseUserCommand(
 }
 
 const OFF = '(?:off|none|关|关闭)';
+const ON = '(?:on|开|开启|打开)';
 const TIME = '([01]?\\d|2[0-3])[:：]([0-5]\\d)';
 const twoDigits = (hours: string): string => hours.padStart(2, '0');
 
 /**
- * The notification commands: `notifications` (通知) shows the preferences; `notifications off`, `quiet 22:00-07:00`
- * (免打扰), `quiet off`, `remind 08:00` (提醒), `remind off`, `timezone Area/City` (时区) change them first.
+ * The notification commands: `notifications` (通知) shows the preferences; `notifications off` / `on` (通知 关闭 /
+ * 开启: the chat channel), `quiet 22:00-07:00` (免打扰), `quiet off`, `remind 08:00` (提醒), `remind off`,
+ * `timezone Area/City` (时区) change them first. A message that starts with one of these words but does not read as
+ * one of them is `notificationsHint`.
  */
 export function notificationCommand(text: string): UserCommand | undefined {
-  if (/^(?:notifications?|通知)$/i.test(text)) return { kind: 'notifications' };
-  if (new RegExp(`^(?:notifications?|通知)\\s*${OFF}$`, 'i').test(text))
-    return { kind: 'notifications', change: { events: [] } };
-  const quiet = /^(?:quiet|免打扰)\s*(.*)$/i.exec(text);
+  const hint: UserCommand = { kind: 'notificationsHint' };
+  const chat = /^(?:notifications?(?=\s|$)|通知)\s*(.*)$/i.exec(text);
+  if (chat) {
+    const rest = chat[1] ?? '';
+    if (rest === '') return { kind: 'notifications' };
+    if (new RegExp(`^${OFF}$`, 'i').test(rest)) return { kind: 'notifications', change: { chat: false } };
+    if (new RegExp(`^${ON}$`, 'i').test(rest)) return { kind: 'notifications', change: { chat: true } };
+    return hint;
+  }
+  const quiet = /^(?:quiet(?=\s|$)|免打扰)\s*(.*)$/i.exec(text);
   if (quiet) {
     const rest = quiet[1] ?? '';
     if (new RegExp(`^${OFF}$`, 'i').test(rest))
@@ -198,9 +209,9 @@ export function notificationCommand(text: string): UserCommand | undefined {
           quiet_hours_end: `${twoDigits(range[3])}:${range[4]}`,
         },
       };
-    return undefined;
+    return hint;
   }
-  const remind = /^(?:reminder|remind|提醒)\s*(.*)$/i.exec(text);
+  const remind = /^(?:(?:reminder|remind)(?=\s|$)|提醒)\s*(.*)$/i.exec(text);
   if (remind) {
     const rest = remind[1] ?? '';
     if (new RegExp(`^${OFF}$`, 'i').test(rest))
@@ -208,9 +219,12 @@ export function notificationCommand(text: string): UserCommand | undefined {
     const time = new RegExp(`^${TIME}$`).exec(rest);
     if (time?.[1] && time[2])
       return { kind: 'notifications', change: { reminder_time: `${twoDigits(time[1])}:${time[2]}` } };
-    return undefined;
+    return hint;
   }
-  const zone = /^(?:time\s*zone|timezone|时区)\s+(\S{1,64})$/i.exec(text);
-  if (zone?.[1]) return { kind: 'notifications', change: { time_zone: zone[1] } };
+  const zone = /^(?:time ?zone(?=\s|$)|时区)\s*(.*)$/i.exec(text);
+  if (zone)
+    return zone[1] && /^\S{1,64}$/.test(zone[1])
+      ? { kind: 'notifications', change: { time_zone: zone[1] } }
+      : hint;
   return undefined;
 }

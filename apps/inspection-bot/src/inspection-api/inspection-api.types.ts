@@ -248,5 +248,11 @@ export interface NotificationPreferences {
   quiet_hours_end: string | null;
   time_zone: string | null;
   reminder_time: string | null;
+  /** Where notification emails go; null: no email. */
+  email: string | null;
+  language: string | null;
+  email_digest: boolean;
+  /** Whether the chosen events are also sent in the chat. */
+  chat: boolean;
   updated_at: string | null;
 }

@@ -54,7 +54,7 @@ export const PHRASES = {
   todayButton: 'Today',
   devicesButton: 'Devices',
   helpButton: 'Help',
-  help: 'Here is what I understand:\n- "today": the checks due now\n- "devices": all devices, or type a word to search for one\n- "check" and a device code: that device\'s items; answer each with ok / warn / fail\n- "Add photo" on an answered item (or the paperclip, for your last answer): attach a photo\n- "history" and a device code: the last records of that device\n- "actions": the corrective actions assigned to you; open one to comment on it or close it with a photo\n- "notifications": what I tell you and when (quiet hours, reminder time)\nScanning a device\'s QR label opens its check.',
+  help: 'Here is what I understand:\n- "today": the checks due now\n- "devices": all devices, or type a word to search for one\n- "check" and a device code: that device\'s items; answer each with ok / warn / fail\n- "Add photo" on an answered item (or the paperclip, for your last answer): attach a photo\n- "history" and a device code: the last records of that device\n- "actions": the corrective actions assigned to you; open one to comment on it or close it with a photo\n- "notifications": what I tell you and when (quiet hours, reminder time); "notifications off" / "on" stops or restarts them in the chat\nScanning a device\'s QR label opens its check.',
   answeredLine: '{status} · {time} · {inspector}',
   withPhoto: 'photo attached',
   addPhoto: 'Add photo',
@@ -73,7 +73,11 @@ export const PHRASES = {
     'The scanned label\'s code "{code}" matches no device. Type "devices" to choose one, and ask a supervisor for a new label.',
   qrOpened: 'Opened from the QR label of {device} ({code}).',
   notificationsShow:
-    'Your notifications: {events}.\nQuiet hours: {quiet}. Due-check reminders: {reminder}. Time zone: {zone}.\nChange them with "quiet 22:00-07:00", "remind 08:00", "timezone Asia/Shanghai" or "notifications off" ("quiet off", "remind off" to clear).',
+    'Your notifications: {events}.\nQuiet hours: {quiet}. Due-check reminders: {reminder}. Time zone: {zone}.\nIn the chat: {chat}. By email: {email}.\nChange them with "notifications off" or "notifications on" (the chat), "quiet 22:00-07:00", "remind 08:00", "timezone Asia/Shanghai" ("quiet off", "remind off" to clear).',
+  notificationsHint:
+    'I did not understand that. Try "notifications", "notifications off", "notifications on", "quiet 22:00-07:00", "quiet off", "remind 08:00", "remind off" or "timezone Asia/Shanghai".',
+  notificationsOn: 'on',
+  notificationsOff: 'off',
   notificationsSaved: 'Saved.',
   notificationsNone: 'none',
   notificationsWhenDue: 'when checks fall due',

@@ -81,6 +81,14 @@ export interface ConsoleUser {
   last_login?: string | null;
 }
 
+/** A team (`/api/teams/`): actions can be assigned to it; `members` are user ids, ascending. */
+export interface Team {
+  id: number;
+  name: string;
+  members: number[];
+  created_at: string;
+}
+
 export interface DrfPage<T> {
   count: number;
   next: string | null;
@@ -154,6 +162,9 @@ export interface CorrectiveAction {
   item: number | null;
   assignee: number | null;
   assignee_username: string | null;
+  /** The team the action is assigned to, instead of a user (never both). */
+  assignee_team: number | null;
+  assignee_team_name: string | null;
   due_date: string | null;
   priority: ActionPriority;
   status: ActionStatus;

@@ -209,6 +209,11 @@ export const consoleEnglish = {
       active: 'Active',
       inactive: 'Deactivated',
     },
+    teams: {
+      members_help: 'The people who share the team’s actions: each of them can work on one, or take it.',
+      delete_content:
+        'The team is deleted; its actions stay, unassigned. Its members’ accounts are not changed.',
+    },
     audit: {
       title: 'History',
       empty: 'No changes recorded yet.',
@@ -412,6 +417,10 @@ export const consoleEnglish = {
         q: 'Search',
       },
     },
+    teams: {
+      name: 'Team |||| Teams',
+      fields: { id: 'ID', name: 'Name', members: 'Members', created_at: 'Created', member: 'Member' },
+    },
     items: {
       name: 'Check item |||| Check items',
       fields: { name: 'Name', expected_value: 'Expected value', description: 'Description' },
@@ -435,6 +444,7 @@ export const consoleEnglish = {
         description: 'Description',
         record: 'Check record',
         assignee: 'Assignee',
+        assignee_team: 'Team',
         due_date: 'Due date',
         priority: 'Priority',
         status: 'Status',
@@ -651,6 +661,10 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
       active: '已启用',
       inactive: '已停用',
     },
+    teams: {
+      members_help: '共同负责班组整改措施的人员：每人都可以处理或认领。',
+      delete_content: '将删除该班组；其整改措施保留，变为未分配。成员的账户不受影响。',
+    },
     audit: {
       title: '历史',
       empty: '还没有变更记录。',
@@ -850,6 +864,10 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
         q: '搜索',
       },
     },
+    teams: {
+      name: '班组',
+      fields: { id: 'ID', name: '名称', members: '成员', created_at: '创建时间', member: '成员' },
+    },
     items: { name: '检查项', fields: { name: '名称', expected_value: '期望值', description: '说明' } },
     webhooks: {
       name: 'Webhook',
@@ -870,6 +888,7 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
         description: '说明',
         record: '检查记录',
         assignee: '负责人',
+        assignee_team: '班组',
         due_date: '到期日',
         priority: '优先级',
         status: '状态',

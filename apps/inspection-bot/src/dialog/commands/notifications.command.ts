@@ -2,7 +2,7 @@ import { type NotificationPreferences } from '../../inspection-api/inspection-ap
 import { type PhraseKey } from '../../phrases/phrase-catalogue';
 import { type ConversationTurn } from '../conversation-turn';
 
-/** A change the chat asks for (`notifications off`, `quiet 22:00-07:00`, `remind 08:00`, `timezone Asia/Shanghai`). */
+/** A change the chat asks for (`notifications off` / `on` for the chat channel, `quiet 22:00-07:00`, `remind 08:00`, `timezone Asia/Shanghai`). */
 export type NotificationChange = Partial<Omit<NotificationPreferences, 'user' | 'updated_at'>>;
 
 /** How each event type reads in the chat. */
@@ -46,6 +46,8 @@ export async function showNotifications(turn: ConversationTurn, change?: Notific
     ? clock(preferences.reminder_time)
     : await turn.phrase('notificationsWhenDue');
   const zone = preferences.time_zone ?? (await turn.phrase('notificationsServiceZone'));
+  const chat = await turn.phrase(preferences.chat ? 'notificationsOn' : 'notificationsOff');
+  const email = preferences.email ?? (await turn.phrase('notificationsOff'));
   if (change) await turn.reply('notificationsSaved');
-  await turn.reply('notificationsShow', { events, quiet, reminder, zone });
+  await turn.reply('notificationsShow', { events, quiet, reminder, zone, chat, email });
 }
