@@ -31,6 +31,13 @@ TRUE_VALUES.add('on').add('On').add('ON').add('1').add(1).add(true);
 const FALSE_VALUES = new Set<unknown>(['f', 'F', 'n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE']);
 FALSE_VALUES.add('off').add('Off').add('OFF').add('0').add(0).add(false);
 
+/** DRF's BooleanField reading of a JSON or form value (its TRUE_VALUES / FALSE_VALUES); undefined: not a boolean. */
+export function readDrfBoolean(value: unknown): boolean | undefined {
+  if (TRUE_VALUES.has(value)) return true;
+  if (FALSE_VALUES.has(value)) return false;
+  return undefined;
+}
+
 const MAX_PK = 2_147_483_647;
 /** Python's str.isspace() set, close enough for str.strip(). */
 const isBlank = (text: string): boolean => text.trim() === '';
@@ -102,10 +109,10 @@ function validateOne(spec: FieldSpec, value: unknown): Outcome {
       const text = pythonStr(value);
       return spec.choices.includes(text) ? { value: text } : { error: `"${text}" is not a valid choice.` };
     }
-    case 'bool':
-      if (TRUE_VALUES.has(value)) return { value: true };
-      if (FALSE_VALUES.has(value)) return { value: false };
-      return { error: 'Must be a valid boolean.' };
+    case 'bool': {
+      const reading = readDrfBoolean(value);
+      return reading === undefined ? { error: 'Must be a valid boolean.' } : { value: reading };
+    }
     case 'pk': {
       const pk = toPk(value);
       if (pk === 'type') return { error: incorrectType(value) };

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { type Input } from '../drf/serializer';
+import { type Input, readDrfBoolean } from '../drf/serializer';
 import { type FieldErrors, isFieldErrors, notFound, validationError } from '../drf/exceptions';
 import { EVENT_TYPES, type EventType } from '../events/event-types';
 import { type Role } from '../users/role';
@@ -58,17 +58,6 @@ export function isTimeZone(name: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** DRF's BooleanField reading (JSON booleans, form words); undefined: not a boolean. */
-function readBoolean(value: unknown): boolean | undefined {
-  if (typeof value === 'boolean') return value;
-  if (value === 1 || value === 0) return value === 1;
-  if (typeof value !== 'string') return undefined;
-  const word = value.trim().toLowerCase();
-  if (['true', '1', 'yes', 'on', 't', 'y'].includes(word)) return true;
-  if (['false', '0', 'no', 'off', 'f', 'n'].includes(word)) return false;
-  return undefined;
 }
 
 /** The JSON or form input as field → value (a form's `events` may repeat). */
@@ -168,12 +157,12 @@ export class NotificationPreferencesService {
       else next.language = value as NotificationLanguage;
     } else if (!partial) next.language = null;
     if ('email_digest' in fields) {
-      const value = readBoolean(fields.email_digest);
+      const value = readDrfBoolean(fields.email_digest);
       if (value === undefined) errors.email_digest = ['Must be a valid boolean.'];
       else next.email_digest = value;
     } else if (!partial) next.email_digest = true;
     if ('chat' in fields) {
-      const value = readBoolean(fields.chat);
+      const value = readDrfBoolean(fields.chat);
       if (value === undefined) errors.chat = ['Must be a valid boolean.'];
       else next.chat = value;
     } else if (!partial) next.chat = true;

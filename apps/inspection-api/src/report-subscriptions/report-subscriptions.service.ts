@@ -7,7 +7,7 @@ import { type FieldErrors, isFieldErrors, notFound, validationError } from '../d
 import { type PageRequest, paginate, type PageRows } from '../drf/pagination';
 import { pythonStr, pythonTypeName } from '../drf/python-text';
 import { type ResourceRequest, type ResourceService } from '../drf/resource-routes';
-import { type Input } from '../drf/serializer';
+import { type Input, readDrfBoolean } from '../drf/serializer';
 import { isEmailAddress, isTimeZone } from '../notifications/notification-preferences.service';
 import { REPORT_LANGUAGES } from '../reports/report-text';
 import { nextMonthlySend } from './monthly-schedule';
@@ -49,17 +49,6 @@ interface SubscriptionValues {
   day_of_month?: number;
   send_time?: string;
   active?: boolean;
-}
-
-/** DRF's BooleanField reading; undefined: not a boolean. */
-function readBoolean(value: unknown): boolean | undefined {
-  if (typeof value === 'boolean') return value;
-  if (value === 1 || value === 0) return value === 1;
-  if (typeof value !== 'string') return undefined;
-  const word = value.trim().toLowerCase();
-  if (['true', '1', 'yes', 'on', 't', 'y'].includes(word)) return true;
-  if (['false', '0', 'no', 'off', 'f', 'n'].includes(word)) return false;
-  return undefined;
 }
 
 /** The JSON or form input as field → value (a form's `recipients` may repeat). */
@@ -277,7 +266,7 @@ export class ReportSubscriptionsService implements ResourceService {
       else values.send_time = `${match[1]}:${match[2]}:${match[3] ?? '00'}`;
     }
     if ('active' in fields) {
-      const value = readBoolean(fields.active);
+      const value = readDrfBoolean(fields.active);
       if (value === undefined) errors.active = ['Must be a valid boolean.'];
       else values.active = value;
     }
