@@ -134,6 +134,43 @@ async function waitForValue(page: Page, input: Locator, value: string) {
       .evaluateAll((items) => items.map((item) => item.getBoundingClientRect().right));
     for (const right of widths) expect(right).toBeLessThanOrEqual(390);
     await context.close();
+  }, 240_000);
+
+  it('en, desktop: a member is removed, then the team is deleted and its action left unassigned', async () => {
+    const { context, page } = await stack.newPage({ locale: 'en', size: 'desktop' });
+    await signIn(page, stack.consoleUrl, 'en', SUPERVISOR.username, SUPERVISOR.password);
+    await page.getByRole('menuitem', { name: 'Teams' }).waitFor({ timeout: 30_000 });
+    const [team] = (await api<{ results: { id: number }[] }>('teams/')).results;
+    await page.goto(`${stack.consoleUrl}?locale=en#/teams/${team.id}`);
+    await waitForValue(page, page.getByLabel('Name *'), 'Night shift');
+    // Backspace in the empty members input removes the last chip (ben: members are in id order).
+    const members = page.getByRole('combobox', { name: 'Members' });
+    await members.click();
+    await members.press('Backspace');
+    await page.getByRole('option', { name: /^ben · Inspector/ }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.locator('.MuiChip-label', { hasText: /^ben/ }).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page
+      .getByRole('row', { name: /Night shift/ })
+      .getByRole('cell', { name: 'ana', exact: true })
+      .waitFor({
+        timeout: 30_000,
+      });
+    expect(await api<{ members: number[] }>(`teams/${team.id}/`)).toMatchObject({ members: [ids.ana] });
+
+    await page.getByRole('row', { name: /Night shift/ }).click();
+    await waitForValue(page, page.getByLabel('Name *'), 'Night shift');
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('its actions stay, unassigned', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('No teams yet.').waitFor({ timeout: 30_000 });
+    expect(await api<ApiAction>(`actions/${ids.action}/`)).toMatchObject({
+      assignee: null,
+      assignee_team: null,
+    });
+    await context.close();
     expect(stack.errors).toEqual([]);
   }, 240_000);
 });
