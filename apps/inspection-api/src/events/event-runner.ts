@@ -102,7 +102,9 @@ export class EventRunner implements OnApplicationBootstrap, BeforeApplicationShu
     const boss = new PgBoss({
       connectionString: this.databaseUrl,
       schema: JOB_SCHEMA,
-      max: DELIVERY_WORKERS + 1,
+      // A connection for each polling worker (the webhook workers, notifications, monthly reports) and one for the
+      // runner's own statements: a worker left waiting for a connection when the runner stops never ends its loop.
+      max: DELIVERY_WORKERS + 3,
       application_name: 'inspection-api-events',
       schedule: false,
     });
