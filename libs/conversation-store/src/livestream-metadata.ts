@@ -11,7 +11,8 @@ import { type Activity } from '@fieldops/contracts';
  */
 export function withLivestreamChannelData<T extends Activity>(activity: T): T {
   if (activity.type !== 'typing' && activity.type !== 'message') return activity;
-  const info = activity.entities?.find(
+  if (!Array.isArray(activity.entities)) return activity;
+  const info = activity.entities.find(
     (entity) => typeof entity?.type === 'string' && entity.type.toLowerCase() === 'streaminfo',
   );
   if (!info) return activity;

@@ -57,6 +57,16 @@ describe('validateActivity', () => {
     expect(paths({ type: 'message', attachmentLayout: 'grid' })).toEqual(['attachmentLayout']);
   });
 
+  it('allows entities only as an array of objects', () => {
+    expect(paths({ type: 'message', entities: [{ type: 'mention' }] })).toEqual([]);
+    expect(paths({ type: 'message', entities: '' })).toEqual(['entities']);
+    expect(paths({ type: 'message', entities: { type: 'mention' } })).toEqual(['entities']);
+    expect(paths({ type: 'message', entities: [{ type: 'streaminfo' }, 'x', null] })).toEqual([
+      'entities[1]',
+      'entities[2]',
+    ]);
+  });
+
   it('needs an object as content of a known card type', () => {
     expect(paths(hero('text'))).toEqual(['attachments[0].content']);
     expect(paths(hero([]))).toEqual(['attachments[0].content']);

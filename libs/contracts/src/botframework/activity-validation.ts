@@ -138,7 +138,7 @@ const CARD_CHECKS: Record<string, CardCheck> = {
 
 /**
  * Checks an activity a bot sends against the Bot Connector's rules: `type` required, the 256 KB limit,
- * `attachmentLayout` list|carousel, known rich cards' shapes and their CardActions (type from the spec's
+ * `attachmentLayout` list|carousel, `entities` an array of objects, known rich cards' shapes and their CardActions (type from the spec's
  * table, value of the right kind). Unknown content types and unknown fields pass untouched. Pure.
  */
 export function validateActivity(
@@ -160,6 +160,13 @@ export function validateActivity(
     activity.attachmentLayout !== 'carousel'
   )
     out.add('attachmentLayout', "attachmentLayout must be 'list' or 'carousel'");
+  if (activity.entities !== undefined) {
+    if (!Array.isArray(activity.entities)) out.add('entities', 'entities must be an array of Entity');
+    else
+      activity.entities.forEach((entity, index) => {
+        if (!isObject(entity)) out.add(`entities[${index}]`, 'an Entity must be an object');
+      });
+  }
   if (isObject(activity.suggestedActions))
     checkActions(activity.suggestedActions.actions, 'suggestedActions.actions', out);
   if (activity.attachments !== undefined) {
