@@ -75,14 +75,7 @@ export class InProcessConversationStore implements ConversationStore {
   create(record: ConversationRecord): Promise<boolean> {
     return this.run(() => {
       if (this.live(record.conversationId)) return false;
-      this.conversations.set(record.conversationId, {
-        record: deepFreeze({ ...record }),
-        log: [],
-        lastMicros: 0,
-        milestones: new Set(),
-        attachments: new Map(),
-        expiresAt: this.expiry(),
-      });
+      this.add(record);
       return true;
     });
   }
@@ -122,16 +115,7 @@ export class InProcessConversationStore implements ConversationStore {
         home!.expiresAt = this.expiry();
         return existing.record;
       }
-      if (!this.live(candidate.conversationId)) {
-        this.conversations.set(candidate.conversationId, {
-          record: deepFreeze({ ...candidate }),
-          log: [],
-          lastMicros: 0,
-          milestones: new Set(),
-          attachments: new Map(),
-          expiresAt: this.expiry(),
-        });
-      }
+      if (!this.live(candidate.conversationId)) this.add(candidate);
       this.homes.set(key, { conversationId: candidate.conversationId, expiresAt: this.expiry() });
       return this.live(candidate.conversationId)!.record;
     });
@@ -287,6 +271,18 @@ export class InProcessConversationStore implements ConversationStore {
 
   private touch(state: ConversationState): void {
     state.expiresAt = this.expiry();
+  }
+
+  /** A new conversation with an empty log, kept for the retention. */
+  private add(record: ConversationRecord): void {
+    this.conversations.set(record.conversationId, {
+      record: deepFreeze({ ...record }),
+      log: [],
+      lastMicros: 0,
+      milestones: new Set(),
+      attachments: new Map(),
+      expiresAt: this.expiry(),
+    });
   }
 
   private sweep(): void {

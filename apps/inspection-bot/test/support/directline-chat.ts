@@ -54,13 +54,13 @@ export async function signedInChat(
 }
 
 /**
- * Sends an activity and waits for the bot's replies to it: the messages after it, until one of them satisfies
- * `expected`.
+ * Sends an activity and waits for the bot's replies to it: the messages after it, until `expected` of them (a
+ * number) or until one of them satisfies `expected` (a predicate).
  */
 export async function exchange(
   { client, userId }: SignedInChat,
   activity: Partial<Activity>,
-  expected: (reply: Activity) => boolean,
+  expected: number | ((reply: Activity) => boolean),
 ): Promise<Activity[]> {
   const before = client.activities.length;
   await client.post({ type: 'message', from: { id: userId }, locale: 'en-US', ...activity });
@@ -69,7 +69,8 @@ export async function exchange(
       const replies = client.activities
         .slice(before)
         .filter((reply) => reply.type === 'message' && reply.from.id !== userId);
-      return replies.some(expected) && replies;
+      const done = typeof expected === 'number' ? replies.length >= expected : replies.some(expected);
+      return done && replies;
     },
     `the replies to ${JSON.stringify(activity.text ?? activity.value ?? 'a photo')}`,
     20_000,
