@@ -68,11 +68,9 @@ const ordered = (errors: Record<string, unknown>): Record<string, unknown> =>
 
 /** The field of the reference a foreign-key violation (23503) names: a plan's team, user or device. */
 function referenceField(error: unknown): 'assignee_teams' | 'assignees' | 'devices' {
-  const constraint = String(
-    (error as { driverError?: { constraint?: unknown } }).driverError?.constraint ?? '',
-  );
-  if (constraint.startsWith('check_plan_teams')) return 'assignee_teams';
-  if (constraint.startsWith('check_plan_assignees')) return 'assignees';
+  const constraint = (error as { driverError?: { constraint?: unknown } }).driverError?.constraint;
+  if (typeof constraint === 'string' && constraint.startsWith('check_plan_teams')) return 'assignee_teams';
+  if (typeof constraint === 'string' && constraint.startsWith('check_plan_assignees')) return 'assignees';
   return 'devices';
 }
 
