@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { PassThrough, pipeline, type Readable, type Writable } from 'node:stream';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { LOGGER, type Logger } from '@fieldops/platform';
 import { DataSource } from 'typeorm';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
@@ -13,7 +13,6 @@ import { MediaStorage } from '../media/media-storage';
 import {
   type ReportHeader,
   type ReportKind,
-  ReportDocument,
   type ReportRow,
   type ReportTotals,
   type RowPhoto,
@@ -21,6 +20,7 @@ import {
 import { downscalePhoto } from './report-photo';
 import { recordRowsSql, type ReportStatement, roundRowsSql, totalsSql } from './report-sql';
 import { type ReportLanguage, REPORT_TEXT } from './report-text';
+import { ReportThread, ReportWriter } from './report-writer';
 
 /** What a report covers, before it is written. */
 export interface ReportSubject {
@@ -84,17 +84,25 @@ function room(source: Readable, destination: Writable): Promise<void> {
 /**
  * PDF reports of one record, of a plan's round (its checks in one period) and of a device's history: the subject
  * is looked up first (404s and the totals), then a verification row is stored and the PDF is streamed to the
- * client: rows from a PostgreSQL cursor (100 at a time), photos read and downscaled one at a time, each page and
- * image written out as soon as it is complete, and the writer waiting for the client when it falls behind.
+ * client: rows from a PostgreSQL cursor (100 at a time), photos read and downscaled one at a time, laid out in the
+ * report worker thread (report-writer.ts), each page and image written out as soon as it is complete, and the writer
+ * waiting for the client when it falls behind.
  */
 @Injectable()
-export class ReportsService {
+export class ReportsService implements OnModuleDestroy {
+  /** The worker thread this application's reports are laid out in. */
+  private readonly thread = new ReportThread();
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly environment: InspectionApiEnvironment,
     private readonly media: MediaStorage,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
+
+  async onModuleDestroy(): Promise<void> {
+    await this.thread.close();
+  }
 
   get timeZone(): string {
     return this.environment.INSPECTION_TIME_ZONE;
@@ -285,7 +293,8 @@ export class ReportsService {
       ],
     );
     prepare({ id, filename: subject.filename });
-    const document = new ReportDocument(
+    const document = new ReportWriter(
+      this.thread,
       language,
       {
         ...subject.header,
@@ -337,14 +346,14 @@ export class ReportsService {
   }
 
   /** The rows from a cursor, each written with its photo; stops when the client goes away. */
-  private async writeRows(rows: ReportStatement, document: ReportDocument, destination: Writable) {
+  private async writeRows(rows: ReportStatement, document: ReportWriter, destination: Writable) {
     const runner = this.dataSource.createQueryRunner();
     try {
       const stream = await runner.stream(rows.sql, rows.parameters);
       try {
         for await (const row of stream as AsyncIterable<ReportRow>) {
           if (destination.destroyed) break;
-          document.writeRow(row, await this.photo(row.photo));
+          await document.writeRow(row, await this.photo(row.photo));
           await room(document.pdf, destination);
         }
       } finally {
