@@ -33,7 +33,7 @@ describe('two phones, two bot instances, one item', () => {
       if (instances.length === 0) return platform.bot.url;
       let instance = delivery.get(id);
       if (!instance) {
-        instance = instances[delivery.size % instances.length] as RunningService;
+        instance = instances[delivery.size % instances.length];
         delivery.set(id, instance);
       }
       return instance.url;
@@ -117,10 +117,8 @@ describe('two phones, two bot instances, one item', () => {
       const offer = [first, second][loser]?.find((reply) => reply.suggestedActions);
       const button = offer?.suggestedActions?.actions[0];
       expect(button?.title).toBe('Record ok as well');
-      const confirmed = await exchange(
-        chats[loser] as SignedInChat,
-        { text: button?.title, value: button?.value },
-        (reply) => /^Recorded "ok"/.test(reply.text ?? ''),
+      const confirmed = await exchange(chats[loser], { text: button?.title, value: button?.value }, (reply) =>
+        /^Recorded "ok"/.test(reply.text ?? ''),
       );
       expect(texts(confirmed).some((text) => text.startsWith('Recorded "ok"'))).toBe(true);
       expect(await platform.client.countRecords({ device: pump.id })).toBe(2);
