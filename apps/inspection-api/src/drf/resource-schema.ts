@@ -69,17 +69,14 @@ type FieldValueOf<S extends ResourceSchema> = Extract<
 
 /** The DRF field table of the writable fields, in order (what `validateInput` checks). */
 export function schemaFieldSpecs(schema: ResourceSchema): FieldSpec[] {
-  return schema.fields.flatMap((field) =>
-    field.writable ? [{ ...field.writable, name: field.name } as FieldSpec] : [],
-  );
+  return schema.fields.flatMap((field) => (field.writable ? [{ ...field.writable, name: field.name }] : []));
 }
 
 /** DRF SimpleMetadata's description of the serializer (OPTIONS `actions`), in representation order. */
 export function schemaInfo(schema: ResourceSchema): SerializerInfo {
   const info: SerializerInfo = {};
   for (const field of schema.fields) {
-    if (field.writable)
-      info[field.name] = writableFieldInfo({ ...field.writable, name: field.name } as FieldSpec);
+    if (field.writable) info[field.name] = writableFieldInfo({ ...field.writable, name: field.name });
     else if (field.readOnly)
       info[field.name] = readOnlyFieldInfo(field.name, field.readOnly.type, field.readOnly.extra);
   }
@@ -147,7 +144,7 @@ export function applyEntityColumns(entity: abstract new () => object, schema: Re
         : column.kind === 'created'
           ? CreateDateColumn({ ...name, type: 'timestamptz' })
           : Column({ ...name, ...column.options });
-    decorator(entity.prototype, property);
+    decorator(entity.prototype as object, property);
   }
 }
 
@@ -180,6 +177,6 @@ export function applyOpenApiProperties(
       if (field.onlyArchived) required = false;
     }
     if (field.help !== undefined) options.description = field.help;
-    (required ? ApiProperty : ApiPropertyOptional)(options)(dto.prototype, field.name);
+    (required ? ApiProperty : ApiPropertyOptional)(options)(dto.prototype as object, field.name);
   }
 }
