@@ -50,7 +50,7 @@ describe('due checks', () => {
     const body = response.body as { count: number; results: Array<Record<string, unknown>> };
     expect(body.count).toBe(4);
     expect(body.results[0]).toEqual({
-      plan: { id: ids.daily, name: 'Daily rounds', frequency: 'daily', assignees: [] },
+      plan: { id: ids.daily, name: 'Daily rounds', frequency: 'daily', assignees: [], assignee_teams: [] },
       device: { id: ids.a, code: 'A', name: 'Pump A', group: 'pumps', location: 'Hall A' },
       item: { id: ids.a1, name: 'Pressure' },
       status: 'done',

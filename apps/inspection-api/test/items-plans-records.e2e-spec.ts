@@ -107,6 +107,7 @@ describe('check plans', () => {
       'open_action_on',
       'schedule',
       'assignees',
+      'assignee_teams',
     ]);
     expect(created.body).toMatchObject({ devices: [a, b], name: 'Daily', frequency: 'daily', active: true });
     const id = (created.body as { id: number }).id;

@@ -105,6 +105,7 @@ describe('OPTIONS metadata', () => {
       'open_action_on',
       'schedule',
       'assignees',
+      'assignee_teams',
     ]);
     expect(plans.actions.POST.active).toEqual({
       type: 'boolean',

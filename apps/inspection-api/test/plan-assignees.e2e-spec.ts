@@ -24,7 +24,7 @@ describe("plan assignees and each inspector's load (PostgreSQL)", () => {
 
   it('a plan has no assignees by default; the set is replaced, validated and audited', async () => {
     const created = await api.post('/api/plans/', { name: 'Daily', devices: [device], frequency: 'daily' });
-    expect(created.text).toMatch(/"due_time":null\},"assignees":\[\]\}$/);
+    expect(created.text).toMatch(/"due_time":null\},"assignees":\[\],"assignee_teams":\[\]\}$/);
     const id = (created.body as { id: number }).id;
     expect((await api.patch(`/api/plans/${id}/`, { assignees: [max, ivy] })).body).toMatchObject({
       assignees: [ivy, max].sort((a, b) => a - b),

@@ -25,4 +25,6 @@ export const AUDIT_EVENTS = [
   'commented',
   'member_added',
   'member_removed',
+  'team_added',
+  'team_removed',
 ] as const;

@@ -32,6 +32,7 @@ import { AddOidcSignIn1732929800000 } from './migrations/1732929800000-add-oidc-
 import { AddChatNotifications1732931000000 } from './migrations/1732931000000-add-chat-notifications';
 import { CreateReportSubscriptions1732932200000 } from './migrations/1732932200000-create-report-subscriptions';
 import { CreateTeams1732932400000 } from './migrations/1732932400000-create-teams';
+import { AddPlanTeams1733000000000 } from './migrations/1733000000000-add-plan-teams';
 
 /** Every migration, in order. New ones are appended here (and never edited once released). */
 export const INSPECTION_MIGRATIONS = [
@@ -62,6 +63,7 @@ export const INSPECTION_MIGRATIONS = [
   AddChatNotifications1732931000000,
   CreateReportSubscriptions1732932200000,
   CreateTeams1732932400000,
+  AddPlanTeams1733000000000,
 ];
 
 /** Every entity of the service. */

@@ -88,7 +88,7 @@ export class DueController {
     name: 'assignee',
     required: false,
     type: Number,
-    description: 'Plans assigned to this user id.',
+    description: 'Plans assigned to this user id, or to a team of theirs.',
   })
   @ApiOkResponse({ type: DueSummaryDto })
   async summary(@Req() request: Request): Promise<object> {

@@ -4,6 +4,7 @@ import { actionOverdueSql } from '../actions/actions.service';
 import { UNFINISHED } from '../actions/action-transitions';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { isoTimestamp, SqlParameters } from '../database/sql';
+import { PLAN_PEOPLE_SQL, planPersonSql } from '../plans/plan-assignment';
 import { type PageRequest, paginate, type PageRows } from '../drf/pagination';
 import {
   type CalendarDate,
@@ -22,7 +23,7 @@ export interface DueFilters {
   /** Only the checks of this device. */
   device?: number;
   group?: string;
-  /** Only the checks of plans assigned to this user. */
+  /** Only the checks of plans assigned to this user, or to a team of theirs (`plan-assignment.ts`). */
   assignee?: number;
   status?: DueStatus;
 }
@@ -46,8 +47,8 @@ export interface DueSummary {
     total: number;
   }>;
   /**
-   * Each assignee's load: the checks of the plans assigned to them (a check in two of their plans counts twice) and
-   * the unfinished actions assigned to them.
+   * Each assignee's load: the checks of the plans assigned to them or to a team of theirs (`plan-assignment.ts`; a
+   * check in two of their plans counts twice) and the unfinished actions assigned to them.
    */
   assignees: Array<{
     assignee: number;
@@ -78,20 +79,21 @@ function checksCte(window: DueWindow, filters: DueFilters, parameters: SqlParame
     `(p."starts_on" IS NULL OR p."starts_on" <= ${date}::date)`,
   ];
   if (filters.plan !== undefined) plans.push(`p."id" = ${parameters.add(filters.plan)}`);
-  if (filters.assignee !== undefined)
-    plans.push(
-      `EXISTS (SELECT 1 FROM "check_plan_assignees" pa WHERE pa."plan_id" = p."id" AND pa."user_id" = ${parameters.add(filters.assignee)})`,
-    );
+  if (filters.assignee !== undefined) plans.push(planPersonSql('p."id"', parameters.add(filters.assignee)));
   const devices = ['d."archived_at" IS NULL'];
   if (filters.device !== undefined) devices.push(`d."id" = ${parameters.add(filters.device)}`);
   if (filters.group !== undefined) devices.push(`d."group" = ${parameters.add(filters.group)}`);
   return `"plan_periods" AS MATERIALIZED (
       SELECT p."id", p."name", p."frequency", pp.*, '[' || COALESCE((SELECT string_agg(pa."user_id"::text, ',' ORDER BY pa."user_id")
-        FROM "check_plan_assignees" pa WHERE pa."plan_id" = p."id"), '') || ']' AS "assignees" FROM "check_plans" p
+        FROM "check_plan_assignees" pa WHERE pa."plan_id" = p."id"), '') || ']' AS "assignees",
+        '[' || COALESCE((SELECT string_agg('{"id":' || t."id" || ',"name":' || ${json('t."name"')} || ',"members":['
+          || COALESCE((SELECT string_agg(tm."user_id"::text, ',' ORDER BY tm."user_id") FROM "team_members" tm WHERE tm."team_id" = t."id"), '')
+          || ']}', ',' ORDER BY t."id") FROM "check_plan_teams" pt JOIN "teams" t ON t."id" = pt."team_id" WHERE pt."plan_id" = p."id"), '')
+          || ']' AS "assignee_teams" FROM "check_plans" p
       ${planPeriodsSql(date, `${parameters.add(window.timeZone)}::text`)}
       WHERE ${plans.join(' AND ')}),
     "checks" AS (
-      SELECT p."id" AS "plan_id", p."name" AS "plan_name", p."frequency", p."assignees", p."period_start", p."period_end",
+      SELECT p."id" AS "plan_id", p."name" AS "plan_name", p."frequency", p."assignees", p."assignee_teams", p."period_start", p."period_end",
         p."start_at", p."previous_start_at", p."due_at", GREATEST(d."created_at", p."starts_at") AS "since",
         d."id" AS "device_id", d."code" AS "device_code", d."name" AS "device_name", d."group" AS "device_group",
         d."location" AS "device_location", i."id" AS "item_id", i."name" AS "item_name"
@@ -158,7 +160,7 @@ export function duePageSql(window: DueWindow, filters: DueFilters, limit: number
       ORDER BY r."checked_at" DESC, r."id" DESC LIMIT 1) "last_${column}" ON TRUE`;
   const last = (field: string) => `COALESCE("last_item_id"."${field}", "last_device_id"."${field}")`;
   const check = `'{"plan":{"id":' || c."plan_id" || ',"name":' || ${json('c."plan_name"')} || ',"frequency":' || ${json('c."frequency"')}
-    || ',"assignees":' || c."assignees" || '},"device":{"id":' || c."device_id" || ',"code":' || ${json('c."device_code"')} || ',"name":' || ${json('c."device_name"')}
+    || ',"assignees":' || c."assignees" || ',"assignee_teams":' || c."assignee_teams" || '},"device":{"id":' || c."device_id" || ',"code":' || ${json('c."device_code"')} || ',"name":' || ${json('c."device_name"')}
     || ',"group":' || ${json('c."device_group"')} || ',"location":' || ${json('c."device_location"')}
     || '},"item":' || CASE WHEN c."item_id" IS NULL THEN 'null' ELSE '{"id":' || c."item_id" || ',"name":' || ${json('c."item_name"')} || '}' END
     || ',"status":' || ${json('c."status"')} || ',"period_start":' || ${json('c."period_start"')} || ',"period_end":' || ${json('c."period_end"')}
@@ -214,7 +216,7 @@ export function dueSummarySql(window: DueWindow, filters: DueFilters) {
       (count(*) FILTER (WHERE c."status" = 'done'))::int AS "done", count(*)::int AS "total"`;
   const sql = `WITH ${checks}, "classified" AS MATERIALIZED (SELECT c.*, ${status} AS "status" FROM "checks" c ${join}),
     "check_load" AS (SELECT pa."user_id", ${counts}
-      FROM "classified" c JOIN "check_plan_assignees" pa ON pa."plan_id" = c."plan_id" GROUP BY pa."user_id"),
+      FROM "classified" c JOIN ${PLAN_PEOPLE_SQL} pa ON pa."plan_id" = c."plan_id" GROUP BY pa."user_id"),
     ${actions}
     SELECT COALESCE((SELECT json_agg(x ORDER BY x."id") FROM (SELECT c."plan_id" AS "id", c."plan_name" AS "name", c."frequency", ${counts}
       FROM "classified" c GROUP BY c."plan_id", c."plan_name", c."frequency") x), '[]') AS "plans",

@@ -1,7 +1,10 @@
+import { planPersonSql } from '../plans/plan-assignment';
+
 /**
  * Who may be told of an event (before their own choice, `notification-schedule.ts`, decides whether and when):
  * - supervisors, of every event;
- * - a check's assigned inspectors (the plan's assignees), of `check.due` and `check.overdue`;
+ * - a check's assigned inspectors (the plan's assignees and the members of its assignee teams, `plan-assignment.ts`),
+ *   of `check.due` and `check.overdue`;
  * - an action's assignee, of its `action.*` events; for an action assigned to a team, each member of the team (as
  *   the team is when the notice is sent).
  * Only active people; never the platform's service accounts. As SQL: a condition on an event row `e` (columns
@@ -11,8 +14,7 @@ export function audienceSql(serviceAccounts: string): string {
   const planId = `COALESCE(e."data"->'plan'->>'id', e."data"->>'plan')::int`;
   return `(u."is_active" AND NOT (u."username" = ANY(${serviceAccounts}::text[])) AND (
     u."role" = 'supervisor'
-    OR (e."type" IN ('check.due', 'check.overdue') AND EXISTS (
-      SELECT 1 FROM "check_plan_assignees" pa WHERE pa."plan_id" = ${planId} AND pa."user_id" = u."id"))
+    OR (e."type" IN ('check.due', 'check.overdue') AND ${planPersonSql(planId, 'u."id"')})
     OR (e."type" LIKE 'action.%' AND ((e."data"->>'assignee')::int = u."id" OR EXISTS (
       SELECT 1 FROM "team_members" tm WHERE tm."team_id" = (e."data"->>'assignee_team')::int AND tm."user_id" = u."id")))))`;
 }

@@ -22,7 +22,7 @@ const DEVICES_IN_USE = `FROM "check_plan_devices" pd JOIN "devices" pd_d ON pd_d
  * The CheckPlan representation of alias `p`: `devices` (those in use) ascending; `has_devices` is false when every
  * device of the plan was deleted (archived), so a plan left without devices says so.
  */
-export const PLAN_JSON = `json_build_object('id', p."id", 'devices', COALESCE((SELECT json_agg(pd."device_id" ORDER BY pd."device_id") ${DEVICES_IN_USE}), '[]'::json), 'name', p."name", 'frequency', p."frequency", 'active', p."active", 'has_devices', EXISTS (SELECT 1 ${DEVICES_IN_USE}), 'open_action_on', p."open_action_on", 'schedule', json_build_object('every', p."schedule_every", 'unit', p."schedule_unit", 'starts_on', p."starts_on", 'due_time', to_char(p."due_time", 'HH24:MI:SS')), 'assignees', COALESCE((SELECT json_agg(pa."user_id" ORDER BY pa."user_id") FROM "check_plan_assignees" pa WHERE pa."plan_id" = p."id"), '[]'::json))`;
+export const PLAN_JSON = `json_build_object('id', p."id", 'devices', COALESCE((SELECT json_agg(pd."device_id" ORDER BY pd."device_id") ${DEVICES_IN_USE}), '[]'::json), 'name', p."name", 'frequency', p."frequency", 'active', p."active", 'has_devices', EXISTS (SELECT 1 ${DEVICES_IN_USE}), 'open_action_on', p."open_action_on", 'schedule', json_build_object('every', p."schedule_every", 'unit', p."schedule_unit", 'starts_on', p."starts_on", 'due_time', to_char(p."due_time", 'HH24:MI:SS')), 'assignees', COALESCE((SELECT json_agg(pa."user_id" ORDER BY pa."user_id") FROM "check_plan_assignees" pa WHERE pa."plan_id" = p."id"), '[]'::json), 'assignee_teams', COALESCE((SELECT json_agg(pt."team_id" ORDER BY pt."team_id") FROM "check_plan_teams" pt WHERE pt."plan_id" = p."id"), '[]'::json))`;
 
 export function planPageSql(active: boolean | undefined, limit: number, offset: number) {
   const parameters = new SqlParameters();
@@ -35,6 +35,7 @@ export function planPageSql(active: boolean | undefined, limit: number, offset: 
 type PlanValues = {
   devices?: number[];
   assignees?: number[];
+  assignee_teams?: number[];
   name?: string;
   frequency?: Frequency;
   active?: boolean;
@@ -48,7 +49,7 @@ function planColumns({
   open_action_on: openActionOn,
   schedule,
   ...plan
-}: Omit<PlanValues, 'devices' | 'assignees'>): Partial<CheckPlanEntity> {
+}: Omit<PlanValues, 'devices' | 'assignees' | 'assignee_teams'>): Partial<CheckPlanEntity> {
   const columns: Partial<CheckPlanEntity> = { ...plan };
   if (openActionOn !== undefined) columns.openActionOn = openActionOn;
   if (schedule) {
@@ -64,6 +65,14 @@ function planColumns({
 const FIELD_ORDER = ['non_field_errors', ...CHECK_PLAN_FIELDS.map((spec) => spec.name), 'schedule'];
 const ordered = (errors: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(FIELD_ORDER.filter((name) => name in errors).map((name) => [name, errors[name]]));
+
+/** The field of the reference a foreign-key violation (23503) names: a plan's team, user or device. */
+function referenceField(error: unknown): 'assignee_teams' | 'assignees' | 'devices' {
+  const constraint = (error as { driverError?: { constraint?: unknown } }).driverError?.constraint;
+  if (typeof constraint === 'string' && constraint.startsWith('check_plan_teams')) return 'assignee_teams';
+  if (typeof constraint === 'string' && constraint.startsWith('check_plan_assignees')) return 'assignees';
+  return 'devices';
+}
 
 @Injectable()
 export class PlansService {
@@ -149,7 +158,19 @@ export class PlansService {
     );
   }
 
-  /** A device deleted between validation and the write is reported as the validation would have. */
+  /** Replaces the plan's assignee teams, touching only the assignments that change (the audit trail names them). */
+  private async setTeams(manager: EntityManager, planId: number, teams: number[]): Promise<void> {
+    await manager.query(
+      'DELETE FROM "check_plan_teams" WHERE "plan_id" = $1 AND "team_id" <> ALL($2::int[])',
+      [planId, teams],
+    );
+    await manager.query(
+      'INSERT INTO "check_plan_teams" ("plan_id", "team_id") SELECT $1, t FROM unnest($2::int[]) AS t ORDER BY t ON CONFLICT DO NOTHING',
+      [planId, teams],
+    );
+  }
+
+  /** A device, user or team deleted between validation and the write is reported as the validation would have. */
   private async writing<T>(
     request: ResourceRequest | undefined,
     work: (manager: EntityManager) => Promise<T>,
@@ -158,13 +179,18 @@ export class PlansService {
       return await audited(this.dataSource, request?.user, work);
     } catch (error) {
       if (sqlState(error) === '23503')
-        throw validationError({ devices: ['Invalid pk - object does not exist.'] });
+        throw validationError({ [referenceField(error)]: ['Invalid pk - object does not exist.'] });
       throw error;
     }
   }
 
   async create(readInput: () => Input, request?: ResourceRequest): Promise<unknown> {
-    const { devices = [], assignees = [], ...plan } = await this.validate(readInput(), false);
+    const {
+      devices = [],
+      assignees = [],
+      assignee_teams: teams = [],
+      ...plan
+    } = await this.validate(readInput(), false);
     return this.writing(request, async (manager) => {
       const result = await manager
         .createQueryBuilder()
@@ -176,6 +202,7 @@ export class PlansService {
       const id = (result.identifiers[0] as { id: number }).id;
       await this.setDevices(manager, id, devices);
       await this.setAssignees(manager, id, assignees);
+      await this.setTeams(manager, id, teams);
       return this.representation(id, manager);
     });
   }
@@ -191,7 +218,12 @@ export class PlansService {
       .getRepository(CheckPlanEntity)
       .findOne({ select: { frequency: true }, where: { id, archivedAt: IsNull() } });
     if (!current) throw notFound();
-    const { devices, assignees, ...plan } = await this.validate(readInput(), partial, current.frequency);
+    const {
+      devices,
+      assignees,
+      assignee_teams: teams,
+      ...plan
+    } = await this.validate(readInput(), partial, current.frequency);
     return this.writing(request, async (manager) => {
       if (Object.keys(plan).length)
         await manager
@@ -202,6 +234,7 @@ export class PlansService {
           .execute();
       if (devices) await this.setDevices(manager, id, devices);
       if (assignees) await this.setAssignees(manager, id, assignees);
+      if (teams) await this.setTeams(manager, id, teams);
       return this.representation(id, manager);
     });
   }

@@ -27,6 +27,7 @@ import { fixedCheckedBy, recordFieldsFor } from './checked-by';
 import { CHECK_RECORD_FIELDS } from './dto/check-record.dto';
 import { requestFingerprint } from '../idempotency/idempotency-key';
 import { IdempotencyService, type WriteDatabase, type WriteResult } from '../idempotency/idempotency.service';
+import { conditionNeedsItem, holdUnanswered, unansweredConditionOf } from './unanswered-condition';
 
 /** The CheckRecord representation of alias `r`; `$1` is the absolute media base URL. */
 export const RECORD_JSON = `json_build_object('id', r."id", 'status', r."status", 'value', r."value", 'note', r."note", 'photo', CASE WHEN r."photo" IS NULL THEN NULL ELSE $1::text || r."photo" END, 'attachment', CASE WHEN r."attachment" IS NULL THEN NULL ELSE $1::text || r."attachment" END, 'checked_at', ${isoTimestamp('r."checked_at"')}, 'checked_by', r."checked_by", 'plan', r."plan_id", 'device', r."device_id", 'item', r."item_id", 'source', r."source", 'out_of_range', r."out_of_range")`;
@@ -293,6 +294,10 @@ export class RecordsService implements ResourceService {
       false,
       recordFieldsFor(request.user),
     );
+    // `if_unanswered_since`: only the first answer to the item since then makes a record (409 otherwise).
+    const condition = unansweredConditionOf(input);
+    const conditionItem = entity.itemId ?? null;
+    if (condition && conditionItem === null) throw conditionNeedsItem();
     const checkedBy = fixedCheckedBy(request.user);
     if (checkedBy !== undefined) entity.checkedBy = checkedBy;
     entity.outOfRange = await this.outOfRange(db, entity.itemId ?? null, entity.value ?? '');
@@ -302,6 +307,15 @@ export class RecordsService implements ResourceService {
       // The record and the corrective action it may open commit together.
       id = await db.transaction(async (manager) => {
         await auditActor(manager, request.user);
+        if (condition && conditionItem !== null)
+          await holdUnanswered(
+            manager,
+            condition,
+            entity.deviceId ?? 0,
+            conditionItem,
+            RECORD_JSON,
+            mediaUrlBase(request.origin),
+          );
         const result = await manager
           .createQueryBuilder()
           .insert()

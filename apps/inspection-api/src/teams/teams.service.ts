@@ -32,7 +32,8 @@ export function teamPageSql(filters: TeamFilters, limit: number, offset: number)
 
 /**
  * Teams (`/api/teams/`): a name and its members. An action assigned to a team is its members' (the rules:
- * `action-transitions.ts`; who is told: `notification-audience.ts`). Deleting a team leaves its actions unassigned.
+ * `action-transitions.ts`; who is told: `notification-audience.ts`); a plan assigned to a team is its members'
+ * (`plan-assignment.ts`). Deleting a team leaves its actions unassigned and takes it off its plans (audited on each).
  */
 @Injectable()
 export class TeamsService implements ResourceService {
@@ -137,7 +138,7 @@ export class TeamsService implements ResourceService {
     });
   }
 
-  /** DELETE: the team and its memberships go (audited); its actions are left unassigned. */
+  /** DELETE: the team and its memberships go (audited); its actions are left unassigned, its plans lose it. */
   async remove(id: number, request: ResourceRequest): Promise<void> {
     const deleted: unknown[] = await audited(this.dataSource, request.user, (manager) =>
       manager.query(

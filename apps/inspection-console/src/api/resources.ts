@@ -212,6 +212,8 @@ export const AUDIT_EVENTS = [
   'commented',
   'member_added',
   'member_removed',
+  'team_added',
+  'team_removed',
 ] as const;
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];
 

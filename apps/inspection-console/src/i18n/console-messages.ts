@@ -233,6 +233,8 @@ export const consoleEnglish = {
         commented: 'Commented',
         member_added: 'Member added',
         member_removed: 'Member removed',
+        team_added: 'Team assigned',
+        team_removed: 'Team unassigned',
       },
     },
     report_subscriptions: {
@@ -685,6 +687,8 @@ export const consoleChinese: Shape<typeof consoleEnglish> = {
         commented: '添加了评论',
         member_added: '添加了成员',
         member_removed: '移除了成员',
+        team_added: '指派了班组',
+        team_removed: '取消了班组指派',
       },
     },
     report_subscriptions: {

@@ -10,7 +10,7 @@ export class AuditEntryDto {
   @ApiProperty({
     enum: AUDIT_EVENTS,
     description:
-      "created, updated, deleted; archived / restored (DELETE and restore of devices, items, plans); device_added / device_removed (a plan's devices); assignee_added / assignee_removed (a plan's assignees); commented (an action's comment).",
+      "created, updated, deleted; archived / restored (DELETE and restore of devices, items, plans); device_added / device_removed (a plan's devices); assignee_added / assignee_removed and team_added / team_removed (a plan's assignees and assignee teams); member_added / member_removed (a team's members); commented (an action's comment).",
   })
   event: string;
   @ApiProperty({

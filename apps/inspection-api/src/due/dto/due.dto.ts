@@ -7,8 +7,19 @@ class DuePlanDto {
   @ApiProperty({ enum: FREQUENCIES }) frequency: string;
 }
 
+class DueCheckPlanTeamDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({ type: [Number], description: "The team's members now, ascending." }) members: number[];
+}
+
 class DueCheckPlanDto extends DuePlanDto {
-  @ApiProperty({ type: [Number], description: "Ids of the plan's assignees." }) assignees: number[];
+  @ApiProperty({ type: [Number], description: "Ids of the plan's assignees (users)." }) assignees: number[];
+  @ApiProperty({
+    type: [DueCheckPlanTeamDto],
+    description: "The plan's assignee teams: each member counts as an assignee of the check.",
+  })
+  assignee_teams: DueCheckPlanTeamDto[];
 }
 
 class DueDeviceDto {
@@ -91,7 +102,7 @@ export class DueSummaryDto {
   @ApiProperty({
     type: [DueAssigneeSummaryDto],
     description:
-      "Each assignee's load: the checks of the plans assigned to them and the unfinished actions assigned to them.",
+      "Each assignee's load: the checks of the plans assigned to them or to a team of theirs and the unfinished actions assigned to them.",
   })
   assignees: DueAssigneeSummaryDto[];
 }

@@ -60,6 +60,12 @@ export class CheckPlanDto {
     description: 'Ids of the users responsible for the rounds (active users); [] by default.',
   })
   assignees: number[];
+  @ApiProperty({
+    type: [Number],
+    description:
+      "Ids of the teams responsible for the rounds; every member counts as an assignee of the plan's checks (due lists, each person's load, reminders); [] by default.",
+  })
+  assignee_teams: number[];
 }
 
 export class CheckPlanInputDto {
@@ -80,6 +86,12 @@ export class CheckPlanInputDto {
     description: 'Replaces the whole set; [] clears it.',
   })
   assignees?: number[];
+  @ApiPropertyOptional({
+    type: [Number],
+    uniqueItems: true,
+    description: 'Ids of existing teams; replaces the whole set; [] clears it.',
+  })
+  assignee_teams?: number[];
 }
 
 export class CheckPlanPageDto {
@@ -96,6 +108,7 @@ export const CHECK_PLAN_FIELDS: readonly FieldSpec[] = [
   { kind: 'bool', name: 'active' },
   { kind: 'choice', name: 'open_action_on', required: false, choices: OPEN_ACTION_ON },
   { kind: 'pks', name: 'assignees', required: false, table: 'users', allowEmpty: true },
+  { kind: 'pks', name: 'assignee_teams', required: false, table: 'teams', allowEmpty: true },
 ];
 
 /** The OPTIONS description of the nested schedule serializer (DRF SimpleMetadata: `nested object` with `children`). */
@@ -132,4 +145,5 @@ export const CHECK_PLAN_INFO = serializerInfo(CHECK_PLAN_FIELDS, [
   'open_action_on',
   ['schedule', SCHEDULE_INFO],
   'assignees',
+  'assignee_teams',
 ]);

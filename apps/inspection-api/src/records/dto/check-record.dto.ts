@@ -69,6 +69,14 @@ export class CheckRecordInputDto {
       'How the record was made: "chat", "qr" (the chat opened from a scanned device label), "api".',
   })
   source?: string;
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    writeOnly: true,
+    description:
+      'Create only if this device\'s item has no record checked at or after this instant; otherwise 409 with that record (docs/protocols/inspection-api.md, "First answer wins").',
+  })
+  if_unanswered_since?: string;
 }
 
 /** The multipart/form-data form of a record write: the fields as form fields plus the two file parts. */
@@ -87,6 +95,14 @@ export class CheckRecordMultipartDto {
       'How the record was made: "chat", "qr" (the chat opened from a scanned device label), "api".',
   })
   source?: string;
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    writeOnly: true,
+    description:
+      'Create only if this device\'s item has no record checked at or after this instant; otherwise 409 with that record (docs/protocols/inspection-api.md, "First answer wins").',
+  })
+  if_unanswered_since?: string;
   @ApiPropertyOptional({
     type: 'string',
     format: 'binary',
