@@ -421,6 +421,43 @@ describe('the inspection dialog (TestAdapter) against the real inspection-api', 
       expect((await assign([])).status).toBe(200);
     });
 
+    it("counts a team's plan as the inspector's when they are a member, naming the team (en, zh-CN)", async () => {
+      const access = await client.accessToken();
+      const call = (method: string, path: string, body: unknown) =>
+        fetch(`${api.url}/api/${path}`, {
+          method,
+          headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const monthly = (await client.listActivePlans()).find((plan) => plan.frequency === 'monthly');
+      const created = await call('POST', 'teams/', { name: 'Night crew', members: [aliceId] });
+      expect(created.status).toBe(201);
+      const team = ((await created.json()) as { id: number }).id;
+      expect((await call('PATCH', `plans/${monthly?.id}/`, { assignee_teams: [team] })).status).toBe(200);
+      try {
+        const [english] = await new BotHarness(client).say('today');
+        expect((english?.text ?? '').split('\n')).toEqual([
+          'Due now (2):',
+          '- Fire extinguisher, entrance (FE-010): plan Monthly safety, monthly · team Night crew',
+          '- Air compressor 2 (CMP-002): plan Daily rounds, daily',
+        ]);
+        const [chinese] = await new BotHarness(client).say('今天', { locale: 'zh-CN' });
+        const lines = (chinese?.text ?? '').split('\n');
+        expect(lines[1]).toMatch(/^- .*（FE-010）.* · 班组 Night crew$/);
+        expect(lines[2]).toMatch(/（CMP-002）/);
+        expect(lines[2]).not.toContain('班组');
+        // Someone else's team: the plan is not theirs, the API's order stays.
+        expect((await call('PATCH', `teams/${team}/`, { members: [] })).status).toBe(200);
+        const [other] = await new BotHarness(client).say('today');
+        expect((other?.text ?? '').split('\n').slice(1)).toEqual([
+          '- Air compressor 2 (CMP-002): plan Daily rounds, daily',
+          '- Fire extinguisher, entrance (FE-010): plan Monthly safety, monthly',
+        ]);
+      } finally {
+        expect((await call('DELETE', `teams/${team}/`, undefined)).status).toBe(204);
+      }
+    });
+
     it('the next period makes a checked device due again; nothing due and no plans are said plainly', async () => {
       const tomorrow = () => new Date(Date.now() + 24 * 3600 * 1000);
       const [later] = await new BotHarness(client, { now: tomorrow }).say('today');

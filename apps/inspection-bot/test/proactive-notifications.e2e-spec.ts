@@ -2,7 +2,11 @@ import { Writable } from 'node:stream';
 import { Webhook } from 'standardwebhooks';
 import { createLogger } from '@fieldops/platform';
 import { waitFor } from '@fieldops/testing';
-import { type PlainActivity as Activity } from '@fieldops/testing/directline-client';
+import {
+  fetchAjax,
+  type PlainActivity as Activity,
+  RecordingClient,
+} from '@fieldops/testing/directline-client';
 import { exchange, signedInChat } from './support/directline-chat';
 import {
   NOTIFICATIONS_SECRET,
@@ -165,6 +169,89 @@ describe('proactive notifications in the chat', () => {
       again.client.end();
     }
   }, 120_000);
+
+  it('welcomes each sign-in in the home conversation, in its language; a reload rejoining it is not welcomed', async () => {
+    const account = { username: 'hana.inspector', password: 'hana-inspector-pass-1' };
+    await platform.createAccount(account.username, account.password);
+    const signIn = async (): Promise<string> => {
+      const session = await fetch(`${platform.bot.url}/api/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(account),
+      });
+      expect(session.status).toBe(200);
+      return (session.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    };
+    const pageToken = async (cookie: string, body: Record<string, string>) => {
+      const issued = await fetch(`${platform.bot.url}/api/directline/token`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(issued.status).toBe(200);
+      return (await issued.json()) as {
+        token: string;
+        conversationId: string;
+        domain: string;
+        userId: string;
+      };
+    };
+    const english = /^Hello hana\.inspector!/;
+    const chinese = /^hana\.inspector，您好！/;
+    const welcomes = (client: RecordingClient<Activity>, words: RegExp) =>
+      client.activities.filter((activity) => activity.type === 'message' && words.test(activity.text ?? ''));
+    const open = (issued: { token: string; domain: string }, options: Record<string, unknown>) =>
+      new RecordingClient<Activity>({
+        token: issued.token,
+        domain: issued.domain,
+        webSocket: true,
+        ajax: fetchAjax,
+        ...options,
+      });
+
+    // Signed in on the page in English: the conversation starts, the bot welcomes.
+    const first = await pageToken(await signIn(), { locale: 'en-US' });
+    const phone = open(first, { conversationStartProperties: { locale: 'en-US' } });
+    try {
+      await waitFor(() => welcomes(phone, english).length === 1, 'the welcome', 20_000);
+    } finally {
+      phone.end();
+    }
+
+    // A new sign-in elsewhere, in Chinese: the same home conversation, its history, and a welcome of its own.
+    const cookie = await signIn();
+    const second = await pageToken(cookie, { locale: 'zh-CN' });
+    expect(second.conversationId).toBe(first.conversationId);
+    const tablet = open(second, { conversationStartProperties: { locale: 'zh-CN' } });
+    let token: string | undefined;
+    try {
+      await waitFor(() => welcomes(tablet, chinese).length === 1, 'the welcome in Chinese', 20_000);
+      expect(welcomes(tablet, english)).toHaveLength(1);
+      token = (tablet.client as unknown as { token: string }).token;
+    } finally {
+      tablet.end();
+    }
+
+    // The page reloaded: its token renewed for the same conversation, rejoined from the start of the history.
+    const reloaded = await pageToken(cookie, {
+      locale: 'zh-CN',
+      conversationId: second.conversationId,
+      token: token ?? second.token,
+    });
+    expect(reloaded.conversationId).toBe(second.conversationId);
+    const chat = {
+      client: open(reloaded, { conversationId: reloaded.conversationId, watermark: '' }),
+      userId: reloaded.userId,
+    };
+    try {
+      await waitFor(() => welcomes(chat.client, chinese).length === 1, 'the history', 20_000);
+      // A message and the bot's answer: anything the rejoining set off would have come before it.
+      await exchange(chat, { text: 'help' }, (reply) => reply.type === 'message');
+      expect([welcomes(chat.client, english).length, welcomes(chat.client, chinese).length]).toEqual([1, 1]);
+    } finally {
+      chat.client.end();
+    }
+  }, 90_000);
 
   it('answers a repeated hand-over without sending again; refuses an unsigned one', async () => {
     const [sent] = sentLog(`dl_${supervisorId}`);

@@ -131,6 +131,70 @@ describe('the stock botframework-directlinejs client', () => {
     await waitFor(() => client.activities.find((activity) => activity.id === id), 'the echo of the upload');
   });
 
+  it("a home conversation: each new token's start announces the user to the bot once; a resume or a retried start does not", async () => {
+    const userId = 'dl_home_1';
+    const homeToken = async (): Promise<TokenBody> =>
+      (await (
+        await fetch(`${fixture.base}/tokens/generate`, {
+          method: 'POST',
+          headers: auth(SECRET),
+          body: JSON.stringify({ user: { id: userId, name: 'Hana' }, homeConversation: true }),
+        })
+      ).json()) as TokenBody;
+    const online = (client: RecordingClient) =>
+      waitFor(() => client.statuses.includes(ConnectionStatus.Online), 'Online');
+    const updates = (conversationId: string) =>
+      fixture.bot.messages(conversationId).filter((activity) => activity.type === 'conversationUpdate');
+
+    // The first opening starts the conversation: both members, as for any conversation.
+    const first = await homeToken();
+    const signIn = connect({ token: first.token, webSocket: true });
+    await signIn.post({ type: 'message', from: { id: userId }, text: 'one' });
+    await waitFor(() => signIn.texts().includes('echo: one'), 'the first exchange');
+    const home = first.conversationId;
+    expect(updates(home)).toHaveLength(1);
+    expect(updates(home)[0]?.membersAdded?.map((member) => member.id)).toEqual(['test-bot', userId]);
+    signIn.end();
+
+    // A new sign-in (a new home token, the same conversation): the user joins again, with the start's locale, and
+    // the history is there.
+    const second = await homeToken();
+    expect(second.conversationId).toBe(home);
+    const again = connect({
+      token: second.token,
+      webSocket: true,
+      conversationStartProperties: { locale: 'zh-CN' },
+    });
+    await waitFor(() => again.texts().includes('echo: one'), 'the history');
+    expect(updates(home)).toHaveLength(2);
+    expect(updates(home)[1]).toMatchObject({
+      from: { id: userId, name: 'Hana', role: 'user' },
+      membersAdded: [{ id: userId, name: 'Hana', role: 'user' }],
+      locale: 'zh-CN',
+      conversation: { id: home },
+    });
+    again.end();
+
+    // A reload rejoins with the conversation id and watermark (GET …/conversations/{id}): no announcement.
+    const resumed = connect({ token: second.token, conversationId: home, watermark: '1', webSocket: true });
+    await online(resumed);
+    await resumed.post({ type: 'message', from: { id: userId }, text: 'two' });
+    await waitFor(() => resumed.texts().includes('echo: two'), 'the exchange after the resume');
+    // The same opening started again (a retried start, or its refreshed token): 200, no announcement.
+    const refreshed = (await (
+      await fetch(`${fixture.base}/tokens/refresh`, { method: 'POST', headers: auth(second.token) })
+    ).json()) as TokenBody;
+    for (const token of [second.token, refreshed.token]) {
+      const restart = await fetch(`${fixture.base}/conversations`, { method: 'POST', headers: auth(token) });
+      expect(restart.status).toBe(200);
+    }
+    expect(updates(home)).toHaveLength(2);
+
+    // A stock token for the same user (no homeConversation) is a new conversation, announced as ever.
+    const stock = await generate(userId);
+    expect(stock.conversationId).not.toBe(home);
+  });
+
   it('refreshes its token through tokens/refresh', async () => {
     const { token, conversationId } = await generate('dl_user_4');
     const client = connect({ token, webSocket: false });

@@ -69,6 +69,14 @@ export interface ConversationStore {
   claimMilestone(conversationId: string, milestone: ConversationMilestone): Promise<boolean>;
 
   /**
+   * Records `joinId` (a client's opening of a conversation it keeps returning to, e.g. one sign-in in a home
+   * conversation) as the conversation's latest join: true when it was not the latest already, false when it was (the
+   * same opening again: a retried start). One value per conversation, so it never grows. Rejects for an unknown
+   * conversation.
+   */
+  claimJoin(conversationId: string, joinId: string): Promise<boolean>;
+
+  /**
    * Appends atomically: takes the next sequence number (0, 1, 2 …) and a timestamp strictly later than the
    * previous entry's, and stores `{...activity, id, timestamp}`; a given `id`/`timestamp` is replaced. Once it
    * resolves, every lower sequence number is readable too. Rejects for an unknown conversation. (On Redis with

@@ -19,6 +19,8 @@ interface ConversationState {
   log: StoredActivity[];
   lastMicros: number;
   milestones: Set<ConversationMilestone>;
+  /** The latest join ({@link ConversationStore.claimJoin}). */
+  join?: string;
   attachments: Map<string, { attachment: StoredAttachment; data: Buffer }>;
   expiresAt: number;
 }
@@ -127,6 +129,16 @@ export class InProcessConversationStore implements ConversationStore {
       if (state.milestones.has(milestone)) return false;
       state.milestones.add(milestone);
       this.touch(state);
+      return true;
+    });
+  }
+
+  claimJoin(conversationId: string, joinId: string): Promise<boolean> {
+    return this.run(() => {
+      const state = this.required(conversationId);
+      this.touch(state);
+      if (state.join === joinId) return false;
+      state.join = joinId;
       return true;
     });
   }

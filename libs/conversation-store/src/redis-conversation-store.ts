@@ -263,6 +263,18 @@ return claimed
 `;
 
 /**
+ * The latest join (ARGV[1]) of an existing conversation, in its `join` field, whose retention (ARGV[2]) starts again: 1
+ * when it was another (or none), 0 when it was this one, -1 when the conversation does not exist.
+ */
+const JOIN_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+if redis.call('HGET', KEYS[1], 'join') == ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'join', ARGV[1])
+return 1
+`;
+
+/**
  * The user of an existing conversation unless one is set: userId (ARGV[1]) by HSETNX, and userName (ARGV[2], '' for
  * none) only together with it; the retention (ARGV[3]) starts again. -1 when the conversation does not exist.
  */
@@ -319,6 +331,7 @@ interface StoreCommands {
   fieldopsRead(meta: string, log: string, start: number, limit: number): Promise<string[]>;
   fieldopsVoid(log: string, appendKey: string, seq: number, expectedMarker: string): Promise<number>;
   fieldopsClaim(meta: string, field: string, ttl: number): Promise<number>;
+  fieldopsJoin(meta: string, joinId: string, ttl: number): Promise<number>;
   fieldopsSetUser(meta: string, userId: string, userName: string, ttl: number): Promise<number>;
   fieldopsHomeSwap(home: string, expected: string, conversationId: string, ttl: number): Promise<number>;
 }
@@ -364,6 +377,7 @@ function defineStoreCommands(redis: RedisClient): void {
   redis.defineCommand('fieldopsVoid', { numberOfKeys: 2, lua: VOID_SCRIPT });
   redis.defineCommand('fieldopsCreate', { numberOfKeys: 1, lua: CREATE_SCRIPT });
   redis.defineCommand('fieldopsClaim', { numberOfKeys: 1, lua: CLAIM_SCRIPT });
+  redis.defineCommand('fieldopsJoin', { numberOfKeys: 1, lua: JOIN_SCRIPT });
   redis.defineCommand('fieldopsSetUser', { numberOfKeys: 1, lua: SET_USER_SCRIPT });
   redis.defineCommand('fieldopsHomeSwap', { numberOfKeys: 1, lua: HOME_SWAP_SCRIPT });
 }
@@ -501,6 +515,12 @@ export class RedisConversationStore implements ConversationStore {
       `milestone:${milestone}`,
       this.retentionSeconds,
     );
+    if (result === -1) throw new UnknownConversationError(conversationId);
+    return result === 1;
+  }
+
+  async claimJoin(conversationId: string, joinId: string): Promise<boolean> {
+    const result = await this.redis.fieldopsJoin(this.metaKey(conversationId), joinId, this.retentionSeconds);
     if (result === -1) throw new UnknownConversationError(conversationId);
     return result === 1;
   }

@@ -92,6 +92,25 @@ export function describeConversationStoreContract(
       );
     });
 
+    it('records the latest join: true for a new one, false for the latest again, true for an earlier one after another', async () => {
+      const record = newConversation();
+      await store.create(record);
+      const claims = await Promise.all([
+        store.claimJoin(record.conversationId, 'join-a'),
+        peer.claimJoin(record.conversationId, 'join-a'),
+        store.claimJoin(record.conversationId, 'join-a'),
+      ]);
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect(await peer.claimJoin(record.conversationId, 'join-b')).toBe(true);
+      expect(await store.claimJoin(record.conversationId, 'join-b')).toBe(false);
+      expect(await store.claimJoin(record.conversationId, 'join-a')).toBe(true);
+      // The record is unchanged by it.
+      expect(await peer.get(record.conversationId)).toEqual(record);
+      await expect(store.claimJoin(`c-${randomUUID()}`, 'join-a')).rejects.toBeInstanceOf(
+        UnknownConversationError,
+      );
+    });
+
     it('appends with sequence numbers from 0, stamping ids and strictly increasing timestamps', async () => {
       const { conversationId } = newConversation();
       await store.create(newConversation({ conversationId }));

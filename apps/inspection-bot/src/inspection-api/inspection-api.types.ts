@@ -120,8 +120,17 @@ export interface NewCheckPlan {
 
 /** A check of an active plan as `GET /api/due/` lists it (inspection-api owns the rules: docs/protocols/inspection-api.md, "Due checks"). */
 export interface DueCheck {
-  /** `assignees`: the ids of the users the plan is assigned to. */
-  plan: { id: number; name: string; frequency: PlanFrequency; assignees?: number[] };
+  /**
+   * `assignees`: the ids of the users the plan is assigned to; `assignee_teams`: its teams, whose members count as
+   * its assignees (inspection-api's rule, `plan-assignment.ts`).
+   */
+  plan: {
+    id: number;
+    name: string;
+    frequency: PlanFrequency;
+    assignees?: number[];
+    assignee_teams?: Array<{ id: number; name: string; members: number[] }>;
+  };
   device: { id: number; code: string; name: string; group: string; location: string };
   item: { id: number; name: string } | null;
   status: 'due' | 'overdue' | 'done';

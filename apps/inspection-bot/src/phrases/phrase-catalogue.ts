@@ -40,6 +40,8 @@ export const PHRASES = {
   todayNoPlans: 'There is no active inspection plan.',
   todayIntro: 'Due now ({count}):',
   todayLine: '{device} ({code}): plan {plan}, {frequency}',
+  /** After a line of \`today\` whose plan is the inspector's through a team. */
+  todayTeam: 'team {team}',
   historyUsage: 'Type "history" followed by a device code, for example "history {example}".',
   historyNone: '{device} ({code}) has no records yet.',
   historyIntro: 'Last records of {device} ({code}):',

@@ -15,7 +15,8 @@ import { ConversationFactsCache } from './conversation-facts.cache';
 
 /**
  * conversationUpdate activities for the bot (never shown to clients, so not in the log): at start with both members
- * when the user is known, otherwise the bot at start and the user just before that user's first message.
+ * when the user is known, otherwise the bot at start and the user just before that user's first message; the user
+ * again at each new opening of a home conversation.
  */
 @Injectable()
 export class ConversationMembershipService {
@@ -40,6 +41,20 @@ export class ConversationMembershipService {
       members.push(from);
     }
     await this.send(bot, conversationId, from, members, user.locale);
+  }
+
+  /**
+   * A user opening their home conversation again (a new home-conversation token's first start): the user in
+   * `membersAdded`, from the user, with the start's locale, as Direct Line announces a user at a conversation's start.
+   */
+  async announceJoin(
+    bot: BotConfig,
+    conversationId: string,
+    user: { userId: string; userName?: string; locale?: string },
+  ): Promise<void> {
+    const account: ChannelAccount = { id: user.userId, role: 'user' };
+    if (user.userName !== undefined) account.name = user.userName;
+    await this.send(bot, conversationId, account, [account], user.locale);
   }
 
   /** Before a user's first message: announces the user unless that already happened. */

@@ -41,7 +41,10 @@ export class ConversationsService {
     private readonly environment: RelayGatewayEnvironment,
   ) {}
 
-  /** Starts a conversation (created: true) or returns the one the token is bound to (created: false). */
+  /**
+   * Starts a conversation (created: true) or returns the one the token is bound to (created: false). The first start
+   * announces the members to the bot; so does the first start with each home-conversation token (`join` claim).
+   */
   async start(
     credential: Credential,
     body: StartRequest,
@@ -63,12 +66,24 @@ export class ConversationsService {
       : await this.store.get(conversationId);
     if (!record || record.botId !== bot.id) throw conversationNotFound();
     const created = await this.store.claimMilestone(conversationId, 'started');
+    // A home conversation opened with a newly generated token (docs/decisions/proactive-messages.md): the first
+    // start with it is a new opening, announced to the bot like a conversation's start; a retried start is not.
+    const joined =
+      credential.kind === 'token' && credential.join !== undefined && record.userId !== undefined
+        ? await this.store.claimJoin(conversationId, credential.join)
+        : false;
     if (created) {
       // A conversation pre-allocated by tokens/generate has no locale yet: the start body's names it.
       await this.membership.announceStart(bot, conversationId, {
         userId: record.userId,
         userName: record.userName,
         locale: record.locale ?? fresh.locale,
+      });
+    } else if (joined && record.userId !== undefined) {
+      await this.membership.announceJoin(bot, conversationId, {
+        userId: record.userId,
+        userName: record.userName,
+        locale: fresh.locale ?? record.locale,
       });
     }
     return {

@@ -23,6 +23,8 @@ export interface TokenCredential {
   expiresAt: number;
   /** Epoch seconds past which no refresh of this token reaches (tokens/generate's `refreshableUntil`). */
   until?: number;
+  /** The opening of a home conversation this token (and its refreshes) belongs to (the `join` claim). */
+  join?: string;
   key: string;
 }
 
@@ -42,4 +44,9 @@ export interface DirectLineTokenClaims {
   origins?: string[];
   /** Epoch seconds: this token and its refreshes expire by then (tokens/generate's `refreshableUntil`). */
   until?: number;
+  /**
+   * A home-conversation token from tokens/generate (and its refreshes): the id of that opening, so its first start
+   * announces the user to the bot again (ConversationsService.start), and a retried start does not.
+   */
+  join?: string;
 }

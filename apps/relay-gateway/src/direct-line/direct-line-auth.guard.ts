@@ -143,6 +143,7 @@ export class DirectLineAuthGuard implements CanActivate {
       origins: claims.origins ?? [],
       expiresAt,
       until: typeof claims.until === 'number' ? claims.until : undefined,
+      join: typeof claims.join === 'string' ? claims.join : undefined,
       key: `token:${valueDigest.toString('base64url')}`,
     };
   }

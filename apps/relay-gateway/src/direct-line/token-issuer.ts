@@ -80,7 +80,7 @@ export class TokenIssuer {
   issueConversationToken(
     bot: BotConfig,
     conversationId: string,
-    user: { userId?: string; userName?: string; origins?: string[]; until?: number } = {},
+    user: { userId?: string; userName?: string; origins?: string[]; until?: number; join?: string } = {},
     lifetimeSeconds?: number,
   ): IssuedToken {
     const lifetime = lifetimeSeconds ?? bot.directLine?.tokenLifetimeSeconds ?? 3600;
@@ -94,6 +94,7 @@ export class TokenIssuer {
         name: user.userName,
         origins: user.origins && user.origins.length > 0 ? user.origins : undefined,
         until: user.until,
+        join: user.join,
       },
       lifetimeUntil(lifetime, user.until),
     );

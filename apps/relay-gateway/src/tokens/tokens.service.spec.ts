@@ -68,8 +68,26 @@ describe('TokensService', () => {
     ];
     expect([first.conversationId, second.conversationId]).toEqual([home.conversationId, home.conversationId]);
     expect(issuer.verify(first.token).claims).toMatchObject({ conv: home.conversationId, user: 'u7' });
+    // Each home token is an opening of its own (`join`), which its refreshes keep; a stock token has none.
+    const joins = [first, second].map(({ token }) => issuer.verify(token).claims.join);
+    expect(joins.every((join) => typeof join === 'string' && join !== '')).toBe(true);
+    expect(joins[0]).not.toBe(joins[1]);
+    const verified = issuer.verify(first.token);
+    const refreshed = service.refresh({
+      kind: 'token',
+      bot: plain as unknown as BotConfig,
+      conversationId: first.conversationId,
+      token: first.token,
+      userId: 'u7',
+      origins: [],
+      expiresAt: verified.expiresAt,
+      join: verified.claims.join,
+      key: 'token:x',
+    });
+    expect(issuer.verify(refreshed.token).claims.join).toBe(joins[0]);
     const ordinary = await service.generate(secretOf(plain), { user: { id: 'u7' } });
     expect(ordinary.conversationId).not.toBe(home.conversationId);
+    expect(issuer.verify(ordinary.token).claims.join).toBeUndefined();
     // A user with no home conversation yet gets one, kept for the next token.
     const created = await service.generate(secretOf(plain), { user: { id: 'u8' }, homeConversation: true });
     expect(

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CONVERSATION_STORE, type ConversationStore } from '@fieldops/conversation-store';
 import { badArgument } from '@fieldops/contracts';
@@ -22,7 +23,8 @@ export class TokensService {
 
   /**
    * Secret → a token for a new (pre-allocated, not started) conversation, or with `homeConversation` for the user's
-   * home conversation (where the bot's proactive messages to the user are waiting); the bot is not contacted.
+   * home conversation (where the bot's proactive messages to the user are waiting); the bot is not contacted. A
+   * home-conversation token carries a new `join` id, which its refreshes keep.
    */
   async generate(credential: Credential, body: unknown, lifetimeSeconds?: number): Promise<TokenResponse> {
     if (credential.kind !== 'secret') {
@@ -51,6 +53,8 @@ export class TokensService {
         userName: parameters.userName,
         origins: [...origins],
         until: parameters.until,
+        // Each home-conversation token is an opening of its own: its first start announces the user again.
+        join: parameters.home ? randomUUID() : undefined,
       },
       lifetimeSeconds,
     );
@@ -70,6 +74,7 @@ export class TokensService {
         userName: credential.userName,
         origins: credential.origins,
         until: credential.until,
+        join: credential.join,
       },
       lifetimeSeconds,
     );

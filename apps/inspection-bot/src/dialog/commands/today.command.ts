@@ -7,8 +7,9 @@ import { presentDeviceCards } from '../presenters/device-card.presenter';
 
 /**
  * `today`: the devices with checks due or overdue, as inspection-api's due rules decide (`GET /api/due/`, one
- * definition), with their cards; the checks of plans assigned to the signed-in inspector first. Then, when the
- * inspector has actions to work on, their count with a **My actions** button.
+ * definition), with their cards; the checks of plans assigned to the signed-in inspector first, directly or through
+ * a team of theirs (the line then names the team: the plan's assignment as `/api/due/` gives it, its teams with
+ * their members). Then, when the inspector has actions to work on, their count with a **My actions** button.
  */
 export async function showDueChecks(turn: ConversationTurn): Promise<void> {
   await showDue(turn);
@@ -19,7 +20,7 @@ async function showDue(turn: ConversationTurn): Promise<void> {
   await turn.typing();
   const { hasPlans, open: all } = await turn.api.dueChecks(turn.settings.now());
   const me = (await turn.inspector())?.id;
-  const mine = (check: DueCheck) => (me !== undefined && check.plan.assignees?.includes(me) ? 0 : 1);
+  const mine = (check: DueCheck) => (me !== undefined && whose(check.plan, me) !== undefined ? 0 : 1);
   const open = [...all].sort((a, b) => mine(a) - mine(b)); // stable: the API's order otherwise
   if (!hasPlans) {
     await turn.reply('todayNoPlans');
@@ -40,15 +41,26 @@ async function showDue(turn: ConversationTurn): Promise<void> {
     const device = await turn.api.getDevice(scheduled.device);
     devices.push(device);
     const frequency = await turn.phrase(scheduled.plan.frequency);
-    lines.push(
-      `- ${await turn.phrase('todayLine', {
-        device: device.name,
-        code: device.code,
-        plan: scheduled.plan.name,
-        frequency,
-      })}`,
-    );
+    const line = await turn.phrase('todayLine', {
+      device: device.name,
+      code: device.code,
+      plan: scheduled.plan.name,
+      frequency,
+    });
+    const teams = me === undefined ? undefined : whose(scheduled.plan, me);
+    const team = teams?.length ? ` · ${await turn.phrase('todayTeam', { team: teams.join(', ') })}` : '';
+    lines.push(`- ${line}${team}`);
   }
   await turn.context.sendActivity(MessageFactory.text(lines.join('\n')));
   await turn.context.sendActivity(cardsMessage(await presentDeviceCards(turn, devices)));
+}
+
+/**
+ * Whether the plan is `person`'s, as inspection-api's due rules say (its assignees, and its teams' members): `[]`
+ * when assigned to them, the names of their teams among the plan's when through a team, undefined when not theirs.
+ */
+export function whose(plan: DueCheck['plan'], person: number): string[] | undefined {
+  if (plan.assignees?.includes(person)) return [];
+  const teams = (plan.assignee_teams ?? []).filter((team) => team.members.includes(person));
+  return teams.length ? teams.map((team) => team.name) : undefined;
 }
