@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { SmtpReceiver } from './support/smtp-receiver';
+import { SmtpReceiver } from '@fieldops/testing/smtp-receiver';
 import { TestApi } from './support/test-api';
 import { eventually } from './support/webhook-receiver';
 

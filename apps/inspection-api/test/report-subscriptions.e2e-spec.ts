@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
-import { SmtpReceiver } from './support/smtp-receiver';
+import { SmtpReceiver } from '@fieldops/testing/smtp-receiver';
 import { TestApi } from './support/test-api';
 import { eventually } from './support/webhook-receiver';
 
