@@ -3,14 +3,19 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname } from 'node:path';
 
 /**
- * A password generated once and kept in `file` (mode 0600) for the embedded default's accounts: they live in the
- * embedded database, which is kept between runs too, so the password must be.
+ * A secret made once by `make` and kept in `file` (mode 0600) for the embedded default: what it protects (accounts
+ * in the embedded database, a shared secret of two apps) is kept between runs too, so the secret must be.
  */
-export function passwordKeptIn(file: string): string {
+export function secretKeptIn(file: string, make: () => string): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dirname(file), { recursive: true });
-  const password = randomBytes(24).toString('base64url');
-  writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  const secret = make();
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
-  return password;
+  return secret;
+}
+
+/** A password generated once and kept in `file` (mode 0600) for the embedded default's accounts. */
+export function passwordKeptIn(file: string): string {
+  return secretKeptIn(file, () => randomBytes(24).toString('base64url'));
 }

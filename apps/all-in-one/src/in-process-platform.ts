@@ -7,6 +7,7 @@ import { freePort, type Logger, type RunningService } from '@fieldops/platform';
 import { startRelayGateway } from '@fieldops/relay-gateway';
 import { launcherWiresDelivery, withInternalKey, withPlatformConfigDefault } from './all-in-one.environment';
 import { PLATFORM_APPS, type PlatformApp } from './app-selection';
+import { chatChannelSettings } from './chat-channel-launch';
 import { InProcessConnectorDelivery } from './in-process-delivery';
 import {
   consoleSupervisorAccount,
@@ -26,6 +27,8 @@ export interface RunningPlatform {
   services: RunningService[];
   /** The inspection bot's chat page, when the platform configuration has the bot. */
   chatPageUrl?: string;
+  /** Whether inspection-api hands chat notifications to the bundled bot (proactive cards in the chat). */
+  chatChannel?: boolean;
   /** The demo inspector to sign in on the chat page with. */
   inspector?: DemoInspector;
   /** Where inspection-api's data lives, as the banner says it (the embedded server's directory, or DATABASE_URL); undefined without inspection-api. */
@@ -93,6 +96,11 @@ export async function startInProcessPlatform(
   let inspector: DemoInspector | undefined;
   let database: string | undefined;
   let supervisorConsole: RunningPlatform['console'];
+  // The chat channel on when the bundled bot runs beside inspection-api (proactive cards in the chat).
+  const chatChannel =
+    PLATFORM_APPS.every((app) => apps.has(app)) && botSettingsFromPlatformConfig(environment)
+      ? chatChannelSettings(environment, environment.INSPECTION_BOT_PORT ?? '3978')
+      : undefined;
   try {
     let inspectionApi: Awaited<ReturnType<typeof startInspectionApi>> | undefined;
     if (apps.has('inspection-api')) {
@@ -101,7 +109,9 @@ export async function startInProcessPlatform(
       const supervisor = apiEnvironment.INSPECTION_CONSOLE_DIR
         ? consoleSupervisorAccount(environment)
         : undefined;
-      inspectionApi = await startInspectionApi({ environment: withFirstUser(apiEnvironment, supervisor) });
+      inspectionApi = await startInspectionApi({
+        environment: withFirstUser({ ...apiEnvironment, ...chatChannel?.api }, supervisor),
+      });
       services.push(inspectionApi);
       const { DATABASE_URL, EMBEDDED_POSTGRES_DIR, EMBEDDED_POSTGRES_PORT } = inspectionApi.environment;
       database = DATABASE_URL
@@ -168,7 +178,7 @@ export async function startInProcessPlatform(
       await inspectionApi.app
         .get(UsersService)
         .ensureUser(inspector.username, inspector.password, 'inspector');
-      const bot = await startInspectionBot({ environment: botEnvironment });
+      const bot = await startInspectionBot({ environment: { ...chatChannel?.bot, ...botEnvironment } });
       services.push(bot);
       chatPageUrl = bot.environment.INSPECTION_BOT_PUBLIC_URL ?? bot.url;
       const client = new InspectionApiClient({ baseUrl: loopbackUrl(inspectionApi), username, password });
@@ -184,5 +194,13 @@ export async function startInProcessPlatform(
     await close();
     throw error;
   }
-  return { services, chatPageUrl, inspector, database, console: supervisorConsole, close };
+  return {
+    services,
+    chatPageUrl,
+    chatChannel: Boolean(chatChannel && chatPageUrl),
+    inspector,
+    database,
+    console: supervisorConsole,
+    close,
+  };
 }

@@ -49,7 +49,10 @@ runUntilSignalled(async () => {
               : 'from DEMO_INSPECTOR_PASSWORD'
           })`
         : '') +
-      '\n'
+      '\n' +
+      (running.chatChannel
+        ? 'Alerts and reminders reach the chat too: a failed check shows in a supervisor’s chat as a card.\n'
+        : '')
     : '';
   const supervisorConsole = running.console
     ? `Open the supervisor console: ${running.console.url}` +

@@ -4,6 +4,7 @@ import { launcherWiresDelivery, withInternalKey, withPlatformConfigDefault } fro
 import { InspectionApiClient } from '@fieldops/inspection-bot';
 import { ownEnvironment } from './app-environment';
 import { PLATFORM_APPS, type PlatformApp } from './app-selection';
+import { chatChannelSettings } from './chat-channel-launch';
 import {
   botSettingsFromPlatformConfig,
   inspectionBotEnvironment,
@@ -62,6 +63,16 @@ export function startSeparateProcesses(
         INSPECTION_ADMIN_PASSWORD: botEnvironment.INSPECTION_BOT_API_PASSWORD,
       });
     }
+  }
+  // The chat channel on when the bundled bot runs beside inspection-api (proactive cards in the chat).
+  const apiEnvironment = environments.get('@fieldops/inspection-api');
+  const chatChannel =
+    botSettings && apiEnvironment
+      ? chatChannelSettings(appEnvironment, environment.INSPECTION_BOT_PORT ?? '3978')
+      : undefined;
+  if (chatChannel && apiEnvironment) {
+    environments.set('@fieldops/inspection-api', { ...apiEnvironment, ...chatChannel.api });
+    environments.set(BOT, { ...chatChannel.bot, ...environments.get(BOT) });
   }
   const children = new Map<string, ChildProcess>();
   const exits = [...environments].map(

@@ -90,6 +90,8 @@ describe('all-in-one launcher', () => {
       };
       expect(relayReady.checks.botServiceUrl?.status).toBe('up');
       expect(platform.database).toBe('PostgreSQL from DATABASE_URL');
+      // The chat channel is on: inspection-api hands chat notifications to the bundled bot (chat-channel-launch.ts).
+      expect(platform.chatChannel).toBe(true);
       // A conversation started with the example channel's secret reaches the bot through the in-process delivery
       // (no HTTP hop to the connector), and the bot's answer comes back through the connector.
       const secret = loadPlatformConfig(EXAMPLE_PLATFORM_CONFIG, {

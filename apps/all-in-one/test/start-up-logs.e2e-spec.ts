@@ -73,6 +73,8 @@ describe('npm start: the start-up log', () => {
     launcher.kill('SIGTERM');
     await exited;
 
+    // The bundled bot gets inspection-api's alerts and reminders (the chat channel), and the banner says so.
+    expect(output).toContain('Alerts and reminders reach the chat too');
     const logLines = output
       .split('\n')
       .filter((line) => line.startsWith('{'))

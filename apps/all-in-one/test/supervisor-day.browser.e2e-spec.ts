@@ -206,8 +206,10 @@ describeInChromium('the supervisor’s day on npm start’s platform (Chromium)'
       const box = chatPage.locator('.webchat__send-box').getByRole('textbox').first();
       await box.fill('check PUMP-001');
       await box.press('Enter');
+      // npm start's chat page opens the inspector's home conversation: the earlier run's cards are in its history
+      // too, so the card is the one asking in this run's language.
       const outletCard = chatPage
-        .locator('.ac-adaptiveCard', { has: chatPage.locator('textarea') })
+        .locator('.ac-adaptiveCard', { has: chatPage.getByRole('textbox', { name: words.measured }) })
         .filter({ hasText: run.item })
         .first();
       await outletCard.waitFor({ timeout: 20_000 });
@@ -263,7 +265,10 @@ describeInChromium('the supervisor’s day on npm start’s platform (Chromium)'
       // 4. The inspector opens it in the chat's "my actions" and closes it with a note and a photo.
       await box.fill(words.actions);
       await box.press('Enter');
-      const summary = chatPage.locator('.ac-adaptiveCard').filter({ hasText: title });
+      // The list's card (with the action's button), not the reminder card the assignment sent to the chat.
+      const summary = chatPage
+        .locator('.ac-adaptiveCard')
+        .filter({ hasText: title, has: chatPage.getByRole('button') });
       await summary.first().waitFor({ timeout: 20_000 });
       // The action's own button (in Chinese it reads 待处理, the status word, not 打开: see the report).
       await summary.first().getByRole('button').first().click();

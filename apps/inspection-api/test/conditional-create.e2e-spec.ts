@@ -4,6 +4,7 @@ interface RecordBody {
   id: number;
   status: string;
   checked_by: string;
+  checked_at: string;
   item: number | null;
 }
 
@@ -92,6 +93,12 @@ describe('conditional record create (if_unanswered_since)', () => {
       201,
     );
     expect(await records(item)).toHaveLength(2);
+    // A date alone is the start of that day in the API's time zone (UTC here), as /api/due/ gives period_start.
+    const [newest] = await records(item);
+    const day = newest?.checked_at.slice(0, 10);
+    const refused = await create(false, { device, item, status: 'fail', if_unanswered_since: day });
+    expect(refused.status).toBe(409);
+    expect((refused.body as { record: RecordBody }).record.id).toBe(newest?.id);
   });
 
   it('a retry under the winning Idempotency-Key replays it; the confirmed answer goes without the condition', async () => {

@@ -132,5 +132,73 @@ const SUMMARY = '**/api/due/summary/**';
       await context.close();
       expect(stack.errors).toEqual([]);
     }, 240_000);
+
+    it("a team's plan counts for each member: picked in the plan form (en, desktop), named in the list and the load (zh-CN, phone)", async () => {
+      ids.otto = (await api<{ id: number }>('users/', { username: 'otto', password: 'otto password 1' })).id;
+      ids.team = (
+        await api<{ id: number }>('teams/', { name: 'Night crew', members: [ids.ivy, ids.otto] })
+      ).id;
+      ids.night = (
+        await api<{ id: number }>('plans/', {
+          name: 'Night rounds',
+          frequency: 'daily',
+          devices: [ids.device],
+        })
+      ).id;
+
+      const desktop = await stack.newPage({ locale: 'en', size: 'desktop' });
+      const { page } = desktop;
+      await signIn(page, stack.consoleUrl, 'en', SUPERVISOR.username, SUPERVISOR.password);
+      await page.getByTestId('today-page').waitFor({ timeout: 30_000 });
+      await page.goto(`${stack.consoleUrl}?locale=en#/plans/${ids.night}`);
+      // The edit page's own content: the plan's name in its field (a hash route change loads no document).
+      await page.waitForFunction(
+        () => Array.from(document.querySelectorAll('input')).some((input) => input.value === 'Night rounds'),
+        undefined,
+        { timeout: 30_000 },
+      );
+      await page.getByRole('combobox', { name: 'Assigned teams' }).click();
+      await page.getByRole('option', { name: 'Night crew' }).click();
+      await page.keyboard.press('Escape');
+      await page.getByText('Every member of these teams counts as an assignee.').waitFor();
+      await page.screenshot({ path: join(SCREENSHOTS, 'plan-teams.en.desktop.png'), fullPage: true });
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Save' }).click();
+      const row = page.getByRole('row', { name: /Night rounds/ });
+      await row.waitFor({ timeout: 30_000 });
+      await row.getByText('team Night crew').waitFor();
+      await expect(api(`plans/${ids.night}/`)).resolves.toMatchObject({
+        assignees: [],
+        assignee_teams: [ids.team],
+      });
+      // The plan's History names the team.
+      await row.click();
+      await page
+        .getByTestId('audit-history')
+        .getByText(/^Team assigned · supervisor · .+Night crew$/)
+        .waitFor({ timeout: 30_000 });
+      await desktop.context.close();
+
+      const phone = await stack.newPage({ locale: 'zh-CN', size: 'phone' });
+      await signIn(phone.page, stack.consoleUrl, 'zh-CN', SUPERVISOR.username, SUPERVISOR.password);
+      const section = phone.page.getByRole('region', { name: '各人工作量' });
+      await section.getByText('otto', { exact: true }).waitFor({ timeout: 30_000 });
+      // Ivy: her daily plan and the team's; otto: the team's; 王芳 unchanged.
+      expect(await loadRows(phone.page)).toEqual([
+        ['ivy', '4', '0', '1', '0'],
+        ['王芳', '2', '0', '1', '1'],
+        ['otto', '2', '0', '0', '0'],
+      ]);
+      await phone.page.goto(`${stack.consoleUrl}?locale=zh-CN#/plans`);
+      await phone.page.getByRole('heading', { name: '计划' }).first().waitFor({ timeout: 30_000 });
+      const card = phone.page.getByText('负责人：班组 Night crew');
+      await card.waitFor({ timeout: 30_000 });
+      await phone.page.screenshot({ path: join(SCREENSHOTS, 'plan-teams.zh-CN.phone.png'), fullPage: true });
+      expect(await seriousAxeViolations(phone.page)).toEqual([]);
+      const right = await card.evaluate((element) => element.getBoundingClientRect().right);
+      expect(right).toBeLessThanOrEqual(390);
+      await phone.context.close();
+      expect(stack.errors).toEqual([]);
+    }, 300_000);
   },
 );

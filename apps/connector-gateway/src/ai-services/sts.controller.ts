@@ -1,18 +1,14 @@
 import { Controller, Post, Req, Res } from '@nestjs/common';
 import { type Request, type Response } from 'express';
-import { ErrorEnvelopeException, Public } from '@fieldops/platform';
+import { Public } from '@fieldops/platform';
 import { AiAuthenticationError, AiAuthenticator } from './ai-authenticator.service';
 import { AiTokenService } from './ai-token.service';
-
-/** The real service's message for a refused key (notes §9.1). */
-export const ACCESS_DENIED_MESSAGE =
-  'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an ' +
-  'active subscription and use a correct regional API endpoint for your resource.';
+import { StsException } from './sts-error';
 
 /**
  * Key → token exchange: `POST /sts/v1.0/issueToken` (any case), key in `Ocp-Apim-Subscription-Key` or the
  * `Subscription-Key` query parameter, empty body. 200 with the JWT as the whole body; 401
- * `{"error":{"code":"401","message":…}}` otherwise.
+ * `{"error":{"code":"401","message":…}}` otherwise (`sts-error.ts`).
  */
 @Public()
 @Controller()
@@ -39,7 +35,7 @@ export class StsController {
     } catch (error) {
       if (!(error instanceof AiAuthenticationError)) throw error;
       this.authenticator.logRefusal(error, 'issueToken');
-      throw new ErrorEnvelopeException(401, '401', error.clientMessage ?? ACCESS_DENIED_MESSAGE);
+      throw new StsException('401', error.clientMessage);
     }
   }
 }

@@ -1,14 +1,18 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { applyEntityColumns } from '../drf/resource-schema';
+import { DEVICE_SCHEMA } from './device.schema';
 
+/** The `devices` row; its columns are declared from `DEVICE_SCHEMA`. */
 @Entity({ name: 'devices' })
 export class DeviceEntity {
-  @PrimaryGeneratedColumn() id: number;
-  @Column({ type: 'varchar', length: 200 }) name: string;
+  declare id: number;
+  declare name: string;
   /** Unique among the devices that are not archived (a partial unique index). */
-  @Column({ type: 'varchar', length: 100 }) code: string;
-  @Column({ type: 'varchar', length: 200, default: '' }) location: string;
-  @Column({ type: 'varchar', length: 100, default: '' }) group: string;
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
+  declare code: string;
+  declare location: string;
+  declare group: string;
+  declare createdAt: Date;
   /** Set by DELETE (the device is archived, its records stay); null while the device is in use. */
-  @Column({ name: 'archived_at', type: 'timestamptz', nullable: true }) archivedAt: Date | null;
+  declare archivedAt: Date | null;
 }
+applyEntityColumns(DeviceEntity, DEVICE_SCHEMA);

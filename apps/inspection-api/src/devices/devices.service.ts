@@ -6,37 +6,21 @@ import { type FieldErrors, isFieldErrors, notFound, validationError } from '../d
 import { type Input, validateInput } from '../drf/serializer';
 import { RawJson } from '../drf/json-renderer';
 import { type PageRequest, paginate, type PageRows } from '../drf/pagination';
-import {
-  containsPattern,
-  existingIdsIn,
-  isoTimestamp,
-  preparedQuery,
-  SqlParameters,
-  sqlState,
-} from '../database/sql';
+import { containsPattern, existingIdsIn, preparedQuery, SqlParameters, sqlState } from '../database/sql';
 import { DEVICE_FIELDS } from './dto/device.dto';
+import { DEVICE_SCHEMA } from './device.schema';
+import { schemaJsonText, type WritableValues } from '../drf/resource-schema';
 import { DeviceEntity } from './device.entity';
 import { EventOutbox } from '../events/event-outbox';
 
-/** The CheckItem representation of alias `i`. */
-export const CHECK_ITEM_JSON = `json_build_object('id', i."id", 'name', i."name", 'description', i."description", 'expected_value', i."expected_value", 'device', i."device_id", 'type', i."type", 'unit', i."unit", 'min', i."min", 'max', i."max", 'options', to_json(i."options"))`;
-
-/** JSON text of a string column, escaped as row_to_json escapes it. */
-const jsonText = (column: string): string => `to_json(${column})::text`;
-
-/** The CheckItem representation of alias `ci` as compact JSON text. */
-const CHECK_ITEM_TEXT = `'{"id":' || ci."id" || ',"name":' || ${jsonText('ci."name"')} || ',"description":' || ${jsonText('ci."description"')} || ',"expected_value":' || ${jsonText('ci."expected_value"')} || ',"device":' || ci."device_id" || ',"type":' || ${jsonText('ci."type"')} || ',"unit":' || ${jsonText('ci."unit"')} || ',"min":' || COALESCE(${jsonText('ci."min"')}, 'null') || ',"max":' || COALESCE(${jsonText('ci."max"')}, 'null') || ',"options":' || ${jsonText('ci."options"')} || '}'`;
-
 /**
- * The Device representation of alias `d` as compact JSON text, keys in the spec's order, nested items included (one
- * correlated subquery, no N+1): PostgreSQL renders the bytes and the hot list path sends them without parsing and
- * re-serialising them. Built by concatenation rather than `row_to_json` of a row with a `::json` column: no JSON
- * re-parse of the items and no per-column type lookups, the same bytes (`to_json` escapes strings as `row_to_json`).
- * The nested items are those in use with the device: for a device in use the items not archived, for an archived
- * device the items archived with it (the same `archived_at`). An archived device also shows its `archived_at`.
+ * The Device representation of alias `d` as compact JSON text (`DEVICE_SCHEMA`'s fields, nested items included):
+ * PostgreSQL renders the bytes and the hot list path sends them without parsing and re-serialising them. Built by
+ * concatenation rather than `row_to_json` of a row with a `::json` column: no JSON re-parse of the items and no
+ * per-column type lookups, the same bytes. An archived device also shows its `archived_at`.
  */
 const deviceText = (archived: boolean): string =>
-  `'{"id":' || d."id" || ',"check_items":' || COALESCE((SELECT '[' || string_agg(${CHECK_ITEM_TEXT}, ',' ORDER BY ci."id") || ']' FROM "check_items" ci WHERE ci."device_id" = d."id" AND ${archived ? 'ci."archived_at" = d."archived_at"' : 'ci."archived_at" IS NULL'}), '[]') || ',"created_at":"' || ${isoTimestamp('d."created_at"')} || '","name":' || ${jsonText('d."name"')} || ',"code":' || ${jsonText('d."code"')} || ',"location":' || ${jsonText('d."location"')} || ',"group":' || ${jsonText('d."group"')} || ${archived ? `',"archived_at":"' || ${isoTimestamp('d."archived_at"')} || '"}'` : `'}'`}`;
+  schemaJsonText(DEVICE_SCHEMA, 'd', archived ? 'archived' : 'in-use');
 const DEVICE_TEXT = deviceText(false);
 
 export interface DeviceFilters {
@@ -128,7 +112,7 @@ export class DevicesService {
       },
     });
     if (isFieldErrors(errors)) throw validationError(errors);
-    return values as Partial<Record<'name' | 'code' | 'location' | 'group', string>>;
+    return values as WritableValues<typeof DEVICE_SCHEMA>;
   }
 
   async create(readInput: () => Input, request?: ResourceRequest): Promise<RawJson> {

@@ -5,7 +5,7 @@ import { DataSource, IsNull } from 'typeorm';
 import { type FieldErrors, isFieldErrors, notFound, validationError } from '../drf/exceptions';
 import { type Input, validateInput } from '../drf/serializer';
 import { existingIdsIn, sqlState } from '../database/sql';
-import { CHECK_ITEM_JSON } from '../devices/devices.service';
+import { CHECK_ITEM_JSON } from './check-item-json';
 import { CheckItemEntity } from './check-item.entity';
 import { CHECK_ITEM_FIELDS } from './dto/check-item.dto';
 import { definitionAfter, type ItemDefinition, type ItemType, readLimit, readOptions } from './item-type';

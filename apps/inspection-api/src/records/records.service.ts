@@ -295,7 +295,7 @@ export class RecordsService implements ResourceService {
       recordFieldsFor(request.user),
     );
     // `if_unanswered_since`: only the first answer to the item since then makes a record (409 otherwise).
-    const condition = unansweredConditionOf(input);
+    const condition = unansweredConditionOf(input, this.environment.INSPECTION_TIME_ZONE);
     const conditionItem = entity.itemId ?? null;
     if (condition && conditionItem === null) throw conditionNeedsItem();
     const checkedBy = fixedCheckedBy(request.user);

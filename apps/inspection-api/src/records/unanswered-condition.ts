@@ -1,6 +1,8 @@
 import { DrfException, type FieldErrors, validationError } from '../drf/exceptions';
 import { dateTimeFilter } from '../drf/filters';
 import { type Input } from '../drf/serializer';
+import { readCalendarDate } from '../calendar/calendar-date';
+import { localInstant } from '../calendar/zoned-time';
 import { type WriteDatabase } from '../idempotency/idempotency.service';
 
 /** The write-only request field of `POST /api/records/` that makes the create conditional. */
@@ -15,12 +17,15 @@ export interface UnansweredCondition {
   since: string;
 }
 
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
 /**
- * `if_unanswered_since` of a create's body (JSON or form), as DRF's DateTimeField reads it (no zone: UTC); absent,
- * null or empty: no condition. Anything else is a 400 keyed by the field. It needs an item: without one the body
- * answers 400 too.
+ * `if_unanswered_since` of a create's body (JSON or form): a date-time as DRF's DateTimeField reads it (no zone:
+ * UTC), or a date alone (`YYYY-MM-DD`, as `/api/due/` gives a period's `period_start`): the instant that day starts
+ * in the API's time zone, as the due checks count a period. Absent, null or empty: no condition. Anything else is
+ * a 400 keyed by the field. It needs an item: without one the create answers 400 too (`conditionNeedsItem`).
  */
-export function unansweredConditionOf(input: Input): UnansweredCondition | undefined {
+export function unansweredConditionOf(input: Input, timeZone: string): UnansweredCondition | undefined {
   let raw: unknown;
   if (input.kind === 'form') {
     const values = input.data.get(UNANSWERED_FIELD);
@@ -29,6 +34,11 @@ export function unansweredConditionOf(input: Input): UnansweredCondition | undef
     raw = (input.data as Record<string, unknown>)[UNANSWERED_FIELD];
   }
   if (raw === undefined || raw === null || raw === '') return undefined;
+  if (typeof raw === 'string' && DATE_ONLY.test(raw.trim())) {
+    const date = readCalendarDate(raw.trim());
+    if ('error' in date) throw validationError({ [UNANSWERED_FIELD]: [WRONG_FORMAT] });
+    return { since: localInstant(date.date, '00:00', timeZone).toISOString() };
+  }
   const errors: FieldErrors = {};
   const since = typeof raw === 'string' ? dateTimeFilter(raw, UNANSWERED_FIELD, errors) : undefined;
   if (since === undefined) throw validationError({ [UNANSWERED_FIELD]: [WRONG_FORMAT] });

@@ -1,7 +1,8 @@
-import { HttpException, Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InspectionBotEnvironment } from '../config/inspection-bot.environment';
 import { ConversationLocales } from './conversation-locales';
 import { type DirectLineTokenResponse } from './dto/directline-token.dto';
+import { relayRefused, relayUnreachable } from './relay-token-errors';
 
 /** The Direct Line user id of an inspection-api account: `dl_` and its stable id (what the bot trusts). */
 export function directLineUserId(accountId: number): string {
@@ -60,7 +61,7 @@ export class DirectLineTokenService {
         signal: AbortSignal.timeout(10_000),
       });
     } catch {
-      throw new ServiceUnavailableException('The chat relay is not reachable.');
+      throw relayUnreachable();
     }
     if (!response.ok) {
       await response.body?.cancel();
@@ -104,11 +105,11 @@ export class DirectLineTokenService {
         signal: AbortSignal.timeout(10_000),
       });
     } catch {
-      throw new ServiceUnavailableException('The chat relay is not reachable.');
+      throw relayUnreachable();
     }
     if (!response.ok) {
       await response.body?.cancel();
-      throw new HttpException(`The chat relay refused the token request (${response.status}).`, 502);
+      throw relayRefused(response.status);
     }
     const body = (await response.json()) as { token: string; conversationId: string; expires_in: number };
     if (typeof locale === 'string' && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(locale)) {

@@ -4,7 +4,13 @@ import {
   type DueCheck,
   type InspectionApi,
 } from '../inspection-api/inspection-api.types';
-import { answersOfPeriod, mergedAnswers, periodAnswers } from './check-progress';
+import {
+  answerRoundStart,
+  answersOfPeriod,
+  mergedAnswers,
+  periodAnswers,
+  periodProgress,
+} from './check-progress';
 
 const plan: DueCheck['plan'] = { id: 7, name: 'Daily rounds', frequency: 'daily' };
 const device: DueCheck['device'] = { id: 3, code: 'PUMP-001', name: 'Pump', group: '', location: '' };
@@ -121,5 +127,25 @@ describe("a check's progress from inspection-api's due checks of the period", ()
       recordsSince: () => Promise.reject(new Error('not asked')),
     } as unknown as InspectionApi;
     expect(await periodAnswers(api, 3, { id: 7 } as CheckPlan, new Date())).toEqual({});
+  });
+
+  it('gives the period start new answers must be first since; none without a plan', async () => {
+    const api = {
+      periodChecks: () => Promise.resolve([check(1, 'due'), check(2, 'due')]),
+      recordsSince: () => Promise.reject(new Error('not asked')),
+    } as unknown as InspectionApi;
+    expect(await periodProgress(api, 3, { id: 7 } as CheckPlan, new Date())).toEqual({
+      answers: {},
+      periodStart: '2026-11-27',
+    });
+    expect(await periodProgress(api, 3, undefined, new Date())).toEqual({ answers: {} });
+  });
+});
+
+describe('answerRoundStart', () => {
+  it("is the plan's period start, else when the conversation opened the check, else nothing", () => {
+    expect(answerRoundStart('2026-11-27', '2026-11-27T09:00:00.000Z')).toBe('2026-11-27');
+    expect(answerRoundStart(undefined, '2026-11-27T09:00:00.000Z')).toBe('2026-11-27T09:00:00.000Z');
+    expect(answerRoundStart(undefined, undefined)).toBeUndefined();
   });
 });

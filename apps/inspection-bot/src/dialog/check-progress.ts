@@ -52,22 +52,51 @@ export function mergedAnswers(kept: CheckAnswers, period: CheckAnswers): CheckAn
   return merged;
 }
 
+/** The answers of a device's current period, and when that period started (`period_start`, a date; none without a plan). */
+export interface PeriodProgress {
+  answers: CheckAnswers;
+  periodStart?: string;
+}
+
 /**
  * The device's items answered in the current period of `plan` (the plan its new records go to), read from
  * inspection-api: a bot restart, a new conversation or another device shows the same progress. Nothing without a plan.
  */
-export async function periodAnswers(
+export async function periodProgress(
   api: InspectionApi,
   device: number,
   plan: CheckPlan | undefined,
   at: Date,
-): Promise<CheckAnswers> {
-  if (!plan) return {};
+): Promise<PeriodProgress> {
+  if (!plan) return { answers: {} };
   const checks = await api.periodChecks({ device, plan: plan.id }, at);
   const earliest = checks
     .filter((check) => check.status === 'done' && check.item && check.last_record)
     .map((check) => check.last_record?.checked_at ?? '')
     .sort()[0];
   const records = earliest ? await api.recordsSince(device, earliest) : [];
-  return answersOfPeriod(checks, records);
+  const periodStart = checks[0]?.period_start;
+  return { answers: answersOfPeriod(checks, records), ...(periodStart ? { periodStart } : {}) };
+}
+
+/** `periodProgress`'s answers alone. */
+export async function periodAnswers(
+  api: InspectionApi,
+  device: number,
+  plan: CheckPlan | undefined,
+  at: Date,
+): Promise<CheckAnswers> {
+  return (await periodProgress(api, device, plan, at)).answers;
+}
+
+/**
+ * Since when a new answer to an item must be the first (inspection-api's `if_unanswered_since`, which decides it
+ * atomically across bot instances): the start of the plan's current period; without a plan, when this conversation
+ * opened the device's check (a round of its own). Neither (a card of no open check, outside every plan): no condition.
+ */
+export function answerRoundStart(
+  periodStart: string | undefined,
+  openedAt: string | undefined,
+): string | undefined {
+  return periodStart ?? openedAt;
 }

@@ -1,6 +1,5 @@
 import { type ConversationState, type StatePropertyAccessor } from 'botbuilder';
 import { type CheckStatus } from '../inspection-api/inspection-api.types';
-import { ItemAnswerQueue } from './item-answer-queue';
 
 /** The record a photo sent next is attached to (per conversation). */
 export interface LastRecord {
@@ -39,6 +38,8 @@ export interface OpenCheck {
   answerIds: Record<string, string>;
   /** Item id → its record. */
   answers: Record<string, AnsweredItem>;
+  /** When this conversation opened the check (ISO): the round a device outside every plan is answered in. */
+  openedAt?: string;
 }
 
 /** "Close with photo" on an action: the next photo closes it with this note. */
@@ -66,8 +67,6 @@ export class DialogState {
   readonly pendingPhoto: StatePropertyAccessor<PendingPhoto | undefined>;
   /** The action a "close with photo" submit chose for the next photo, with its note. */
   readonly actionCloseOut: StatePropertyAccessor<ActionCloseOut | undefined>;
-  /** Not per conversation: the answers to one item, taken one after another across this bot's conversations. */
-  readonly itemAnswers = new ItemAnswerQueue();
 
   constructor(conversationState: ConversationState) {
     this.lastRecord = conversationState.createProperty<LastRecord | undefined>('lastRecord');

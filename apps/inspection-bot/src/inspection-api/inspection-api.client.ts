@@ -440,7 +440,7 @@ export class InspectionApiClient implements InspectionApi {
     } catch {
       // not JSON: the generic sentence
     }
-    return new InspectionApiRefusal(response.status, plainReasons(response.status, body));
+    return new InspectionApiRefusal(response.status, plainReasons(response.status, body), body);
   }
 }
 

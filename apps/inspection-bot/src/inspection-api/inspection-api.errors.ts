@@ -3,10 +3,39 @@ export class InspectionApiRefusal extends Error {
   constructor(
     readonly status: number,
     readonly reasons: string[],
+    /** The parsed error body (DRF's JSON), when there was one. */
+    readonly body?: unknown,
   ) {
     super(`inspection-api refused the request (${status}): ${reasons.join(' ')}`);
     this.name = 'InspectionApiRefusal';
   }
+}
+
+/**
+ * The record a conditional create (`if_unanswered_since`) was refused for: inspection-api's 409
+ * `{"code":"already_answered","record":{…}}` (docs/protocols/inspection-api.md, "First answer wins"); undefined for
+ * any other error.
+ */
+export function alreadyAnsweredRecord(error: unknown): AnsweredRecord | undefined {
+  if (!(error instanceof InspectionApiRefusal) || error.status !== 409) return undefined;
+  const body = error.body as { code?: unknown; record?: unknown } | undefined;
+  if (body?.code !== 'already_answered' || !body.record || typeof body.record !== 'object') return undefined;
+  const record = body.record as Partial<AnsweredRecord>;
+  return typeof record.id === 'number' &&
+    typeof record.status === 'string' &&
+    typeof record.checked_at === 'string' &&
+    typeof record.checked_by === 'string'
+    ? (record as AnsweredRecord)
+    : undefined;
+}
+
+/** What the bot reads of the record a 409 `already_answered` carries. */
+export interface AnsweredRecord {
+  id: number;
+  status: 'ok' | 'warn' | 'fail';
+  checked_at: string;
+  checked_by: string;
+  photo: string | null;
 }
 
 /** inspection-api could not be reached, or failed (5xx). */

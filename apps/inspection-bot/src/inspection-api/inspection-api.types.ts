@@ -77,6 +77,11 @@ export interface NewCheckRecord {
   checked_by: string;
   plan?: number | null;
   source?: RecordSource;
+  /**
+   * Record only if the item has no record since then (a date: a due period's `period_start`; or an instant): else
+   * inspection-api answers 409 `already_answered` with that record (`AlreadyAnswered`).
+   */
+  if_unanswered_since?: string;
 }
 
 /** A write's `Idempotency-Key`: inspection-api makes one record (or stores one photo) per key. */

@@ -51,6 +51,11 @@ export interface RunningInspectionPlatform {
    * answered in the current period (a check shows the period's answers, whichever conversation made them).
    */
   clearRecords(): Promise<void>;
+  /**
+   * Starts another instance of the bot with the same environment and these changes (another `INSPECTION_BOT_PORT`),
+   * closed with the platform: several bot instances of one registration, as behind a load balancer.
+   */
+  startBotLike(changes: Record<string, string>): Promise<RunningService>;
   /** Stops the bot and starts it again with the same environment on the same port (`bot` is the new one). */
   restartBot(): Promise<RunningService>;
   /**
@@ -74,6 +79,8 @@ export async function startInspectionPlatform(
     apiEnvironment?: (ports: { botPort: number }) => Record<string, string>;
     /** More of the bot's environment. */
     botEnvironment?: Record<string, string>;
+    /** Where the platform delivers the bot's activities (default: the bot's own `/api/messages`). */
+    messagingEndpoint?: (ports: { botPort: number }) => string;
   } = {},
 ): Promise<RunningInspectionPlatform> {
   const adminUrl = process.env.DATABASE_URL;
@@ -89,7 +96,7 @@ export async function startInspectionPlatform(
       `  - id: ${BOT.id}`,
       `    appId: ${BOT.appId}`,
       '    name: Inspection bot',
-      `    messagingEndpoint: http://127.0.0.1:${botPort}/api/messages`,
+      `    messagingEndpoint: ${options.messagingEndpoint?.({ botPort }) ?? `http://127.0.0.1:${botPort}/api/messages`}`,
       `    appPassword: ${BOT.password}`,
       '    directLine:',
       `      secrets: [${BOT.directLineSecret}]`,
@@ -220,6 +227,14 @@ export async function startInspectionPlatform(
       createAccount,
       clearRecords,
       close,
+      startBotLike: async (changes) => {
+        const instance = await startInspectionBot({
+          logger: options.botLogger,
+          environment: { ...botEnvironment, ...changes },
+        });
+        services.push(instance);
+        return instance;
+      },
       restartBot: async () => {
         const index = services.indexOf(platform.bot);
         await platform.bot.close();

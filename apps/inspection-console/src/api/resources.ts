@@ -54,6 +54,8 @@ export interface CheckPlan {
   schedule: PlanSchedule;
   /** The ids of the users responsible for the plan's rounds. */
   assignees: number[];
+  /** The ids of the teams responsible for them: every member counts as an assignee. */
+  assignee_teams: number[];
 }
 
 export interface CheckRecord {

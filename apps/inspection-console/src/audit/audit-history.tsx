@@ -10,7 +10,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { type ConsoleDataProvider } from '../api/data-provider';
-import { type AuditEntry, type AuditResource, type Device } from '../api/resources';
+import { type AuditEntry, type AuditResource, type Device, type Team } from '../api/resources';
 import { SectionState } from '../layout/section-state';
 import { usePeople } from '../users/use-people';
 import { AUDIT_RESOURCE_NAMES, auditValueText, shownChanges } from './audit-format';
@@ -21,6 +21,12 @@ type Translate = (key: string, options?: object) => string;
 function DeviceName({ id }: { id: number }) {
   const device = useGetOne<Device>('devices', { id }, { retry: false });
   return <>{device.data ? `${device.data.code} · ${device.data.name}` : `#${id}`}</>;
+}
+
+/** A team named by its name (a plan's `team_added` / `team_removed`); a deleted one by its id. */
+function TeamName({ id }: { id: number }) {
+  const team = useGetOne<Team>('teams', { id }, { retry: false });
+  return <>{team.data ? team.data.name : `#${id}`}</>;
 }
 
 function fieldLabel(resource: AuditResource, field: string, translate: Translate): string {
@@ -62,6 +68,14 @@ function EntryDetails({
     const assignee = (entry.after ?? entry.before)?.assignee;
     return typeof assignee === 'number' ? (
       <Typography variant="body2">{value('assignee', assignee)}</Typography>
+    ) : null;
+  }
+  if (entry.event === 'team_added' || entry.event === 'team_removed') {
+    const team = (entry.after ?? entry.before)?.assignee_team;
+    return typeof team === 'number' ? (
+      <Typography variant="body2">
+        <TeamName id={team} />
+      </Typography>
     ) : null;
   }
   if (entry.event === 'device_added' || entry.event === 'device_removed') {

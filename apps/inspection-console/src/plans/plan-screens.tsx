@@ -36,6 +36,7 @@ import { ResponsiveList } from '../layout/responsive-list';
 import { SectionState } from '../layout/section-state';
 import { StatusChip } from '../layout/status-chip';
 import { usePeople } from '../users/use-people';
+import { useTeams } from '../teams/use-teams';
 import { DownloadReportButton } from '../reports/download-report-button';
 import { calendarDayFormatter, scheduleText } from './schedule-text';
 
@@ -47,12 +48,22 @@ function useScheduleText() {
   return (schedule: PlanSchedule) => scheduleText(schedule, translate, formatDay);
 }
 
-/** The plan's assignees by username ("—" for nobody). */
+/** The plan's assignees by username, then its teams by name ("team Night crew"); "—" for nobody. */
 function useAssigneeNames() {
   const { people } = usePeople();
+  const { teams } = useTeams();
+  const translate = useTranslate();
   const names = new Map(people.map((user) => [user.id, user.username]));
-  return (plan: CheckPlan) =>
-    plan.assignees.length ? plan.assignees.map((id) => names.get(id) ?? `#${id}`).join(', ') : '—';
+  const teamNames = new Map(teams.map((team) => [team.id, team.name]));
+  return (plan: CheckPlan) => {
+    const all = [
+      ...plan.assignees.map((id) => names.get(id) ?? `#${id}`),
+      ...(plan.assignee_teams ?? []).map((id) =>
+        translate('console.plans.team_name', { name: teamNames.get(id) ?? `#${id}` }),
+      ),
+    ];
+    return all.length ? all.join(', ') : '—';
+  };
 }
 
 /** Today's due counts of every plan, from `GET /api/due/summary/` (one request for the whole list). */
@@ -162,6 +173,21 @@ function AssigneesInput() {
   );
 }
 
+/** The teams that can be responsible for a plan's rounds (every member counts as an assignee). */
+function AssigneeTeamsInput() {
+  const { teams, isPending } = useTeams();
+  const translate = useTranslate();
+  return (
+    <AutocompleteArrayInput
+      source="assignee_teams"
+      choices={teams.map((team) => ({ id: team.id, name: team.name }))}
+      isPending={isPending}
+      helperText={translate('console.plans.assignee_teams_help')}
+      sx={{ minWidth: 320 }}
+    />
+  );
+}
+
 /** `HH:MM:SS` from the API shows as `HH:MM`; an emptied field is null (no due time). */
 const timeFormat = (value: unknown) => (typeof value === 'string' ? value.slice(0, 5) : '');
 const timeParse = (value: string) => value || null;
@@ -200,6 +226,7 @@ function PlanForm() {
       </Box>
       <ScheduleSummary />
       <AssigneesInput />
+      <AssigneeTeamsInput />
       <ReferenceArrayInput source="devices" reference="devices" perPage={50}>
         <AutocompleteArrayInput
           optionText={(device: { code: string; name: string }) => `${device.code} · ${device.name}`}
@@ -220,12 +247,13 @@ function PlanForm() {
  * left out: sent with a changed schedule it would contradict it) and the writable fields.
  */
 function planBody(plan: Partial<CheckPlan>) {
-  const { name, active, devices, assignees, open_action_on, schedule } = plan;
+  const { name, active, devices, assignees, assignee_teams, open_action_on, schedule } = plan;
   return {
     name,
     active,
     devices,
     assignees,
+    assignee_teams,
     open_action_on,
     schedule: schedule && {
       every: schedule.every,
@@ -241,6 +269,7 @@ const NEW_PLAN: Partial<CheckPlan> = {
   open_action_on: 'fail',
   schedule: { every: 1, unit: 'day', starts_on: null, due_time: null },
   assignees: [],
+  assignee_teams: [],
 };
 
 /** Beside the plan's form: today's due rows of the plan (`GET /api/due/?plan=`). */

@@ -74,7 +74,7 @@ export class CheckRecordInputDto {
     format: 'date-time',
     writeOnly: true,
     description:
-      'Create only if this device\'s item has no record checked at or after this instant; otherwise 409 with that record (docs/protocols/inspection-api.md, "First answer wins").',
+      'Create only if this device\'s item has no record checked at or after this instant (a date alone: the start of that day in INSPECTION_TIME_ZONE); otherwise 409 with that record (docs/protocols/inspection-api.md, "First answer wins").',
   })
   if_unanswered_since?: string;
 }
@@ -100,7 +100,7 @@ export class CheckRecordMultipartDto {
     format: 'date-time',
     writeOnly: true,
     description:
-      'Create only if this device\'s item has no record checked at or after this instant; otherwise 409 with that record (docs/protocols/inspection-api.md, "First answer wins").',
+      'Create only if this device\'s item has no record checked at or after this instant (a date alone: the start of that day in INSPECTION_TIME_ZONE); otherwise 409 with that record (docs/protocols/inspection-api.md, "First answer wins").',
   })
   if_unanswered_since?: string;
   @ApiPropertyOptional({

@@ -133,6 +133,7 @@ export async function showDevice(
     previous?.device === device.id
       ? { ...previous }
       : { device: device.id, code: device.code, order: [], answerIds: {}, answers: {} };
+  open.openedAt ??= turn.settings.now().toISOString();
   if (options.source) open.source = options.source;
   const plan = activePlanOf(await turn.api.listActivePlans(), device.id);
   open.answers = mergedAnswers(

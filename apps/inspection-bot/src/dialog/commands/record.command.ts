@@ -1,16 +1,16 @@
 import { type Logger } from '@fieldops/platform';
-import { InspectionApiRefusal } from '../../inspection-api/inspection-api.errors';
+import { alreadyAnsweredRecord, InspectionApiRefusal } from '../../inspection-api/inspection-api.errors';
 import { ActionTypes, MessageFactory } from 'botbuilder';
 import { type CheckItem, type CheckRecord, type Device } from '../../inspection-api/inspection-api.types';
 import { recordKeyOf } from '../answer-identity';
 import { type ConversationTurn } from '../conversation-turn';
-import { type DialogState } from '../dialog-state';
+import { type DialogState, type OpenCheck } from '../dialog-state';
 import { type Inspector } from '../inspector-directory';
 import { activePlanOf } from '../record-plan';
 import { type RecordAnswer } from '../user-command';
 import { clockTime, refreshCheck } from './check.command';
 import { type AnsweredItem } from '../dialog-state';
-import { mergedAnswers, periodAnswers } from '../check-progress';
+import { answerRoundStart, type CheckAnswers, mergedAnswers, periodProgress } from '../check-progress';
 
 export { type LastRecord } from '../dialog-state';
 
@@ -48,13 +48,16 @@ export async function recordAnswer(
     await turn.reply('staleCard');
     return;
   }
-  // Two taps on this item at once (two phones): the second is read after the first is recorded.
-  return state.itemAnswers.run(`${device.id}:${item.id}`, () =>
-    recordItemAnswer(turn, answer, device, item, inspector, state, logger),
-  );
+  return recordItemAnswer(turn, answer, device, item, inspector, state, logger);
 }
 
-/** The answer to `item`, read against the period's answers in inspection-api and recorded unless it has one. */
+/**
+ * The answer to `item`, read against the period's answers in inspection-api and recorded unless it has one. Two taps
+ * on one item at the same moment (two phones, through any bot instance) both pass that read; the create then carries
+ * the condition `if_unanswered_since` (the period's start), so inspection-api records the first and answers the
+ * second 409 `already_answered`, which is said as a tap after the first would be. A confirmed **Record … as well**
+ * (`again`) goes without the condition.
+ */
 async function recordItemAnswer(
   turn: ConversationTurn,
   answer: RecordAnswer,
@@ -67,20 +70,15 @@ async function recordItemAnswer(
   const open = await state.openCheck.get(turn.context);
   const plan = activePlanOf(await turn.api.listActivePlans(), device.id);
   const shown = open?.device === device.id ? open : undefined;
-  const answers = mergedAnswers(
-    shown?.answers ?? {},
-    await periodAnswers(turn.api, device.id, plan, turn.settings.now()),
-  );
+  const period = await periodProgress(turn.api, device.id, plan, turn.settings.now());
+  const answers = mergedAnswers(shown?.answers ?? {}, period.answers);
+  const since = answer.again ? undefined : answerRoundStart(period.periodStart, shown?.openedAt);
   const earlier = answers[String(item.id)];
   const idempotencyKey = recordKeyOf(turn.context.activity, answer.answerId);
   // Answered in this period by someone else, in another conversation or before a bot restart: said, not recorded
   // again unless the inspector confirms. A repeat of the tap that made it goes on (its key answers that record).
   if (earlier && !answer.again && !(idempotencyKey && earlier.key === idempotencyKey)) {
-    if (shown) {
-      shown.answers = answers;
-      await state.openCheck.set(turn.context, shown);
-      await refreshCheck(turn, device, shown, logger);
-    }
+    await showAnswered(turn, state, device, shown, answers, logger);
     await sayAnsweredInPeriod(turn, answer, item.name, earlier);
     return;
   }
@@ -102,10 +100,25 @@ async function recordItemAnswer(
         plan: plan?.id ?? null,
         // A card of a check opened from a scanned label: the record says presence was shown.
         source: answer.source ?? 'chat',
+        ...(since ? { if_unanswered_since: since } : {}),
       },
       { ...writer, ...(idempotencyKey ? { idempotencyKey } : {}) },
     );
   } catch (error) {
+    // 409: another answer to the item since the round started was recorded first (another phone, another bot).
+    const first = alreadyAnsweredRecord(error);
+    if (first) {
+      const winner: AnsweredItem = {
+        recordId: first.id,
+        status: first.status,
+        checkedAt: first.checked_at,
+        inspector: first.checked_by,
+        photo: first.photo !== null,
+      };
+      await showAnswered(turn, state, device, shown, { ...answers, [String(item.id)]: winner }, logger);
+      await sayAnsweredInPeriod(turn, answer, item.name, winner);
+      return;
+    }
     // 422: this card's answer id already made a record with another status or value.
     if (error instanceof InspectionApiRefusal && error.status === 422) {
       if (!earlier) return turn.reply('alreadyAnsweredPlain');
@@ -136,6 +149,21 @@ async function recordItemAnswer(
     plan: plan?.name ?? '',
   });
   if (record.out_of_range && record.status !== 'fail') await askAboutOutOfRange(turn, record, item);
+}
+
+/** The open check of the device (when the card is one of it) shows `answers`: its cards updated. */
+async function showAnswered(
+  turn: ConversationTurn,
+  state: DialogState,
+  device: Device,
+  shown: OpenCheck | undefined,
+  answers: CheckAnswers,
+  logger: Logger,
+): Promise<void> {
+  if (!shown) return;
+  shown.answers = answers;
+  await state.openCheck.set(turn.context, shown);
+  await refreshCheck(turn, device, shown, logger);
 }
 
 /** An answer as the check cards show it: `ok · 10:02 · alice` (in the sender's time zone). */

@@ -1,0 +1,182 @@
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
+import { Column, CreateDateColumn, PrimaryGeneratedColumn, type ColumnOptions } from 'typeorm';
+import { type FieldSpec } from './serializer';
+import { type FieldInfo, readOnlyFieldInfo, type SerializerInfo, writableFieldInfo } from './metadata';
+import { isoTimestamp } from '../database/sql';
+
+/**
+ * One resource's shape, written once: each field's wire name, its DRF serializer field (validation and OPTIONS),
+ * its database column (the TypeORM entity), how PostgreSQL renders it as JSON, and its OpenAPI description. The
+ * DRF field table, the OPTIONS metadata, the entity's columns, the SQL JSON renderer and the OpenAPI properties
+ * of the representation and input DTOs are derived from it (`deriveResource`, `applyEntityColumns`,
+ * `applyOpenApiProperties`).
+ */
+export interface ResourceSchema<F extends readonly SchemaField[] = readonly SchemaField[]> {
+  /** The table. */
+  table: string;
+  /** In representation order (the JSON keys and the OPTIONS fields). */
+  fields: F;
+}
+
+/** The TypeORM column of a field. */
+export type SchemaColumn =
+  | { kind: 'primary' }
+  | { kind: 'created'; name?: string }
+  | { kind: 'column'; name?: string; options: ColumnOptions };
+
+/** How PostgreSQL renders a field's value of alias `a` as JSON text. */
+export type JsonSql =
+  | 'integer'
+  | 'text'
+  | 'timestamp'
+  /** SQL giving the JSON text itself (nested lists). */
+  | { json: (alias: string, variant: JsonVariant) => string };
+
+/** Which rows a representation is rendered for (an archived row shows its `archived_at`). */
+export type JsonVariant = 'in-use' | 'archived';
+
+type Writable = FieldSpec extends infer S ? (S extends FieldSpec ? Omit<S, 'name'> : never) : never;
+
+export interface SchemaField {
+  /** The wire name (and the entity's property name). */
+  name: string;
+  /** A writable field: the DRF serializer field. Read-only fields leave it out. */
+  writable?: Writable;
+  /** A read-only field's OPTIONS description (`false`: OPTIONS leaves it out). */
+  readOnly?: { type: string; extra?: Partial<FieldInfo> } | false;
+  /** The entity's property when it differs from `name` (`createdAt` for `created_at`). */
+  property?: string;
+  column?: SchemaColumn;
+  json: JsonSql;
+  /** Rendered only for archived rows (`?archived=true`). */
+  onlyArchived?: boolean;
+  /** The field's help text (OpenAPI `description`). */
+  help?: string;
+  /** OpenAPI options of the representation beyond those derived (format, nested type, nullability). */
+  openApi?: ApiPropertyOptions;
+}
+
+/** The values a valid write of resource `S` carries. */
+export type WritableValues<S extends ResourceSchema> = Partial<
+  Record<Extract<S['fields'][number], { writable: object }>['name'], FieldValueOf<S>>
+>;
+type FieldValueOf<S extends ResourceSchema> = Extract<
+  S['fields'][number],
+  { writable: object }
+>['writable'] extends { kind: 'char' | 'choice' }
+  ? string
+  : string | boolean | number | null | number[];
+
+/** The DRF field table of the writable fields, in order (what `validateInput` checks). */
+export function schemaFieldSpecs(schema: ResourceSchema): FieldSpec[] {
+  return schema.fields.flatMap((field) => (field.writable ? [{ ...field.writable, name: field.name }] : []));
+}
+
+/** DRF SimpleMetadata's description of the serializer (OPTIONS `actions`), in representation order. */
+export function schemaInfo(schema: ResourceSchema): SerializerInfo {
+  const info: SerializerInfo = {};
+  for (const field of schema.fields) {
+    if (field.writable) info[field.name] = writableFieldInfo({ ...field.writable, name: field.name });
+    else if (field.readOnly)
+      info[field.name] = readOnlyFieldInfo(field.name, field.readOnly.type, field.readOnly.extra);
+  }
+  return info;
+}
+
+const SQL_STRING = (text: string): string => `'${text.replace(/'/g, "''")}'`;
+
+/**
+ * The representation of alias `alias` as compact JSON text, keys in the schema's order, built by concatenation:
+ * `to_json` escapes strings as `row_to_json` does, timestamps are DRF's ISO 8601 (`isoTimestamp`). Every rendered
+ * column is NOT NULL (a null would make the whole text null).
+ */
+export function schemaJsonText(
+  schema: ResourceSchema,
+  alias: string,
+  variant: JsonVariant = 'in-use',
+): string {
+  const parts: string[] = [];
+  let literal = '{';
+  for (const field of schema.fields) {
+    if (field.onlyArchived && variant !== 'archived') continue;
+    literal += `${literal === '{' ? '' : ','}${JSON.stringify(field.name)}:`;
+    const column = `${alias}."${columnName(field)}"`;
+    const json = field.json;
+    if (json === 'timestamp') {
+      literal += '"';
+      parts.push(SQL_STRING(literal), isoTimestamp(column));
+      literal = '"';
+    } else {
+      parts.push(SQL_STRING(literal));
+      parts.push(
+        json === 'integer'
+          ? column
+          : json === 'text'
+            ? `to_json(${column})::text`
+            : json.json(alias, variant),
+      );
+      literal = '';
+    }
+  }
+  parts.push(SQL_STRING(`${literal}}`));
+  return parts.join(' || ');
+}
+
+/** The database column a field reads (its `column.name`, else its wire name). */
+export function columnName(field: SchemaField): string {
+  const column = field.column;
+  return (column && column.kind !== 'primary' && column.name) || field.name;
+}
+
+/** The entity's property of a field. */
+export const propertyName = (field: SchemaField): string => field.property ?? field.name;
+
+/** Declares the schema's columns on the entity class (what its own `@Column` decorators would declare). */
+export function applyEntityColumns(entity: abstract new () => object, schema: ResourceSchema): void {
+  for (const field of schema.fields) {
+    const column = field.column;
+    if (!column) continue;
+    const property = propertyName(field);
+    const name = column.kind === 'primary' ? {} : column.name ? { name: column.name } : {};
+    const decorator =
+      column.kind === 'primary'
+        ? PrimaryGeneratedColumn()
+        : column.kind === 'created'
+          ? CreateDateColumn({ ...name, type: 'timestamptz' })
+          : Column({ ...name, ...column.options });
+    decorator(entity.prototype as object, property);
+  }
+}
+
+/**
+ * Declares the OpenAPI properties of a resource's DTO from the schema: the representation (`read`: every field,
+ * read-only ones marked so, an optional char field's default `''`) or the input (`write`: the writable fields).
+ * A char field is a string of at most `maxLength` characters and at least one unless it may be blank.
+ */
+export function applyOpenApiProperties(
+  dto: abstract new () => object,
+  schema: ResourceSchema,
+  side: 'read' | 'write',
+): void {
+  for (const field of schema.fields) {
+    const writable = field.writable;
+    if (side === 'write' && !writable) continue;
+    // Key order as the decorators' own options would have it (the document's bytes follow it).
+    const options: ApiPropertyOptions = { ...field.openApi };
+    let required = true;
+    if (writable) {
+      required = writable.kind !== 'bool' && writable.required;
+      if (writable.kind === 'char') {
+        Object.assign(options, { type: String });
+        if (!writable.allowBlank) options.minLength = 1;
+        if (writable.maxLength !== undefined) options.maxLength = writable.maxLength;
+        if (side === 'read' && !required && writable.allowBlank) options.default = '';
+      }
+    } else {
+      options.readOnly = true;
+      if (field.onlyArchived) required = false;
+    }
+    if (field.help !== undefined) options.description = field.help;
+    (required ? ApiProperty : ApiPropertyOptional)(options)(dto.prototype as object, field.name);
+  }
+}
