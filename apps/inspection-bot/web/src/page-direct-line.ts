@@ -389,7 +389,7 @@ export class PageDirectLine {
       this.startInner(rejoin);
     } catch {
       this.link();
-      this.scheduleRetry(() => void this.connect());
+      this.scheduleRetry();
     } finally {
       this.connecting = false;
     }
@@ -424,7 +424,7 @@ export class PageDirectLine {
           // route (a new conversation when it can no longer be renewed, as Direct Line's tokens/refresh refuses an
           // expired token).
           this.dropInner();
-          this.scheduleRetry(() => void this.connect());
+          this.scheduleRetry();
         }
         this.link();
         if (this.innerOnline) this.flushSoon();
@@ -486,11 +486,17 @@ export class PageDirectLine {
     }, 200);
   }
 
-  private scheduleRetry(action: () => void): void {
+  /**
+   * One retry timer for both ways to be stuck: when it fires, it rejoins if there is no socket, else sends what is
+   * pending. (With a timer per cause, a socket that failed while a send's retry was waiting was never rejoined: the
+   * send's retry found no socket and stopped, and the outbox kept its entry until the browser next went online.)
+   */
+  private scheduleRetry(): void {
     if (this.retryTimer || this.ended) return;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
-      action();
+      if (this.inner) void this.flush();
+      else void this.connect();
     }, RETRY_MS);
   }
 
@@ -520,12 +526,12 @@ export class PageDirectLine {
         } else if (outcome === 'later') {
           this.unreachable = true;
           this.link();
-          this.scheduleRetry(() => void this.flush());
+          this.scheduleRetry();
           return;
         } else if (outcome === 'token') {
           // The token expired: a new one through the page's route (a session that ended asks to sign in).
           this.dropInner();
-          this.scheduleRetry(() => void this.connect());
+          this.scheduleRetry();
           void this.connect();
           return;
         } else {
