@@ -75,11 +75,31 @@ export async function openPage(
 export interface AxeViolation {
   id: string;
   impact: string | null;
+  help: string;
   nodes: Array<{ target: string[]; html?: string }>;
 }
 
-/** The page's serious and critical axe-core violations of WCAG 2.1 A and AA. */
+/**
+ * Waits (up to `timeout` ms) for the page's finite animations and CSS transitions to end. A colour read mid-way
+ * through a transition (a button turning from disabled to enabled, say) is neither the old colour nor the new one,
+ * and axe-core would report its contrast. Endless animations (spinners) are left running.
+ */
+export async function settledAnimations(page: Page, timeout = 2_000): Promise<void> {
+  await page.evaluate(`Promise.race([
+    Promise.all(document.getAnimations()
+      .filter((animation) => animation.effect && animation.effect.getComputedTiming().endTime !== Infinity)
+      .map((animation) => animation.finished.catch(() => undefined))),
+    new Promise((resolve) => setTimeout(resolve, ${timeout})),
+  ])`);
+}
+
+/**
+ * The page's serious and critical axe-core violations of WCAG 2.1 A and AA, read once its transitions have ended.
+ * axe-core is evaluated through the DevTools protocol rather than added as a <script>: a page's
+ * Content-Security-Policy (script-src 'self') rightly refuses inline scripts.
+ */
 export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  await settledAnimations(page);
   await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
   const result = await page.evaluate<{ violations: AxeViolation[] }>(
     `axe.run(document, ${JSON.stringify({
@@ -89,10 +109,11 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
   );
   return result.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(({ id, impact, nodes }) => ({
+    .map(({ id, impact, help, nodes }) => ({
       id,
       impact,
-      nodes: nodes.map(({ target, html }) => ({ target, html })),
+      help,
+      nodes: nodes.slice(0, 5).map(({ target, html }) => ({ target, html })),
     }));
 }
 

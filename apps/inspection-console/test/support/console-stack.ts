@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createScratchDatabase } from '@fieldops/database';
 import { startInspectionApi } from '@fieldops/inspection-api';
 import { type RunningService } from '@fieldops/platform';
 import { CHROMIUM, DESKTOP, launchChromium, PHONE } from '@fieldops/testing/browser';
+export { type AxeViolation, seriousAxeViolations } from '@fieldops/testing/browser';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CONSOLE_DIST = join(__dirname, '..', '..', 'dist');
@@ -121,38 +122,6 @@ export async function startConsoleStack(environment: Record<string, string> = {}
       rmSync(directory, { recursive: true, force: true });
     },
   };
-}
-
-export interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** axe-core's WCAG 2 A/AA rules on the page; returns the serious and critical violations. */
-export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
-  // Evaluated through the DevTools protocol rather than added as a <script>: the console's Content-Security-Policy
-  // (script-src 'self') rightly refuses inline scripts.
-  await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
-  const result = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run: (context: Document, options: object) => Promise<unknown> } }
-    ).axe;
-    return axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-      resultTypes: ['violations'],
-    });
-  });
-  const violations = (result as { violations: AxeViolation[] }).violations;
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(({ id, impact, help, nodes }) => ({
-      id,
-      impact,
-      help,
-      nodes: nodes.slice(0, 3).map((n) => ({ target: n.target })),
-    }));
 }
 
 /** Signs in through the console's own sign-in form. */
