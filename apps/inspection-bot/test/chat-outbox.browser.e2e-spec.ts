@@ -351,6 +351,15 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
           () => page.evaluate<boolean>('!!navigator.serviceWorker.controller'),
           'the service worker to control the page',
         );
+        // The header names the account on one line (a phone shows the name alone).
+        await expect(page.locator('#who').textContent()).resolves.toBe(
+          locale === 'zh-CN' ? `已登录：${INSPECTOR.username}` : `Signed in as ${INSPECTOR.username}`,
+        );
+        await expect(
+          page.evaluate<number>(
+            `(() => { const who = document.getElementById('who'); return who.getBoundingClientRect().height / parseFloat(getComputedStyle(who).lineHeight); })()`,
+          ),
+        ).resolves.toBeLessThan(1.5);
         await sendText(page, 'check PUMP-001');
         await itemCard(page, 'Leaks').waitFor({ timeout: 30_000 });
         await sendText(page, 'check CMP-002');
