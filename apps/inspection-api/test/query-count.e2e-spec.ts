@@ -6,7 +6,8 @@ import { TestApi } from './support/test-api';
  * request pays it depends on the clock (a loaded machine takes longer than that between two requests), not on the
  * list: it is not counted.
  */
-const PRINCIPAL_LOOKUP = 'SELECT "is_active", "username", "role", "tokens_valid_after" FROM "users" WHERE "id" = $1';
+const PRINCIPAL_LOOKUP =
+  'SELECT "is_active", "username", "role", "tokens_valid_after" FROM "users" WHERE "id" = $1';
 
 /** Counts the SQL statements the app sends for a list (a hook on pg's Client#query, which TypeORM's pool uses). */
 function countStatements(): { statements: string[]; restore: () => void } {
