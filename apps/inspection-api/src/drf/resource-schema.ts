@@ -79,6 +79,8 @@ export interface SchemaField {
   upload?: boolean;
   /** An input only (a condition of the write): not in the representation, the OPTIONS or the DRF field table. */
   inputOnly?: boolean;
+  /** A writable field only updates write (not in the create's DRF field table; an action's `status`). */
+  onlyOnUpdate?: boolean;
   /**
    * A writable field its own rule validates rather than the DRF field table (`writable`): its OPTIONS description
    * as is. Such a field is in the input DTO and is not read-only.
@@ -118,9 +120,13 @@ type ValueOf<W> = W extends { kind: 'char' }
                 ? string
                 : never;
 
-/** The DRF field table of the writable fields, in order (what `validateInput` checks). */
-export function schemaFieldSpecs(schema: ResourceSchema): FieldSpec[] {
-  return schema.fields.flatMap((field) => (field.writable ? [{ ...field.writable, name: field.name }] : []));
+/** The DRF field table of the writable fields, in order (what `validateInput` checks), of an update or a create. */
+export function schemaFieldSpecs(schema: ResourceSchema, write: 'create' | 'update' = 'update'): FieldSpec[] {
+  return schema.fields.flatMap((field) =>
+    field.writable && !(write === 'create' && field.onlyOnUpdate)
+      ? [{ ...field.writable, name: field.name }]
+      : [],
+  );
 }
 
 /** DRF SimpleMetadata's description of the serializer (OPTIONS `actions`), in representation order. */

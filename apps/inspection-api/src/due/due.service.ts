@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { actionOverdueSql } from '../actions/actions.service';
+import { actionOverdueSql } from '../actions/action-transitions';
 import { UNFINISHED } from '../actions/action-transitions';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { isoTimestamp, SqlParameters } from '../database/sql';
