@@ -364,7 +364,9 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
         );
         // The header names the account on one line (a phone shows the name alone).
         await expect(page.locator('#who').textContent()).resolves.toBe(
-          locale === 'zh-CN' ? `已登录：${INSPECTOR.username}` : `Signed in as ${INSPECTOR.username}`,
+          locale === 'zh-CN'
+            ? `已登录：${inspectorOf(page).username}`
+            : `Signed in as ${inspectorOf(page).username}`,
         );
         await expect(
           page.evaluate<number>(
@@ -804,7 +806,7 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
     try {
       await page.goto(`${platform.bot.url}/?locale=en-US`);
       await signIn(page);
-      await page.getByText(words.hello).first().waitFor({ timeout: 30_000 });
+      await page.getByText(hello(page)).first().waitFor({ timeout: 30_000 });
       await sendText(page, 'check FE-010');
       await itemCard(page, 'Seal intact').waitFor({ timeout: 30_000 });
       await page.locator('#pending').waitFor({ state: 'hidden', timeout: 30_000 });
