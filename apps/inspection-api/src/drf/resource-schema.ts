@@ -7,9 +7,10 @@ import { isoTimestamp } from '../database/sql';
 /**
  * One resource's shape, written once: each field's wire name, its DRF serializer field (validation and OPTIONS),
  * its database column (the TypeORM entity), how PostgreSQL renders it as JSON, and its OpenAPI description. The
- * DRF field table, the OPTIONS metadata, the entity's columns, the SQL JSON renderer and the OpenAPI properties
- * of the representation and input DTOs are derived from it (`deriveResource`, `applyEntityColumns`,
- * `applyOpenApiProperties`).
+ * DRF field table (`schemaFieldSpecs`), the OPTIONS metadata (`schemaInfo`), the entity's columns
+ * (`applyEntityColumns`), the SQL JSON renderers (`schemaJsonText`, `schemaJsonObject`) and the OpenAPI properties
+ * of the representation and input DTOs (`applyOpenApiProperties`) are derived from it. Every resource of
+ * inspection-api has one, in `<resource>/<resource>.schema.ts`.
  */
 export interface ResourceSchema<F extends readonly SchemaField[] = readonly SchemaField[]> {
   /** The table. */
@@ -24,13 +25,26 @@ export type SchemaColumn =
   | { kind: 'created'; name?: string }
   | { kind: 'column'; name?: string; options: ColumnOptions };
 
-/** How PostgreSQL renders a field's value of alias `a` as JSON text. */
+/**
+ * How PostgreSQL renders a field's value of alias `a`: as JSON text (`schemaJsonText`) and as a `json_build_object`
+ * value (`schemaJsonObject`).
+ */
 export type JsonSql =
+  /** A NOT NULL integer (or boolean) column. */
   | 'integer'
+  /** A NOT NULL string column. */
   | 'text'
+  /** A NOT NULL timestamp, as DRF's ISO 8601 (`isoTimestamp`). */
   | 'timestamp'
-  /** SQL giving the JSON text itself (nested lists). */
-  | { json: (alias: string, variant: JsonVariant) => string };
+  /** A nullable scalar column (`null` when NULL). */
+  | 'nullable'
+  /** A column `to_json` renders (an array). */
+  | 'to_json'
+  /** SQL of its own: `json` gives the JSON text, `value` the `json_build_object` value (nested lists, lookups). */
+  | { json?: SqlOf; value?: SqlOf };
+
+/** SQL of a field for the row of alias `alias`. */
+export type SqlOf = (alias: string, variant: JsonVariant) => string;
 
 /** Which rows a representation is rendered for (an archived row shows its `archived_at`). */
 export type JsonVariant = 'in-use' | 'archived';
@@ -52,20 +66,50 @@ export interface SchemaField {
   onlyArchived?: boolean;
   /** The field's help text (OpenAPI `description`). */
   help?: string;
-  /** OpenAPI options of the representation beyond those derived (format, nested type, nullability). */
+  /** OpenAPI options of the representation and input beyond those derived (format, nested type, nullability). */
   openApi?: ApiPropertyOptions;
+  /** The representation's OpenAPI description where it differs from the shared one (`openApi`, `help`). */
+  openApiRead?: OpenApiSide;
+  /** The input's OpenAPI description where it differs from the shared one (`openApi`, `help`). */
+  openApiWrite?: OpenApiSide;
+  /**
+   * A writable field its own rule validates rather than the DRF field table (`writable`): its OPTIONS description
+   * as is. Such a field is in the input DTO and is not read-only.
+   */
+  customWritable?: { info: FieldInfo };
 }
 
-/** The values a valid write of resource `S` carries. */
-export type WritableValues<S extends ResourceSchema> = Partial<
-  Record<Extract<S['fields'][number], { writable: object }>['name'], FieldValueOf<S>>
->;
-type FieldValueOf<S extends ResourceSchema> = Extract<
-  S['fields'][number],
-  { writable: object }
->['writable'] extends { kind: 'char' | 'choice' }
+/** One side's OpenAPI description of a field, where it differs from the shared one. */
+export interface OpenApiSide {
+  /** Replaces the field's `openApi`. */
+  openApi?: ApiPropertyOptions;
+  /** Replaces the field's `help` (`null`: no description on this side). */
+  help?: string | null;
+  /** Whether the property is required on this side (default: as `writable` says; read-only fields are). */
+  required?: boolean;
+}
+
+/** The values a valid write of resource `S` carries (each field's validated value, by its kind). */
+export type WritableValues<S extends ResourceSchema> = {
+  [F in Extract<S['fields'][number], { writable: object }> as F['name']]?: ValueOf<F['writable']>;
+};
+type ValueOf<W> = W extends { kind: 'char' }
   ? string
-  : string | boolean | number | null | number[];
+  : W extends { kind: 'choice'; choices: ReadonlyArray<infer C> }
+    ? C
+    : W extends { kind: 'bool' }
+      ? boolean
+      : W extends { kind: 'pk'; nullable: true }
+        ? number | null
+        : W extends { kind: 'pk' }
+          ? number
+          : W extends { kind: 'pks' }
+            ? number[]
+            : W extends { kind: 'date'; nullable: true }
+              ? string | null
+              : W extends { kind: 'date' }
+                ? string
+                : never;
 
 /** The DRF field table of the writable fields, in order (what `validateInput` checks). */
 export function schemaFieldSpecs(schema: ResourceSchema): FieldSpec[] {
@@ -77,6 +121,7 @@ export function schemaInfo(schema: ResourceSchema): SerializerInfo {
   const info: SerializerInfo = {};
   for (const field of schema.fields) {
     if (field.writable) info[field.name] = writableFieldInfo({ ...field.writable, name: field.name });
+    else if (field.customWritable) info[field.name] = field.customWritable.info;
     else if (field.readOnly)
       info[field.name] = readOnlyFieldInfo(field.name, field.readOnly.type, field.readOnly.extra);
   }
@@ -111,15 +156,50 @@ export function schemaJsonText(
       parts.push(
         json === 'integer'
           ? column
-          : json === 'text'
+          : json === 'text' || json === 'to_json'
             ? `to_json(${column})::text`
-            : json.json(alias, variant),
+            : json === 'nullable'
+              ? `COALESCE(to_json(${column})::text, 'null')`
+              : ownSql(json, 'json', field)(alias, variant),
       );
       literal = '';
     }
   }
   parts.push(SQL_STRING(`${literal}}`));
   return parts.join(' || ');
+}
+
+/**
+ * The representation of alias `alias` as a `json` value (`json_build_object`, keys in the schema's order), for the
+ * routes that aggregate it (`json_agg`) or read it as an object.
+ */
+export function schemaJsonObject(
+  schema: ResourceSchema,
+  alias: string,
+  variant: JsonVariant = 'in-use',
+): string {
+  const pairs: string[] = [];
+  for (const field of schema.fields) {
+    if (field.onlyArchived && variant !== 'archived') continue;
+    const column = `${alias}."${columnName(field)}"`;
+    const json = field.json;
+    const value =
+      json === 'timestamp'
+        ? isoTimestamp(column)
+        : json === 'to_json'
+          ? `to_json(${column})`
+          : typeof json === 'string'
+            ? column
+            : ownSql(json, 'value', field)(alias, variant);
+    pairs.push(`${SQL_STRING(field.name)}, ${value}`);
+  }
+  return `json_build_object(${pairs.join(', ')})`;
+}
+
+function ownSql(json: { json?: SqlOf; value?: SqlOf }, form: 'json' | 'value', field: SchemaField): SqlOf {
+  const sql = json[form];
+  if (!sql) throw new Error(`resource schema: field ${field.name} has no \`${form}\` SQL`);
+  return sql;
 }
 
 /** The database column a field reads (its `column.name`, else its wire name). */
@@ -160,9 +240,10 @@ export function applyOpenApiProperties(
 ): void {
   for (const field of schema.fields) {
     const writable = field.writable;
-    if (side === 'write' && !writable) continue;
+    if (side === 'write' && !writable && !field.customWritable) continue;
+    const own = side === 'read' ? field.openApiRead : field.openApiWrite;
     // Key order as the decorators' own options would have it (the document's bytes follow it).
-    const options: ApiPropertyOptions = { ...field.openApi };
+    const options: ApiPropertyOptions = { ...(own?.openApi ?? field.openApi) };
     let required = true;
     if (writable) {
       required = writable.kind !== 'bool' && writable.required;
@@ -172,11 +253,15 @@ export function applyOpenApiProperties(
         if (writable.maxLength !== undefined) options.maxLength = writable.maxLength;
         if (side === 'read' && !required && writable.allowBlank) options.default = '';
       }
+    } else if (field.customWritable) {
+      required = field.customWritable.info.required;
     } else {
       options.readOnly = true;
       if (field.onlyArchived) required = false;
     }
-    if (field.help !== undefined) options.description = field.help;
+    const help = own && own.help !== undefined ? own.help : field.help;
+    if (help != null) options.description = help;
+    if (own?.required !== undefined) required = own.required;
     (required ? ApiProperty : ApiPropertyOptional)(options)(dto.prototype as object, field.name);
   }
 }

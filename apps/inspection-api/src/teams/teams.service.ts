@@ -1,18 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { audited } from '../audit/audit-actor';
-import { existingIdsIn, isoTimestamp, SqlParameters, sqlState } from '../database/sql';
+import { existingIdsIn, SqlParameters, sqlState } from '../database/sql';
+import { schemaJsonObject, type WritableValues } from '../drf/resource-schema';
 import { type FieldErrors, isFieldErrors, notFound, validationError } from '../drf/exceptions';
 import { type PageRequest, paginate, type PageRows } from '../drf/pagination';
 import { type ResourceRequest, type ResourceService } from '../drf/resource-routes';
 import { type Input, validateInput } from '../drf/serializer';
 import { TEAM_FIELDS } from './dto/team.dto';
+import { TEAM_SCHEMA } from './team.schema';
 
 /** DRF's UniqueValidator message for the team's name. */
 const DUPLICATE_NAME: FieldErrors = { name: ['team with this name already exists.'] };
 
-/** The Team representation of alias `t`: members ascending. */
-export const TEAM_JSON = `json_build_object('id', t."id", 'name', t."name", 'members', COALESCE((SELECT json_agg(tm."user_id" ORDER BY tm."user_id") FROM "team_members" tm WHERE tm."team_id" = t."id"), '[]'::json), 'created_at', ${isoTimestamp('t."created_at"')})`;
+/** The Team representation of alias `t` (`TEAM_SCHEMA`'s fields): members ascending. */
+export const TEAM_JSON = schemaJsonObject(TEAM_SCHEMA, 't');
 
 export interface TeamFilters {
   /** Only the teams this user is a member of. */
@@ -75,7 +77,7 @@ export class TeamsService implements ResourceService {
       },
     });
     if (isFieldErrors(errors)) throw validationError(errors);
-    return values as { name?: string; members?: number[] };
+    return values as WritableValues<typeof TEAM_SCHEMA>;
   }
 
   /** Replaces the members, touching only the memberships that change (the audit trail names them). */

@@ -1,28 +1,22 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { type FieldSpec } from '../../drf/serializer';
-import { ID_FIELD, readOnlyFieldInfo, serializerInfo } from '../../drf/metadata';
+import { ApiProperty } from '@nestjs/swagger';
+import { applyOpenApiProperties, schemaFieldSpecs, schemaInfo } from '../../drf/resource-schema';
+import { TEAM_SCHEMA } from '../team.schema';
 
-/** A team: people an action can be assigned to together. */
+/** A team: people an action can be assigned to together (its OpenAPI properties are declared from `TEAM_SCHEMA`). */
 export class TeamDto {
-  @ApiProperty({ readOnly: true }) id: number;
-  @ApiProperty({ minLength: 1, maxLength: 150, description: 'Unique.' }) name: string;
-  @ApiProperty({
-    type: [Number],
-    description: 'Ids of the members (active users when written), ascending; [] by default.',
-  })
-  members: number[];
-  @ApiProperty({ format: 'date-time', readOnly: true }) created_at: string;
+  declare id: number;
+  declare name: string;
+  declare members: number[];
+  declare created_at: string;
 }
+applyOpenApiProperties(TeamDto, TEAM_SCHEMA, 'read');
 
+/** What a client writes (read-only and unknown keys are ignored). */
 export class TeamInputDto {
-  @ApiProperty({ minLength: 1, maxLength: 150 }) name: string;
-  @ApiPropertyOptional({
-    type: [Number],
-    uniqueItems: true,
-    description: 'Replaces the whole set; [] clears it.',
-  })
-  members?: number[];
+  declare name: string;
+  declare members?: number[];
 }
+applyOpenApiProperties(TeamInputDto, TEAM_SCHEMA, 'write');
 
 export class TeamPageDto {
   @ApiProperty() count: number;
@@ -31,15 +25,8 @@ export class TeamPageDto {
   @ApiProperty({ type: [TeamDto] }) results: TeamDto[];
 }
 
-export const TEAM_FIELDS: readonly FieldSpec[] = [
-  { kind: 'char', name: 'name', required: true, allowBlank: false, maxLength: 150 },
-  { kind: 'pks', name: 'members', required: false, table: 'users', allowEmpty: true },
-];
+/** The team serializer's writable fields (validation). */
+export const TEAM_FIELDS = schemaFieldSpecs(TEAM_SCHEMA);
 
 /** The OPTIONS description of the team serializer. */
-export const TEAM_INFO = serializerInfo(TEAM_FIELDS, [
-  ID_FIELD,
-  'name',
-  'members',
-  ['created_at', readOnlyFieldInfo('created_at', 'datetime')],
-]);
+export const TEAM_INFO = schemaInfo(TEAM_SCHEMA);
