@@ -49,7 +49,11 @@ describe('notification messages (the words of an alert, en and zh-CN)', () => {
     );
     const email = notificationEmail(messages, 'zh-CN', { day: '2026-11-27' });
     // The words the platform adds (the data's own values, the times' digits and the link are as they are).
-    const words = [...messages.flatMap((message) => [message.title, ...message.lines]), email.subject, email.text]
+    const words = [
+      ...messages.flatMap((message) => [message.title, ...message.lines]),
+      email.subject,
+      email.text,
+    ]
       .join('\n')
       .replaceAll('https://x.test/c/', '');
     expect(words).not.toMatch(/[,()]|: /);
