@@ -351,6 +351,15 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
           () => page.evaluate<boolean>('!!navigator.serviceWorker.controller'),
           'the service worker to control the page',
         );
+        // The header names the account on one line (a phone shows the name alone).
+        await expect(page.locator('#who').textContent()).resolves.toBe(
+          locale === 'zh-CN' ? `已登录：${INSPECTOR.username}` : `Signed in as ${INSPECTOR.username}`,
+        );
+        await expect(
+          page.evaluate<number>(
+            `(() => { const who = document.getElementById('who'); return who.getBoundingClientRect().height / parseFloat(getComputedStyle(who).lineHeight); })()`,
+          ),
+        ).resolves.toBeLessThan(1.5);
         await sendText(page, 'check PUMP-001');
         await itemCard(page, 'Leaks').waitFor({ timeout: 30_000 });
         await sendText(page, 'check CMP-002');
@@ -778,6 +787,51 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
       await context.close();
     }
   }, 180_000);
+  it('phone en: the second tap of a double tap lands on another card (the transcript moved under the finger after the first): only the first tap answers', async () => {
+    const words = WORDS['en-US'];
+    const { context, page } = await open('phone', 'en-US');
+    try {
+      await page.goto(`${platform.bot.url}/?locale=en-US`);
+      await signIn(page);
+      await page.getByText(words.hello).first().waitFor({ timeout: 30_000 });
+      await sendText(page, 'check FE-010');
+      await itemCard(page, 'Seal intact').waitFor({ timeout: 30_000 });
+      await page.locator('#pending').waitFor({ state: 'hidden', timeout: 30_000 });
+      // Offline, so every answer waits in the outbox and the count says how many were taken.
+      await context.setOffline(true);
+      await page.getByText(words.offline).waitFor();
+
+      // The first tap answers ok on Pressure gauge.
+      await itemCard(page, 'Pressure gauge')
+        .getByRole('button', { name: words.status.ok, exact: true })
+        .click();
+      await pendingSays(page, words.toSend(1));
+      // The second tap of the same double tap (the browser numbers it 2) on the button now under the finger:
+      // another card's warn.
+      const other = itemCard(page, 'Seal intact').getByRole('button', {
+        name: words.status.warn,
+        exact: true,
+      });
+      await other.scrollIntoViewIfNeeded();
+      const box = await other.boundingBox();
+      await page.mouse.move((box?.x ?? 0) + (box?.width ?? 0) / 2, (box?.y ?? 0) + (box?.height ?? 0) / 2);
+      await page.mouse.down({ clickCount: 2 });
+      await page.mouse.up({ clickCount: 2 });
+      // A tap of its own on that card is an answer: the count goes to 2 with it, never with the repeated tap.
+      await itemCard(page, 'Seal intact')
+        .getByRole('button', { name: words.status.fail, exact: true })
+        .click();
+      await pendingSays(page, words.toSend(2));
+      await expect(page.locator('.card-answer-text').allTextContents()).resolves.toEqual([
+        'Answered: ok',
+        'Answered: fail',
+      ]);
+      await shoot(page, 'phone-en-double-tap-moved');
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
   it('phone en: two phones answer one item at the same moment: one record; the other is told "already answered", and records its answer only when it confirms', async () => {
     const words = WORDS['en-US'];
     const phones = [await open('phone', 'en-US'), await open('phone', 'en-US')];

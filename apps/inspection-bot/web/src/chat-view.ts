@@ -6,6 +6,7 @@ import { render, unmountComponentAtNode } from 'react-dom';
 import { type OutboxView } from './outbox-view';
 import { type Activity, type PageDirectLine } from './page-direct-line';
 import { type PageText } from './page-settings';
+import { ignoreRepeatTapsOnCards } from './repeat-tap';
 
 /** The part of a Web Chat Redux action the page reads or makes. */
 export interface WebChatAction {
@@ -103,13 +104,16 @@ function cardAnswerOf(activity: Activity): CardAnswer | undefined {
 /**
  * Web Chat mounted in the page's chat section with the page's own parts: statuses from the outbox on the user's
  * activities (waiting to send, not sent with the reason, Retry), card answers shown in the transcript (Web Chat
- * hides a card's submit), and unmounted again on sign-out so a later sign-in renders a fresh, working chat.
+ * hides a card's submit), the second tap of a double tap kept off the cards (repeat-tap.ts), and unmounted again
+ * on sign-out so a later sign-in renders a fresh, working chat.
  */
 export class ChatView {
   private directLine: PageDirectLine | undefined;
   private mounted = false;
 
-  constructor(private readonly container: HTMLElement) {}
+  constructor(private readonly container: HTMLElement) {
+    ignoreRepeatTapsOnCards(container);
+  }
 
   get running(): boolean {
     return this.mounted;

@@ -74,9 +74,26 @@ function showLink(): void {
   else show(greeted ? '' : text.empty);
 }
 
+/**
+ * "Signed in as alice.inspector" in the header, on one line: the words before the name are a label a phone hides
+ * (screen readers still say it; the whole line is the element's title), so the name has the width.
+ */
 function showAccount(user: SessionUser | undefined): void {
-  element('who').textContent = user ? fill(text.signedInAs, { name: user.username }) : '';
+  const who = element('who');
+  who.replaceChildren();
+  who.removeAttribute('title');
   element('sign-out').hidden = !user;
+  if (!user) return;
+  const [before = '', after = ''] = text.signedInAs.split('{name}');
+  const part = (className: string, words: string): HTMLSpanElement => {
+    const span = document.createElement('span');
+    span.className = className;
+    span.textContent = words;
+    return span;
+  };
+  who.append(part('who-label', before), part('who-name', user.username));
+  if (after) who.append(part('who-label', after));
+  who.title = fill(text.signedInAs, { name: user.username });
 }
 
 function stopChat(): void {
