@@ -8,10 +8,15 @@ import {
   describeInChromium,
   horizontalOverflow,
   launchChromium,
-  openPage,
   PHONE,
   seriousAxeViolations,
 } from '@fieldops/testing/browser';
+import {
+  type AccountMaker,
+  createAccount,
+  openSignedInChat,
+  type TestAccount,
+} from '@fieldops/testing/chat-page';
 import { SmtpReceiver } from '@fieldops/testing/smtp-receiver';
 import { waitFor } from '@fieldops/testing';
 import { type Browser, type Page } from 'playwright-core';
@@ -29,8 +34,7 @@ const REPORTS = join(__dirname, '..', '.reports');
 const SUPERVISOR_PASSWORD = 'console-supervisor-password-for-the-alert-walk';
 const NOTIFICATIONS_SECRET = `whsec_${Buffer.alloc(32, 14).toString('base64')}`;
 const SMTP = { user: 'fieldops', password: 'smtp secret of the alert walk' };
-const INSPECTOR = { username: 'ivy.alert', password: 'ivy-alert-password-1' };
-const SUPERVISOR = { username: 'mei.alert', password: 'mei-alert-password-1', email: 'mei@example.test' };
+const SUPERVISOR_EMAIL = 'mei@example.test';
 
 describeInChromium(
   'a failed check reaches the supervisor’s chat and inbox (Chromium, npm start’s platform)',
@@ -42,13 +46,22 @@ describeInChromium(
     let browser: Browser;
     let consoleUrl = '';
     let apiUrl = '';
+    /** The walk's two people, each with an account of their own. */
+    let inspector: TestAccount;
+    let supervisor: TestAccount;
 
-    /** inspection-api as the console's supervisor (who creates the two accounts of the walk). */
+    /** inspection-api and the console's supervisor (who creates the two accounts of the walk). */
+    const accounts = (): AccountMaker => ({
+      url: apiUrl,
+      supervisor: { username: 'supervisor', password: SUPERVISOR_PASSWORD },
+    });
+
+    /** inspection-api as the console's supervisor. */
     const api = async <T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> => {
       const token = await fetch(`${apiUrl}/api/token/`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'supervisor', password: SUPERVISOR_PASSWORD }),
+        body: JSON.stringify(accounts().supervisor),
       });
       const { access } = (await token.json()) as { access: string };
       const answer = await fetch(`${apiUrl}/api/${path}`, {
@@ -105,15 +118,12 @@ describeInChromium(
         createLogger({ service: 'failed-check-alert-test', level: 'silent' }),
       );
       browser = await launchChromium();
-      await api('users/', { method: 'POST', body: { ...INSPECTOR, role: 'inspector' } });
-      const { id } = await api<{ id: number }>('users/', {
-        method: 'POST',
-        body: { username: SUPERVISOR.username, password: SUPERVISOR.password, role: 'supervisor' },
-      });
+      inspector = await createAccount(accounts(), { username: 'ivy.alert' });
+      supervisor = await createAccount(accounts(), { username: 'mei.alert', role: 'supervisor' });
       // Her address, in Chinese; no daily digest (the walk counts the alert's email alone).
-      await api(`users/${id}/notifications/`, {
+      await api(`users/${supervisor.id}/notifications/`, {
         method: 'PATCH',
-        body: { email: SUPERVISOR.email, language: 'zh-CN', time_zone: 'Asia/Shanghai', email_digest: false },
+        body: { email: SUPERVISOR_EMAIL, language: 'zh-CN', time_zone: 'Asia/Shanghai', email_digest: false },
       });
     }, 180_000);
 
@@ -134,13 +144,14 @@ describeInChromium(
       const errors: string[] = [];
 
       // 1. The inspector fails "Outlet pressure" of the demo pump in the chat, on a phone, in English.
-      const phone = await openPage(browser, { viewport: PHONE, locale: 'en-US', errors });
+      const phone = await openSignedInChat(browser, {
+        chatUrl: chatPageUrl,
+        account: inspector,
+        viewport: PHONE,
+        locale: 'en-US',
+        errors,
+      });
       const chat = phone.page;
-      await chat.goto(`${chatPageUrl}/?locale=en-US`);
-      await chat.locator('#username').fill(INSPECTOR.username);
-      await chat.locator('#password').fill(INSPECTOR.password);
-      await chat.locator('#sign-in-button').click();
-      await chat.getByText(`Hello ${INSPECTOR.username}!`).first().waitFor({ timeout: 30_000 });
       const box = chat.locator('.webchat__send-box').getByRole('textbox').first();
       await box.fill('check PUMP-001');
       await box.press('Enter');
@@ -160,17 +171,19 @@ describeInChromium(
       const failures = await api<{ results: Array<{ id: number; checked_by: string }> }>(
         'records/?status=fail',
       );
-      const [record] = failures.results.filter((candidate) => candidate.checked_by === INSPECTOR.username);
+      const [record] = failures.results.filter((candidate) => candidate.checked_by === inspector.username);
       if (!record) throw new Error('the failed record');
       const recordLink = `${consoleUrl}#/records/${record.id}/show`;
 
       // 2. The supervisor opens the chat page on a desktop, in Chinese: the failure is there as a card.
-      const desk = await openPage(browser, { viewport: DESKTOP, locale: 'zh-CN', errors });
+      const desk = await openSignedInChat(browser, {
+        chatUrl: chatPageUrl,
+        account: supervisor,
+        viewport: DESKTOP,
+        locale: 'zh-CN',
+        errors,
+      });
       const supervisorChat = desk.page;
-      await supervisorChat.goto(`${chatPageUrl}/?locale=zh-CN`);
-      await supervisorChat.locator('#username').fill(SUPERVISOR.username);
-      await supervisorChat.locator('#password').fill(SUPERVISOR.password);
-      await supervisorChat.locator('#sign-in-button').click();
       const title = '检查故障：PUMP-001 Cooling water pump 1 — Outlet pressure';
       const alert = supervisorChat.locator('.ac-adaptiveCard').filter({ hasText: title });
       // inspection-api sends one notification at a time, each hand-over to the bot allowed 10 s and retried a minute
@@ -178,7 +191,7 @@ describeInChromium(
       await alert.first().waitFor({ timeout: 150_000 });
       // One card for the one failure; it names the inspector and the value, and opens the record.
       await expect(alert.count()).resolves.toBe(1);
-      await expect(alert.textContent()).resolves.toContain(INSPECTOR.username);
+      await expect(alert.textContent()).resolves.toContain(inspector.username);
       await expect(alert.textContent()).resolves.toContain('0.8 bar');
       const open = alert.getByRole('button', { name: '在控制台中打开' });
       await expect(open.count()).resolves.toBe(1);
@@ -195,8 +208,8 @@ describeInChromium(
       await tab.waitForURL(/\/console\//);
       expect(tab.url()).toBe(recordLink);
       await tab.locator('input[name="username"]').waitFor({ timeout: 30_000 });
-      await tab.locator('input[name="username"]').fill(SUPERVISOR.username);
-      await tab.locator('input[name="password"]').fill(SUPERVISOR.password);
+      await tab.locator('input[name="username"]').fill(supervisor.username);
+      await tab.locator('input[name="password"]').fill(supervisor.password);
       await tab.locator('button[type="submit"]').click();
       const recordPage = tab.getByTestId('record-page');
       await recordPage.getByText('pressure drop at the outlet').waitFor({ timeout: 30_000 });
@@ -204,8 +217,8 @@ describeInChromium(
       await shot(tab, 'alert-3-record-from-card.desktop-zh');
 
       // 4. The mail server received one email for it, to her, in Chinese, with a plain-text part naming the device.
-      await waitFor(() => smtp.to(SUPERVISOR.email).length > 0, 'the alert email', 150_000);
-      const [email] = smtp.to(SUPERVISOR.email);
+      await waitFor(() => smtp.to(SUPERVISOR_EMAIL).length > 0, 'the alert email', 150_000);
+      const [email] = smtp.to(SUPERVISOR_EMAIL);
       expect(email?.mail.subject).toBe(title);
       expect(email?.mail.text).toContain('PUMP-001 Cooling water pump 1');
       expect(email?.mail.text).toContain(recordLink);

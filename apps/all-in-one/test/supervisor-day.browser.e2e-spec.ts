@@ -12,6 +12,7 @@ import {
   seriousAxeViolations,
   TINY_PNG as PNG,
 } from '@fieldops/testing/browser';
+import { openSignedInChat } from '@fieldops/testing/chat-page';
 import { type Browser, type Page } from 'playwright-core';
 import { type RunningPlatform, startInProcessPlatform } from '../src';
 
@@ -67,15 +68,14 @@ describeInChromium('the supervisor’s day on npm start’s platform (Chromium)'
     if (directory) rmSync(directory, { recursive: true, force: true });
   });
 
+  const chromeOptions = {
+    timezoneId: 'UTC',
+    errors,
+    // Chromium logs a refused request itself; the walk checks the statuses it expects.
+    ignore: (text: string) => text.startsWith('Failed to load resource'),
+  };
   const open = (viewport: typeof PHONE | typeof DESKTOP, locale: string) =>
-    openPage(browser, {
-      viewport,
-      locale,
-      timezoneId: 'UTC',
-      errors,
-      // Chromium logs a refused request itself; the walk checks the statuses it expects.
-      ignore: (text) => text.startsWith('Failed to load resource'),
-    });
+    openPage(browser, { ...chromeOptions, viewport, locale });
 
   const shot = (page: Page, name: string) =>
     page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled' });
@@ -106,7 +106,6 @@ describeInChromium('the supervisor’s day on npm start’s platform (Chromium)'
   const CHAT = {
     en: {
       locale: 'en-US',
-      hello: (name: string) => `Hello ${name}!`,
       measured: 'Measured value (optional)',
       note: 'Note (optional)',
       fail: 'fail',
@@ -119,7 +118,6 @@ describeInChromium('the supervisor’s day on npm start’s platform (Chromium)'
     },
     zh: {
       locale: 'zh-CN',
-      hello: (name: string) => `${name}，您好！`,
       measured: '测量值（可选）',
       note: '备注（可选）',
       fail: '故障',
@@ -196,13 +194,14 @@ describeInChromium('the supervisor’s day on npm start’s platform (Chromium)'
       errors.splice(0);
 
       // 1. The inspector fails an item (Outlet pressure, then Bearing temperature) on the demo pump in the chat.
-      const chat = await open(sizes[run.inspector.size], words.locale);
+      const chat = await openSignedInChat(browser, {
+        ...chromeOptions,
+        chatUrl: platform.chatPageUrl,
+        account: { username: inspector.username, password: INSPECTOR_PASSWORD },
+        viewport: sizes[run.inspector.size],
+        locale: words.locale,
+      });
       const chatPage = chat.page;
-      await chatPage.goto(`${platform.chatPageUrl}/?locale=${words.locale}`);
-      await chatPage.locator('#username').fill(inspector.username);
-      await chatPage.locator('#password').fill(INSPECTOR_PASSWORD);
-      await chatPage.locator('#sign-in-button').click();
-      await chatPage.getByText(words.hello(inspector.username)).first().waitFor({ timeout: 30_000 });
       const box = chatPage.locator('.webchat__send-box').getByRole('textbox').first();
       await box.fill('check PUMP-001');
       await box.press('Enter');

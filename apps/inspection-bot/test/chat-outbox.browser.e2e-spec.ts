@@ -11,10 +11,10 @@ import {
   PHONE,
   seriousAxeViolations,
 } from '@fieldops/testing/browser';
+import { chatWelcome, createAccount, submitChatSignIn, type TestAccount } from '@fieldops/testing/chat-page';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { type CheckRecord } from '../src';
 import {
-  INSPECTOR,
   RELAY_TOKEN_SIGNING_KEY,
   type RunningInspectionPlatform,
   startInspectionPlatform,
@@ -34,7 +34,6 @@ const EVERY_SIZE_AND_LANGUAGE: ReadonlyArray<readonly [Viewport, Locale]> = [
 /** The page's and the bot's words the tests look for, in each language. */
 const WORDS = {
   'en-US': {
-    hello: `Hello ${INSPECTOR.username}!`,
     offline: 'Offline. Answers and photos stay on this phone',
     toSend: (count: number) => `${count} to send`,
     waiting: 'Waiting to send',
@@ -48,7 +47,6 @@ const WORDS = {
     sessionEnded: 'Your session has ended. Please sign in again.',
   },
   'zh-CN': {
-    hello: `${INSPECTOR.username}，您好！`,
     offline: '离线。答复和照片保存在本机',
     toSend: (count: number) => `待发送 ${count} 条`,
     waiting: '等待发送',
@@ -211,24 +209,37 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
     if (photoDirectory) rmSync(photoDirectory, { recursive: true, force: true });
   });
 
+  /**
+   * Each page's inspector: an account of its own (the chat page opens the account's home conversation, so two
+   * browsers of one account would share a transcript), and the page's language.
+   */
+  const inspectors = new WeakMap<Page, { account: TestAccount; locale: Locale }>();
+  const inspectorOf = (page: Page): TestAccount => {
+    const inspector = inspectors.get(page);
+    if (!inspector) throw new Error('a page made by open()');
+    return inspector.account;
+  };
+
   const open = async (
     viewport: Viewport,
     locale: Locale,
   ): Promise<{ context: BrowserContext; page: Page }> => {
     browserErrors.splice(0);
+    const account = await createAccount(platform.accounts);
     const { context, page } = await openPage(browser, {
       viewport: VIEWPORTS[viewport],
       locale,
       errors: browserErrors,
     });
+    inspectors.set(page, { account, locale });
     return { context, page };
   };
 
-  const signIn = async (page: Page): Promise<void> => {
-    await page.locator('#username').fill(INSPECTOR.username);
-    await page.locator('#password').fill(INSPECTOR.password);
-    await page.locator('#sign-in-button').click();
-  };
+  const signIn = (page: Page): Promise<void> => submitChatSignIn(page, inspectorOf(page));
+
+  /** The bot's greeting to the page's inspector, in the page's language. */
+  const hello = (page: Page): string =>
+    chatWelcome(inspectorOf(page).username, inspectors.get(page)?.locale ?? '');
 
   const sendText = async (page: Page, text: string): Promise<void> => {
     const box = page.locator('.webchat__send-box').getByRole('textbox').first();
@@ -242,12 +253,12 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
       .filter({ hasText: item })
       .first();
 
-  /** The card of an item once the bot has updated it: "fail · 10:02 · alice.inspector". */
-  const answeredCard = (page: Page, item: string, statusWord: string) =>
+  /** The card of an item once the bot has updated it: "fail · 10:02 · inspector-3" (by default the page's own). */
+  const answeredCard = (page: Page, item: string, statusWord: string, by = inspectorOf(page).username) =>
     page
       .locator('.ac-adaptiveCard')
       .filter({ hasText: item })
-      .filter({ hasText: new RegExp(`${statusWord} · \\d\\d:\\d\\d · ${INSPECTOR.username}`) })
+      .filter({ hasText: new RegExp(`${statusWord} · \\d\\d:\\d\\d · ${by}`) })
       .first();
 
   /** A photo chosen with the paperclip (a file of photoFiles, or undecodableFile). */
@@ -345,7 +356,7 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
 
         await page.goto(`${platform.bot.url}/?locale=${locale}`);
         await signIn(page);
-        await page.getByText(words.hello).first().waitFor({ timeout: 30_000 });
+        await page.getByText(hello(page)).first().waitFor({ timeout: 30_000 });
         // The service worker controls the page (it keeps the shell for the offline reload).
         await until(
           () => page.evaluate<boolean>('!!navigator.serviceWorker.controller'),
@@ -353,7 +364,9 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
         );
         // The header names the account on one line (a phone shows the name alone).
         await expect(page.locator('#who').textContent()).resolves.toBe(
-          locale === 'zh-CN' ? `已登录：${INSPECTOR.username}` : `Signed in as ${INSPECTOR.username}`,
+          locale === 'zh-CN'
+            ? `已登录：${inspectorOf(page).username}`
+            : `Signed in as ${inspectorOf(page).username}`,
         );
         await expect(
           page.evaluate<number>(
@@ -485,7 +498,7 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
       const before = await recordIds(devices);
       await page.goto(`${platform.bot.url}/?locale=en-US`);
       await signIn(page);
-      await page.getByText(WORDS['en-US'].hello).first().waitFor({ timeout: 30_000 });
+      await page.getByText(hello(page)).first().waitFor({ timeout: 30_000 });
       await until(
         () => page.evaluate<boolean>('!!navigator.serviceWorker.controller'),
         'the service worker to control the page',
@@ -544,7 +557,7 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
         const before = await recordIds(devices);
         await page.goto(`${platform.bot.url}/?locale=${locale}`);
         await signIn(page);
-        await page.getByText(words.hello).first().waitFor({ timeout: 30_000 });
+        await page.getByText(hello(page)).first().waitFor({ timeout: 30_000 });
         await sendText(page, 'check FE-010');
         await itemCard(page, 'Seal intact').waitFor({ timeout: 30_000 });
 
@@ -628,7 +641,7 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
         const before = await recordIds(devices);
         await page.goto(`${platform.bot.url}/?locale=${locale}`);
         await signIn(page);
-        await page.getByText(words.hello).first().waitFor({ timeout: 30_000 });
+        await page.getByText(hello(page)).first().waitFor({ timeout: 30_000 });
         await until(
           () => page.evaluate<boolean>('!!navigator.serviceWorker.controller'),
           'the service worker to control the page',
@@ -733,7 +746,7 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
       const before = await recordIds(devices);
       await page.goto(`${platform.bot.url}/?locale=en-US`);
       await signIn(page);
-      await page.getByText(words.hello).first().waitFor({ timeout: 30_000 });
+      await page.getByText(hello(page)).first().waitFor({ timeout: 30_000 });
       await sendText(page, 'check FE-010');
       await itemCard(page, 'Seal intact').waitFor({ timeout: 30_000 });
       const conversation = await remembered(page);
@@ -762,8 +775,8 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
         .waitFor({ timeout: 30_000 });
       expect(made.map((record) => [record.item, record.status, record.checked_by]).sort()).toEqual(
         [
-          [itemId('Pressure gauge'), 'ok', INSPECTOR.username],
-          [itemId('Seal intact'), 'fail', INSPECTOR.username],
+          [itemId('Pressure gauge'), 'ok', inspectorOf(page).username],
+          [itemId('Seal intact'), 'fail', inspectorOf(page).username],
         ].sort(),
       );
       await expect(page.locator('#sign-in').isHidden()).resolves.toBe(true);
@@ -781,7 +794,7 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
       const lastCheck = page.locator('.webchat__basic-transcript__activity').last();
       await lastCheck
         .locator('.ac-adaptiveCard')
-        .filter({ hasText: new RegExp(`fail · \\d\\d:\\d\\d · ${INSPECTOR.username}`) })
+        .filter({ hasText: new RegExp(`fail · \\d\\d:\\d\\d · ${inspectorOf(page).username}`) })
         .waitFor({ timeout: 30_000 });
       expect(await lastCheck.getByRole('button', { name: words.status.ok, exact: true }).count()).toBe(0);
       expect(await recordsSince(devices, before)).toHaveLength(2);
@@ -797,7 +810,7 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
     try {
       await page.goto(`${platform.bot.url}/?locale=en-US`);
       await signIn(page);
-      await page.getByText(words.hello).first().waitFor({ timeout: 30_000 });
+      await page.getByText(hello(page)).first().waitFor({ timeout: 30_000 });
       await sendText(page, 'check FE-010');
       await itemCard(page, 'Seal intact').waitFor({ timeout: 30_000 });
       await page.locator('#pending').waitFor({ state: 'hidden', timeout: 30_000 });
@@ -846,7 +859,7 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
       for (const { page } of phones) {
         await page.goto(`${platform.bot.url}/?locale=en-US`);
         await signIn(page);
-        await page.getByText(words.hello).first().waitFor({ timeout: 30_000 });
+        await page.getByText(hello(page)).first().waitFor({ timeout: 30_000 });
         await sendText(page, 'check FE-010');
         await itemCard(page, 'Pressure gauge').waitFor({ timeout: 30_000 });
       }
@@ -871,10 +884,15 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
         return second !== undefined;
       }, 'one phone recorded and the other told "already answered"');
       const made = await recordsSince(devices, before);
-      expect(made.map((record) => [record.status, record.checked_by])).toEqual([['ok', INSPECTOR.username]]);
       const page = second as Page;
+      const first = phones.find((phone) => phone.page !== page)?.page as Page;
+      expect(made.map((record) => [record.status, record.checked_by])).toEqual([
+        ['ok', inspectorOf(first).username],
+      ]);
       // The told phone's card now shows the answer made on the other phone.
-      await answeredCard(page, 'Pressure gauge', words.status.ok).waitFor({ timeout: 30_000 });
+      await answeredCard(page, 'Pressure gauge', words.status.ok, inspectorOf(first).username).waitFor({
+        timeout: 30_000,
+      });
       await shoot(page, 'phone-en-two-phones-told');
       expect(await axeViolations(page, 'phone-en-two-phones-told')).toEqual([]);
 

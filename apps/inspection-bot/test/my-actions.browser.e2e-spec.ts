@@ -4,15 +4,14 @@ import {
   describeInChromium,
   horizontalOverflow,
   launchChromium,
-  openPage,
   PHONE,
   seriousAxeViolations,
   TINY_PNG as PNG,
 } from '@fieldops/testing/browser';
+import { createAccount, openSignedInChat, type TestAccount } from '@fieldops/testing/chat-page';
 import { type Browser } from 'playwright-core';
 import {
   accessToken,
-  INSPECTOR,
   type RunningInspectionPlatform,
   SERVICE_ACCOUNT,
   startInspectionPlatform,
@@ -25,6 +24,8 @@ describeInChromium('"my actions" on the chat page at 390×844 (Chromium + Web Ch
   let browser: Browser;
   let actionId: number;
   let serviceToken: string;
+  /** The inspector the action is assigned to, who signs in on the chat page. */
+  let inspector: TestAccount;
 
   const api = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const response = await fetch(`${platform.api.url}${path}`, {
@@ -43,11 +44,12 @@ describeInChromium('"my actions" on the chat page at 390×844 (Chromium + Web Ch
     platform = await startInspectionPlatform();
     browser = await launchChromium();
     serviceToken = await accessToken(platform, SERVICE_ACCOUNT);
+    inspector = await createAccount(platform.accounts);
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     actionId = (
       (await api('POST', '/api/actions/', {
         title: 'Replace the cracked gauge glass on the cooling water pump',
-        assignee: platform.inspectorId,
+        assignee: inspector.id,
         due_date: yesterday,
       })) as { id: number }
     ).id;
@@ -59,15 +61,14 @@ describeInChromium('"my actions" on the chat page at 390×844 (Chromium + Web Ch
   });
 
   it('en: "actions" lists it (overdue marked), Open, a note, Close with photo, the paperclip: done with the photo', async () => {
-    const { context, page, errors } = await openPage(browser, { viewport: PHONE, locale: 'en-US' });
+    const { context, page, errors } = await openSignedInChat(browser, {
+      chatUrl: platform.bot.url,
+      account: inspector,
+      viewport: PHONE,
+      locale: 'en-US',
+    });
     const shoot = (name: string) => page.screenshot({ path: join(REPORTS, `${name}.png`) });
     try {
-      await page.goto(`${platform.bot.url}/?locale=en-US`);
-      await page.locator('#username').fill(INSPECTOR.username);
-      await page.locator('#password').fill(INSPECTOR.password);
-      await page.locator('#sign-in-button').click();
-      await page.getByText(`Hello ${INSPECTOR.username}!`).first().waitFor({ timeout: 20_000 });
-
       const box = page.locator('.webchat__send-box').getByRole('textbox').first();
       await box.fill('actions');
       await box.press('Enter');
@@ -107,7 +108,7 @@ describeInChromium('"my actions" on the chat page at 390×844 (Chromium + Web Ch
         transitions: Array<{ to: string; by: string }>;
       };
       expect(action).toMatchObject({ status: 'done', close_out_note: 'New glass fitted' });
-      expect(action.transitions.at(-1)).toMatchObject({ to: 'done', by: INSPECTOR.username });
+      expect(action.transitions.at(-1)).toMatchObject({ to: 'done', by: inspector.username });
       expect(action.close_out_photo).toMatch(/\/media\/photos\/[0-9a-f]{32}\.png$/);
       await page.locator(`.webchat__basic-transcript img[src="${action.close_out_photo}"]`).first().waitFor();
       await shoot('phone-en-action-closed');

@@ -1,30 +1,20 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, type RunningIdentityProvider, startIdentityProvider } from '@fieldops/testing';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import {
+  describeInChromium,
+  launchChromium,
+  openPage,
+  PHONE,
+  seriousAxeViolations,
+} from '@fieldops/testing/browser';
+import { type Browser, type Page } from 'playwright-core';
 import { type RunningInspectionPlatform, startInspectionPlatform } from './support/platform';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-quic'];
 const REPORTS = join(__dirname, '..', '.reports');
 const CLIENT = { id: 'inspection-chat-tests', secret: 'inspection-chat-tests-secret' };
-const PHONE = { width: 390, height: 844 };
 
-const chromiumPresent = existsSync(CHROMIUM);
-if (!chromiumPresent && process.env.CI) {
-  throw new Error(`Chromium is missing at ${CHROMIUM}: install it with apt-get install -y chromium`);
-}
-
-async function seriousAxeViolations(page: Page): Promise<unknown[]> {
-  await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
-  const options = { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } };
-  const result = await page.evaluate<{ violations: Array<{ id: string; impact: string | null }> }>(
-    `axe.run(document, ${JSON.stringify(options)})`,
-  );
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-}
-
-(chromiumPresent ? describe : describe.skip)(
+describeInChromium(
   'the chat page signs in through the company provider (oidc-provider in its own process), on a phone',
   () => {
     let provider: RunningIdentityProvider;
@@ -52,7 +42,7 @@ async function seriousAxeViolations(page: Page): Promise<unknown[]> {
           INSPECTION_OIDC_RETURN_ORIGINS: `http://127.0.0.1:${botPort}`,
         }),
       });
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+      browser = await launchChromium();
     }, 180_000);
 
     afterAll(async () => {
@@ -71,13 +61,11 @@ async function seriousAxeViolations(page: Page): Promise<unknown[]> {
     };
 
     it('offers "Sign in with Example SSO" (en, zh-CN), signs the inspector in and returns to the chat', async () => {
-      const errors: string[] = [];
-      const context = await browser.newContext({ viewport: PHONE, locale: 'en' });
-      const page = await context.newPage();
-      page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-      page.on('console', (message) => {
-        if (message.type() === 'error' && !page.url().startsWith(provider.issuer))
-          errors.push(`console: ${message.text()}`);
+      // The provider's own pages are not ours: their console is not checked.
+      const { context, page, errors } = await openPage(browser, {
+        viewport: PHONE,
+        locale: 'en',
+        ignore: () => page.url().startsWith(provider.issuer),
       });
       try {
         await page.goto(`${platform.bot.url}/?locale=zh-CN`);
@@ -107,8 +95,7 @@ async function seriousAxeViolations(page: Page): Promise<unknown[]> {
     }, 180_000);
 
     it('tells a person none of whose groups may inspect why, in Chinese', async () => {
-      const context = await browser.newContext({ viewport: PHONE, locale: 'zh-CN' });
-      const page = await context.newPage();
+      const { context, page } = await openPage(browser, { viewport: PHONE, locale: 'zh-CN' });
       try {
         await page.goto(`${platform.bot.url}/?locale=zh-CN`);
         await page.getByRole('link', { name: '使用 Example SSO 登录' }).click();

@@ -1,8 +1,16 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CHROMIUM, DESKTOP, launchChromium, PHONE } from '@fieldops/testing/browser';
-import { type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { INSPECTOR, type RunningInspectionPlatform, startInspectionPlatform } from './support/platform';
+import {
+  CHROMIUM,
+  DESKTOP,
+  launchChromium,
+  openPage,
+  type OpenedPage,
+  PHONE,
+} from '@fieldops/testing/browser';
+import { chatWelcome, createAccount, submitChatSignIn, type TestAccount } from '@fieldops/testing/chat-page';
+import { type Browser, type Page } from 'playwright-core';
+import { type RunningInspectionPlatform, startInspectionPlatform } from './support/platform';
 
 /** The one browser function the tests call inside the page (this test's tsconfig has no DOM types). */
 declare function getComputedStyle(element: unknown): { backgroundColor: string };
@@ -59,25 +67,18 @@ interface AxeViolation {
     await platform?.close();
   });
 
-  /** A fresh browser profile at a viewport; console errors and page errors are collected. */
+  /**
+   * A fresh browser profile at a viewport, console errors and page errors collected, and an inspector account of
+   * the test's own (the chat page opens the account's home conversation: a shared account would share a transcript).
+   */
   const open = async (
     viewport: keyof typeof VIEWPORTS,
     locale: string,
-  ): Promise<{ context: BrowserContext; page: Page }> => {
+  ): Promise<OpenedPage & { account: TestAccount }> => {
     browserErrors.splice(0);
-    const context = await browser.newContext({ viewport: VIEWPORTS[viewport], locale });
-    const page = await context.newPage();
-    page.on('pageerror', (error) => browserErrors.push(`pageerror: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error') browserErrors.push(`console: ${message.text()}`);
-    });
-    return { context, page };
-  };
-
-  const signIn = async (page: Page, password = INSPECTOR.password): Promise<void> => {
-    await page.locator('#username').fill(INSPECTOR.username);
-    await page.locator('#password').fill(password);
-    await page.locator('#sign-in-button').click();
+    const account = await createAccount(platform.accounts);
+    const opened = await openPage(browser, { viewport: VIEWPORTS[viewport], locale, errors: browserErrors });
+    return { ...opened, account };
   };
 
   const sendText = async (page: Page, text: string): Promise<void> => {
@@ -115,14 +116,14 @@ interface AxeViolation {
     page.screenshot({ path: join(REPORTS, `${name}.png`) });
 
   it('phone: wrong password refused; sign-in, welcome, devices, ok recorded as the account; a photo shows; reload; sign-out', async () => {
-    const { context, page } = await open('phone', 'en-US');
+    const { context, page, account } = await open('phone', 'en-US');
     try {
       await page.goto(`${platform.bot.url}/?locale=en-US`);
       await page.getByRole('heading', { name: 'Sign in to start an inspection' }).waitFor();
       await shoot(page, 'phone-en-sign-in');
 
       // A wrong password: a clear message, no chat.
-      await signIn(page, 'not-the-password');
+      await submitChatSignIn(page, account, 'not-the-password');
       await page.getByText('Wrong user name or password. Please try again.').waitFor();
       expect(await page.locator('#chat').isHidden()).toBe(true);
       // Chromium logs the refused request (401) itself: the one console error this flow expects.
@@ -132,9 +133,9 @@ interface AxeViolation {
       await shoot(page, 'phone-en-wrong-password');
 
       // Signed in: the header names the user, Web Chat renders and the welcome arrives without typing.
-      await signIn(page);
-      await page.getByText(`Hello ${INSPECTOR.username}!`).first().waitFor({ timeout: 20_000 });
-      await expect(page.locator('#who').textContent()).resolves.toBe(`Signed in as ${INSPECTOR.username}`);
+      await submitChatSignIn(page, account);
+      await page.getByText(chatWelcome(account.username, 'en-US')).first().waitFor({ timeout: 20_000 });
+      await expect(page.locator('#who').textContent()).resolves.toBe(`Signed in as ${account.username}`);
       await expect(page.getByRole('button', { name: 'Sign out' }).isVisible()).resolves.toBe(true);
       // The upload button offers photos (phones then offer the camera).
       await expect(page.locator('input[type="file"]').first().getAttribute('accept')).resolves.toBe(
@@ -169,7 +170,7 @@ interface AxeViolation {
         status: 'ok',
         value: '2.7 bar',
         note: 'steady',
-        checked_by: INSPECTOR.username,
+        checked_by: account.username,
         device: pump?.id,
         item: pump?.check_items[0]?.id,
         photo: null,
@@ -180,7 +181,7 @@ interface AxeViolation {
       const answeredOutlet = page
         .locator('.ac-adaptiveCard')
         .filter({ hasText: 'Outlet pressure' })
-        .filter({ hasText: new RegExp(`ok · \\d\\d:\\d\\d · ${INSPECTOR.username}`) })
+        .filter({ hasText: new RegExp(`ok · \\d\\d:\\d\\d · ${account.username}`) })
         .first();
       await answeredOutlet.waitFor({ timeout: 15_000 });
       expect(await answeredOutlet.getByRole('button', { name: 'ok', exact: true }).count()).toBe(0);
@@ -215,7 +216,7 @@ interface AxeViolation {
       await page
         .locator('.ac-adaptiveCard')
         .filter({ hasText: 'Bearing temperature' })
-        .filter({ hasText: new RegExp(`warn · \\d\\d:\\d\\d · ${INSPECTOR.username}`) })
+        .filter({ hasText: new RegExp(`warn · \\d\\d:\\d\\d · ${account.username}`) })
         .first()
         .waitFor({ timeout: 15_000 });
       // The page dropped the second tap: two answers on the page (Outlet pressure's and this one).
@@ -232,7 +233,7 @@ interface AxeViolation {
 
       // A reload with a live session goes straight to the chat.
       await page.reload();
-      await page.getByText(`Hello ${INSPECTOR.username}!`).first().waitFor({ timeout: 20_000 });
+      await page.getByText(chatWelcome(account.username, 'en-US')).first().waitFor({ timeout: 20_000 });
       expect(await page.locator('#sign-in').isHidden()).toBe(true);
 
       // Sign-out: the chat is gone, the form is back, and the session is over.
@@ -262,9 +263,9 @@ interface AxeViolation {
     const chinese = locale === 'zh-CN';
     const tag = `${viewport}-${chinese ? 'zh' : 'en'}`;
     const ok = chinese ? '正常' : 'ok';
-    const hello = chinese ? `${INSPECTOR.username}，您好！` : `Hello ${INSPECTOR.username}!`;
     it(`${tag}: a QR label (/d/CODE) lands on that device's check and its answer records source qr; a reload rejoins the same conversation with its transcript and answered item; an unknown code says so; the text with a list is never cut off; sign-out then sign-in renders a working chat`, async () => {
-      const { context, page } = await open(viewport, locale);
+      const { context, page, account } = await open(viewport, locale);
+      const hello = chatWelcome(account.username, locale);
       try {
         const compressor = await platform.client.findDeviceByCode('CMP-002');
         const discharge = compressor?.check_items.find((item) => item.name === 'Discharge temperature')?.id;
@@ -276,7 +277,7 @@ interface AxeViolation {
         await page
           .getByRole('heading', { name: chinese ? '登录后开始巡检' : 'Sign in to start an inspection' })
           .waitFor();
-        await signIn(page);
+        await submitChatSignIn(page, account);
         const landedWords = chinese
           ? /已通过 .+（CMP-002）的二维码标签打开/
           : /Opened from the QR label of .+ \(CMP-002\)/;
@@ -295,7 +296,7 @@ interface AxeViolation {
         const answered = page
           .locator('.ac-adaptiveCard')
           .filter({ hasText: 'Discharge temperature' })
-          .filter({ hasText: new RegExp(`${ok} · \\d\\d:\\d\\d · ${INSPECTOR.username}`) })
+          .filter({ hasText: new RegExp(`${ok} · \\d\\d:\\d\\d · ${account.username}`) })
           .first();
         await answered.waitFor({ timeout: 15_000 });
         const made = (await platform.client.lastRecords(compressor?.id ?? 0, 50)).filter(
@@ -376,7 +377,7 @@ interface AxeViolation {
         expect(await page.locator('.webchat__basic-transcript').count()).toBe(0);
         await shoot(page, `${tag}-rejoin-signed-out`);
         expect(await axeViolations(page)).toEqual([]);
-        await signIn(page);
+        await submitChatSignIn(page, account);
         await page.getByText(hello).first().waitFor({ timeout: 20_000 });
         await expect(
           page.locator('.webchat__send-box').getByRole('textbox').first().isVisible(),
@@ -404,7 +405,7 @@ interface AxeViolation {
     ['desktop', 'zh-CN'],
   ] as const) {
     it(`${viewport} ${locale}: page chrome in the language, a wrong password, item cards, a double tap makes one record and the card shows its answer, no horizontal scrolling, no serious axe violations`, async () => {
-      const { context, page } = await open(viewport, locale);
+      const { context, page, account } = await open(viewport, locale);
       const chinese = locale === 'zh-CN';
       const tag = `${viewport}-${chinese ? 'zh' : 'en'}`;
       try {
@@ -416,7 +417,7 @@ interface AxeViolation {
         if (chinese) await expect(page.getByLabel('用户名').isVisible()).resolves.toBe(true);
         expect(await axeViolations(page)).toEqual([]);
         await shoot(page, `${tag}-sign-in`);
-        await signIn(page, 'not-the-password');
+        await submitChatSignIn(page, account, 'not-the-password');
         await page
           .getByText(
             chinese ? '用户名或密码错误，请重试。' : 'Wrong user name or password. Please try again.',
@@ -427,11 +428,8 @@ interface AxeViolation {
           expect.stringMatching(/Failed to load resource: the server responded with a status of 401/),
         ]);
         await shoot(page, `${tag}-wrong-password`);
-        await signIn(page);
-        await page
-          .getByText(chinese ? `${INSPECTOR.username}，您好！` : `Hello ${INSPECTOR.username}!`)
-          .first()
-          .waitFor({ timeout: 20_000 });
+        await submitChatSignIn(page, account);
+        await page.getByText(chatWelcome(account.username, locale)).first().waitFor({ timeout: 20_000 });
         await expect(page.locator('#sign-out').textContent()).resolves.toBe(
           chinese ? '退出登录' : 'Sign out',
         );
@@ -442,7 +440,7 @@ interface AxeViolation {
           device: pump?.id ?? 0,
           item: pump?.check_items.find((item) => item.name === 'Bearing temperature')?.id ?? 0,
           status: 'ok',
-          checked_by: INSPECTOR.username,
+          checked_by: account.username,
         });
         await platform.client.attachPhoto(earlier.id, {
           data: PNG,
@@ -462,7 +460,7 @@ interface AxeViolation {
         const answered = page
           .locator('.ac-adaptiveCard')
           .filter({ hasText: 'Outlet pressure' })
-          .filter({ hasText: new RegExp(`${ok} · \\d\\d:\\d\\d · ${INSPECTOR.username}`) })
+          .filter({ hasText: new RegExp(`${ok} · \\d\\d:\\d\\d · ${account.username}`) })
           .first();
         await answered.waitFor({ timeout: 15_000 });
         expect(await answered.getByRole('button', { name: ok, exact: true }).count()).toBe(0);

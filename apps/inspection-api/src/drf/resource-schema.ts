@@ -61,7 +61,8 @@ export interface SchemaField {
   /** The entity's property when it differs from `name` (`createdAt` for `created_at`). */
   property?: string;
   column?: SchemaColumn;
-  json: JsonSql;
+  /** How PostgreSQL renders it; absent: not in the representation (a column only, e.g. an item's `archived_at`). */
+  json?: JsonSql;
   /** Rendered only for archived rows (`?archived=true`). */
   onlyArchived?: boolean;
   /** The field's help text (OpenAPI `description`). */
@@ -143,7 +144,7 @@ export function schemaJsonText(
   const parts: string[] = [];
   let literal = '{';
   for (const field of schema.fields) {
-    if (field.onlyArchived && variant !== 'archived') continue;
+    if (!field.json || (field.onlyArchived && variant !== 'archived')) continue;
     literal += `${literal === '{' ? '' : ','}${JSON.stringify(field.name)}:`;
     const column = `${alias}."${columnName(field)}"`;
     const json = field.json;
@@ -180,9 +181,9 @@ export function schemaJsonObject(
 ): string {
   const pairs: string[] = [];
   for (const field of schema.fields) {
-    if (field.onlyArchived && variant !== 'archived') continue;
-    const column = `${alias}."${columnName(field)}"`;
     const json = field.json;
+    if (!json || (field.onlyArchived && variant !== 'archived')) continue;
+    const column = `${alias}."${columnName(field)}"`;
     const value =
       json === 'timestamp'
         ? isoTimestamp(column)
@@ -240,7 +241,7 @@ export function applyOpenApiProperties(
 ): void {
   for (const field of schema.fields) {
     const writable = field.writable;
-    if (side === 'write' && !writable && !field.customWritable) continue;
+    if (side === 'write' ? !writable && !field.customWritable : !field.json) continue;
     const own = side === 'read' ? field.openApiRead : field.openApiWrite;
     // Key order as the decorators' own options would have it (the document's bytes follow it).
     const options: ApiPropertyOptions = { ...(own?.openApi ?? field.openApi) };

@@ -8,14 +8,14 @@ import { existingIdsIn, sqlState } from '../database/sql';
 import { CHECK_ITEM_JSON } from './check-item-json';
 import { CheckItemEntity } from './check-item.entity';
 import { CHECK_ITEM_FIELDS } from './dto/check-item.dto';
+import { CHECK_ITEM_SCHEMA } from './check-item.schema';
+import { propertyName } from '../drf/resource-schema';
 import { definitionAfter, type ItemDefinition, type ItemType, readLimit, readOptions } from './item-type';
 
-const COLUMNS: Record<string, string> = {
-  name: 'name',
-  description: 'description',
-  expected_value: 'expectedValue',
-  device: 'deviceId',
-};
+/** The entity's property of each wire field. */
+const COLUMNS: Record<string, string> = Object.fromEntries(
+  CHECK_ITEM_SCHEMA.fields.map((field) => [field.name, propertyName(field)]),
+);
 
 /** A new item's definition: the spec's free-text item. */
 const TEXT_ITEM: ItemDefinition = { type: 'text', unit: '', min: null, max: null, options: [] };
@@ -23,10 +23,9 @@ const TEXT_ITEM: ItemDefinition = { type: 'text', unit: '', min: null, max: null
 /** Error keys in the serializer's field order. */
 const FIELD_ORDER = [
   'non_field_errors',
-  ...CHECK_ITEM_FIELDS.map((spec) => spec.name),
-  'min',
-  'max',
-  'options',
+  ...CHECK_ITEM_SCHEMA.fields
+    .filter((field) => 'writable' in field || 'customWritable' in field)
+    .map((field) => field.name),
 ];
 
 /** `min`, `max` and `options` of a body (JSON, or form fields: repeated `options` keys make the list). */

@@ -1,28 +1,31 @@
-import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity, PrimaryColumn } from 'typeorm';
 import { type OpenActionOn } from '../actions/action-transitions';
 import { type ScheduleUnit } from '../due/due-rules';
+import { applyEntityColumns } from '../drf/resource-schema';
+import { CHECK_PLAN_SCHEMA, type Frequency } from './check-plan.schema';
 
-export const FREQUENCIES = ['daily', 'weekly', 'monthly'] as const;
-export type Frequency = (typeof FREQUENCIES)[number];
+export { FREQUENCIES, type Frequency } from './check-plan.schema';
 
+/** The `check_plans` row; its columns are declared from `CHECK_PLAN_SCHEMA`. */
 @Entity({ name: 'check_plans' })
 export class CheckPlanEntity {
-  @PrimaryGeneratedColumn() id: number;
-  @Column({ type: 'varchar', length: 200 }) name: string;
-  @Column({ type: 'varchar', length: 10 }) frequency: Frequency;
-  @Column({ type: 'boolean', default: true }) active: boolean;
+  declare id: number;
+  declare name: string;
+  declare frequency: Frequency;
+  declare active: boolean;
   /** When a check record opens a corrective action by itself: `fail`, `warn` (a warning or a failure) or `never`. */
-  @Column({ name: 'open_action_on', type: 'varchar', length: 5, default: 'fail' }) openActionOn: OpenActionOn;
+  declare openActionOn: OpenActionOn;
   /** The schedule (`schedule` on the wire; rules in `src/due/due-rules.ts`): every N days, weeks, months or years. */
-  @Column({ name: 'schedule_every', type: 'integer', default: 1 }) scheduleEvery: number;
-  @Column({ name: 'schedule_unit', type: 'varchar', length: 5, default: 'day' }) scheduleUnit: ScheduleUnit;
+  declare scheduleEvery: number;
+  declare scheduleUnit: ScheduleUnit;
   /** The first day of the first period (and the periods' phase); null: periods aligned on 2001-01-01. */
-  @Column({ name: 'starts_on', type: 'date', nullable: true }) startsOn: string | null;
+  declare startsOn: string | null;
   /** The time of day the check is due by on the period's last day (`HH:MM:SS`); null: by the period's end. */
-  @Column({ name: 'due_time', type: 'time', nullable: true }) dueTime: string | null;
+  declare dueTime: string | null;
   /** Set by DELETE (the plan is archived, its records keep referring to it); null while in use. */
-  @Column({ name: 'archived_at', type: 'timestamptz', nullable: true }) archivedAt: Date | null;
+  declare archivedAt: Date | null;
 }
+applyEntityColumns(CheckPlanEntity, CHECK_PLAN_SCHEMA);
 
 /** The plan ↔ device set (an archived device stays a member; lists show the devices in use). */
 @Entity({ name: 'check_plan_devices' })

@@ -9,20 +9,16 @@ import { existingIdsIn, SqlParameters, sqlState } from '../database/sql';
 import { type OpenActionOn } from '../actions/action-transitions';
 import { CheckPlanEntity, type Frequency } from './check-plan.entity';
 import { CHECK_PLAN_FIELDS } from './dto/check-plan.dto';
+import { CHECK_PLAN_SCHEMA } from './check-plan.schema';
+import { schemaJsonObject } from '../drf/resource-schema';
 import { FREQUENCY_SCHEDULES, frequencyOf, type Schedule } from '../due/due-rules';
 import { frequencyMismatch, readSchedule } from './plan-schedule';
 
 const isObject = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The plan's devices in use (alias `pd`, for the plan of alias `p`): archived devices stay members, unlisted. */
-const DEVICES_IN_USE = `FROM "check_plan_devices" pd JOIN "devices" pd_d ON pd_d."id" = pd."device_id" AND pd_d."archived_at" IS NULL WHERE pd."plan_id" = p."id"`;
-
-/**
- * The CheckPlan representation of alias `p`: `devices` (those in use) ascending; `has_devices` is false when every
- * device of the plan was deleted (archived), so a plan left without devices says so.
- */
-export const PLAN_JSON = `json_build_object('id', p."id", 'devices', COALESCE((SELECT json_agg(pd."device_id" ORDER BY pd."device_id") ${DEVICES_IN_USE}), '[]'::json), 'name', p."name", 'frequency', p."frequency", 'active', p."active", 'has_devices', EXISTS (SELECT 1 ${DEVICES_IN_USE}), 'open_action_on', p."open_action_on", 'schedule', json_build_object('every', p."schedule_every", 'unit', p."schedule_unit", 'starts_on', p."starts_on", 'due_time', to_char(p."due_time", 'HH24:MI:SS')), 'assignees', COALESCE((SELECT json_agg(pa."user_id" ORDER BY pa."user_id") FROM "check_plan_assignees" pa WHERE pa."plan_id" = p."id"), '[]'::json), 'assignee_teams', COALESCE((SELECT json_agg(pt."team_id" ORDER BY pt."team_id") FROM "check_plan_teams" pt WHERE pt."plan_id" = p."id"), '[]'::json))`;
+/** The CheckPlan representation of alias `p` (`CHECK_PLAN_SCHEMA`'s fields). */
+export const PLAN_JSON = schemaJsonObject(CHECK_PLAN_SCHEMA, 'p');
 
 export function planPageSql(active: boolean | undefined, limit: number, offset: number) {
   const parameters = new SqlParameters();
@@ -62,7 +58,11 @@ function planColumns({
 }
 
 /** Error keys in the serializer's field order (a mismatch found after the fields were read goes in its place). */
-const FIELD_ORDER = ['non_field_errors', ...CHECK_PLAN_FIELDS.map((spec) => spec.name), 'schedule'];
+const FIELD_ORDER = [
+  'non_field_errors',
+  ...CHECK_PLAN_FIELDS.map((spec) => spec.name),
+  ...CHECK_PLAN_SCHEMA.fields.filter((field) => 'customWritable' in field).map((field) => field.name),
+];
 const ordered = (errors: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(FIELD_ORDER.filter((name) => name in errors).map((name) => [name, errors[name]]));
 

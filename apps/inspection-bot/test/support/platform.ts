@@ -8,6 +8,7 @@ import { createScratchDatabase } from '@fieldops/database';
 import { startInspectionApi } from '@fieldops/inspection-api';
 import { freePort, type Logger, type RunningService } from '@fieldops/platform';
 import { startRelayGateway } from '@fieldops/relay-gateway';
+import { type AccountMaker } from '@fieldops/testing/chat-page';
 import { InspectionApiClient, seedDemoInspectionData, startInspectionBot } from '../../src';
 
 export const BOT = {
@@ -44,6 +45,8 @@ export interface RunningInspectionPlatform {
   client: InspectionApiClient;
   /** The inspector's inspection-api user id. */
   inspectorId: number;
+  /** inspection-api and the bot's service account (a supervisor), for a test's own accounts (`createAccount`). */
+  accounts: AccountMaker;
   /** Creates another inspection-api account (the bot's service account is a supervisor). */
   createAccount(username: string, password: string): Promise<number>;
   /**
@@ -224,6 +227,7 @@ export async function startInspectionPlatform(
       store,
       client,
       inspectorId,
+      accounts: { url: api.url, supervisor: SERVICE_ACCOUNT },
       createAccount,
       clearRecords,
       close,
