@@ -128,6 +128,20 @@ describe('conditional record create (if_unanswered_since)', () => {
         'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].',
       ],
     });
+    // With other bad fields: every field's error in one body, the condition's in its place (the last field).
+    const many = await create(false, {
+      device,
+      item: 999_999,
+      status: 'bogus',
+      value: 'x'.repeat(201),
+      if_unanswered_since: 'yesterday',
+    });
+    expect(many.status).toBe(400);
+    expect(Object.keys(many.body as object)).toEqual(['status', 'value', 'item', 'if_unanswered_since']);
+    expect(many.body).toMatchObject({
+      status: ['"bogus" is not a valid choice.'],
+      if_unanswered_since: [expect.stringMatching(/^Datetime has wrong format/) as unknown],
+    });
     const noItem = await create(false, { device, status: 'ok', if_unanswered_since: '2026-01-01T00:00:00Z' });
     expect(noItem.status).toBe(400);
     expect(noItem.body).toEqual({ if_unanswered_since: ['Requires an item.'] });

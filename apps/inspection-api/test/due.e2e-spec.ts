@@ -160,9 +160,22 @@ describe('due checks', () => {
   });
 
   it('is in the OpenAPI document', async () => {
-    const document = (await api.get('/api/schema/')).body as { paths: Record<string, object> };
+    const document = (await api.get('/api/schema/')).body as {
+      paths: Record<string, { get?: { parameters?: Array<{ name: string; in: string }> } }>;
+    };
     expect(Object.keys(document.paths['/api/due/'] ?? {})).toEqual(['get']);
     expect(Object.keys(document.paths['/api/due/summary/'] ?? {})).toEqual(['get']);
+    // Every filter each route reads is documented, `?assignee=` on both.
+    const queries = (path: string) =>
+      (document.paths[path]?.get?.parameters ?? [])
+        .filter((parameter) => parameter.in === 'query')
+        .map((parameter) => parameter.name);
+    expect(queries('/api/due/')).toEqual(
+      expect.arrayContaining(['date', 'status', 'plan', 'device', 'group', 'assignee', 'page', 'page_size']),
+    );
+    expect(queries('/api/due/summary/')).toEqual(
+      expect.arrayContaining(['date', 'plan', 'device', 'group', 'assignee']),
+    );
   });
 });
 

@@ -140,6 +140,52 @@ describe('overdue corrective actions: the list, /api/statistics/actions/ and /ap
     });
   });
 
+  it("an action assigned to a team is each current member's load, and counts once in the totals", async () => {
+    const max = (
+      (await api.post('/api/users/', { username: 'max', password: 'max password' })).body as { id: number }
+    ).id;
+    const team = (
+      (await api.post('/api/teams/', { name: 'Pump crew', members: [ivy, otto] })).body as { id: number }
+    ).id;
+    await action('team-late', { assignee_team: team, due_date: '2020-01-03' });
+    await action('team-later', { assignee_team: team, due_date: '2999-01-01' }, 'in_progress');
+    await action('team-done', { assignee_team: team }, 'done');
+    const load = { due: 0, overdue: 0, done: 0, total: 0 };
+    const summary = async (query = '') =>
+      (await api.get(`/api/due/summary/${query}`)).body as { open_actions: number; assignees: unknown[] };
+    expect(await summary()).toMatchObject({
+      open_actions: 7,
+      overdue_actions: 4,
+      assignees: [
+        { assignee: ivy, assignee_username: 'ivy', ...load, open_actions: 5, overdue_actions: 3 },
+        { assignee: otto, assignee_username: 'otto', ...load, open_actions: 3, overdue_actions: 1 },
+      ],
+    });
+    // A person's summary counts the actions of their teams; the team's other members appear beside them.
+    expect(await summary(`?assignee=${otto}`)).toMatchObject({
+      open_actions: 3,
+      overdue_actions: 1,
+      assignees: [
+        { assignee: ivy, open_actions: 2, overdue_actions: 1 },
+        { assignee: otto, open_actions: 3, overdue_actions: 1 },
+      ],
+    });
+    // As the team is now: max joining takes its actions into his load, otto leaving takes them out of his.
+    expect((await api.patch(`/api/teams/${team}/`, { members: [ivy, max] })).status).toBe(200);
+    expect((await summary()).assignees).toEqual([
+      { assignee: ivy, assignee_username: 'ivy', ...load, open_actions: 5, overdue_actions: 3 },
+      { assignee: otto, assignee_username: 'otto', ...load, open_actions: 1, overdue_actions: 0 },
+      { assignee: max, assignee_username: 'max', ...load, open_actions: 2, overdue_actions: 1 },
+    ]);
+    // The same rule gives a person's actions (the bot's "my actions").
+    expect(await list(`assigned_to=${max}&ordering=id`)).toEqual(['team-late', 'team-later', 'team-done']);
+    expect(await list(`assigned_to=${otto}&ordering=id`)).toEqual([
+      'late-but-done',
+      'late-but-cancelled',
+      'no-due-date',
+    ]);
+  });
+
   it('answers GET only, and 400 for a bad filter', async () => {
     const post = await api.post('/api/statistics/actions/', {});
     expect(post.status).toBe(405);

@@ -8,6 +8,7 @@ import {
   RecordingClient,
 } from '@fieldops/testing/directline-client';
 import { exchange, signedInChat } from './support/directline-chat';
+import { INSPECTOR } from './support/platform';
 import {
   NOTIFICATIONS_SECRET,
   type RunningInspectionPlatform,
@@ -38,7 +39,7 @@ async function eventually<T>(check: () => Promise<T | undefined> | T | undefined
 }
 
 interface CardContent {
-  body: Array<{ text: string }>;
+  body: Array<{ text: string; color?: string }>;
   actions: Array<{ type: string; title: string; url?: string; data?: unknown }>;
 }
 const cardsOf = (activities: Activity[]): CardContent[] =>
@@ -62,7 +63,6 @@ describe('proactive notifications in the chat', () => {
   beforeAll(async () => {
     platform = await startInspectionPlatform({
       botLogger,
-      botEnvironment: { INSPECTION_BOT_HOME_CONVERSATION: 'true' },
       apiEnvironment: ({ botPort }) => ({
         INSPECTION_EVENTS_RUNNER: 'true',
         INSPECTION_EVENTS_POLL_MS: '100',
@@ -118,7 +118,11 @@ describe('proactive notifications in the chat', () => {
       const cards = cardsOf(await activities());
       return cards.length ? cards : undefined;
     });
-    expect(card?.body[0]?.text).toBe(`Check failed: ${device.code} ${device.name} — ${item.name}`);
+    // The title in the failure's colour, as the check cards draw a failure.
+    expect(card?.body[0]).toMatchObject({
+      text: `Check failed: ${device.code} ${device.name} — ${item.name}`,
+      color: 'Attention',
+    });
     expect(card?.body.map((block) => block.text)).toContain('Value: 9 bar');
     expect(card?.actions).toEqual([
       {
@@ -289,4 +293,45 @@ describe('proactive notifications in the chat', () => {
     expect(((await forged.json()) as { error: { code: string } }).error.code).toBe('Unauthorized');
     expect(sentLog(`dl_${supervisorId}`)).toHaveLength(1);
   });
+  it('an action assigned to the inspector reaches their chat as a card whose button opens the action there', async () => {
+    const token = await platform.client.accessToken();
+    const created = await fetch(`${platform.api.url}/api/actions/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        title: 'Tighten the flange',
+        assignee: platform.inspectorId,
+        due_date: '2999-01-01',
+      }),
+    });
+    expect(created.status).toBe(201);
+    const action = (await created.json()) as { id: number };
+    const assignedCard = (content: CardContent) => content.body[0]?.text.startsWith('Action assigned to you');
+    const chat = await signedInChat(platform, INSPECTOR);
+    try {
+      await waitFor(
+        () => cardsOf(chat.client.activities).some(assignedCard),
+        'the action card in the inspector’s chat',
+        30_000,
+      );
+      const card = cardsOf(chat.client.activities).find(assignedCard);
+      expect(card?.body.map((block) => block.text).join('\n')).toContain('Tighten the flange');
+      // No status colour on a card that is not about a failed or warned check.
+      expect(card?.body[0]?.color).toBeUndefined();
+      expect(card?.actions).toEqual([
+        {
+          type: 'Action.Submit',
+          title: 'Open the action',
+          data: { command: 'open-action', actionId: action.id },
+        },
+      ]);
+      // The button's submit, as Web Chat sends it: the action card with its inputs, in the chat.
+      const opened = await exchange(chat, { value: card?.actions[0]?.data }, 1);
+      const actionCard = cardsOf(opened)[0];
+      expect(actionCard?.body[0]?.text).toBe('Tighten the flange');
+      expect(actionCard?.actions.map((button) => button.title)).toEqual(['Add comment', 'Close with photo']);
+    } finally {
+      chat.client.end();
+    }
+  }, 60_000);
 });

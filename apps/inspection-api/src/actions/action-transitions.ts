@@ -1,4 +1,5 @@
 import { type Role } from '../users/role';
+import { type ActionAssignment, isActionPerson } from './action-assignment';
 
 /**
  * The corrective actions' rules, in one place (ActionsService and the comments call them):
@@ -6,9 +7,9 @@ import { type Role } from '../users/role';
  *   `open` → `in_progress` | `done` | `cancelled`; `in_progress` → `open` | `done` | `cancelled`;
  *   `done` → `in_progress` (rework) | `verified`; `cancelled` → `open` (reopened); `verified` is final;
  * - an action is assigned to a user (`assignee`), to a team (`assignee_team`), or to nobody, never to both;
- * - only the assignee, a member of the assignee team, or a supervisor writes to an action (moves it, closes it
- *   out, comments); a member of the assignee team may also take it: assign it to themselves, which unassigns the
- *   team;
+ * - only the action's people (its assignee, or the members of its assignee team: `action-assignment.ts`) or a
+ *   supervisor write to an action (move it, close it out, comment); a member of the assignee team may also take it:
+ *   assign it to themselves, which unassigns the team;
  * - only a supervisor verifies, cancels or reopens a cancelled action, and changes what the action is (title,
  *   description, assignee, due date, priority, record);
  * - a verified action is read-only, for everyone.
@@ -34,17 +35,13 @@ const MOVES: Record<ActionStatus, readonly ActionStatus[]> = {
 /** Fields the assignee may write besides the status; every other field is the supervisors'. */
 const ASSIGNEE_FIELDS = new Set(['status', 'close_out_note', 'close_out_photo']);
 
+export type { ActionAssignment };
+
 export interface ActionActor {
   userId: number;
   role: Role;
   /** The teams the actor is a member of. */
   teamIds: readonly number[];
-}
-
-/** Who an action is assigned to: a user, a team, or nobody (never both). */
-export interface ActionAssignment {
-  assigneeId: number | null;
-  assigneeTeamId: number | null;
 }
 
 export interface ActionState extends ActionAssignment {
@@ -67,18 +64,13 @@ export const ONE_ASSIGNEE = 'Assign the action to a user or to a team, not both.
 const ALLOWED: ActionDecision = { allowed: true };
 const forbidden = (detail: string): ActionDecision => ({ allowed: false, status: 403, detail });
 
-/** Whether the action is the actor's: assigned to them, or to a team they are a member of. */
-export const isAssignedTo = (action: ActionAssignment, actor: ActionActor): boolean =>
-  action.assigneeId === actor.userId ||
-  (action.assigneeTeamId !== null && actor.teamIds.includes(action.assigneeTeamId));
-
 /**
  * Who may write to the action at all (before what is written is looked at): the assignee, a member of the
  * assignee team, or a supervisor.
  */
 function mayWrite(action: ActionState, actor: ActionActor): ActionDecision {
   if (action.status === 'verified') return forbidden(VERIFIED_READ_ONLY);
-  if (actor.role === 'supervisor' || isAssignedTo(action, actor)) return ALLOWED;
+  if (actor.role === 'supervisor' || isActionPerson(action, actor)) return ALLOWED;
   return forbidden(PERMISSION_DENIED);
 }
 

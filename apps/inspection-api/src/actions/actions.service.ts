@@ -24,6 +24,7 @@ import { type FieldValue, type Input, validateInput } from '../drf/serializer';
 import { imageExtension } from '../media/image-type';
 import { MediaStorage } from '../media/media-storage';
 import { mediaUrlBase } from '../media/media-url';
+import { actionPersonSql } from './action-assignment';
 import {
   type ActionActor,
   type ActionAssignment,
@@ -56,7 +57,7 @@ export interface ActionFilters {
   status?: string;
   assignee?: number;
   assigneeTeam?: number;
-  /** A user's actions: assigned to them, or to a team they are a member of. */
+  /** A user's actions: assigned to them, or to a team they are a member of (`action-assignment.ts`). */
   assignedTo?: number;
   overdue?: boolean;
   record?: number;
@@ -106,9 +107,7 @@ export function actionPageSql(
     conditions.push(`a."assignee_team_id" = ${parameters.add(filters.assigneeTeam)}`);
   if (filters.assignedTo !== undefined) {
     const user = parameters.add(filters.assignedTo);
-    conditions.push(
-      `(a."assignee_id" = ${user} OR a."assignee_team_id" IN (SELECT tm."team_id" FROM "team_members" tm WHERE tm."user_id" = ${user}))`,
-    );
+    conditions.push(actionPersonSql('a."assignee_id"', 'a."assignee_team_id"', user));
   }
   if (filters.record !== undefined) conditions.push(`a."record_id" = ${parameters.add(filters.record)}`);
   if (filters.device !== undefined) conditions.push(`a."device_id" = ${parameters.add(filters.device)}`);

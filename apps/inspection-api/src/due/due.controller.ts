@@ -61,6 +61,12 @@ export class DueController {
   @ApiQuery({ name: 'plan', required: false, type: Number })
   @ApiQuery({ name: 'device', required: false, type: Number })
   @ApiQuery({ name: 'group', required: false, description: 'Exact device group.' })
+  @ApiQuery({
+    name: 'assignee',
+    required: false,
+    type: Number,
+    description: 'The checks of the plans assigned to this user id, or to a team of theirs.',
+  })
   @ApiPageQueries()
   @ApiOkResponse({ type: DuePageDto })
   async list(@Req() request: Request): Promise<RawJson> {
@@ -88,7 +94,7 @@ export class DueController {
     name: 'assignee',
     required: false,
     type: Number,
-    description: 'Plans assigned to this user id, or to a team of theirs.',
+    description: 'The plans and actions assigned to this user id, or to a team of theirs.',
   })
   @ApiOkResponse({ type: DueSummaryDto })
   async summary(@Req() request: Request): Promise<object> {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { actionPeopleSql, actionPersonSql } from '../actions/action-assignment';
 import { actionOverdueSql } from '../actions/actions.service';
 import { UNFINISHED } from '../actions/action-transitions';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
@@ -48,7 +49,8 @@ export interface DueSummary {
   }>;
   /**
    * Each assignee's load: the checks of the plans assigned to them or to a team of theirs (`plan-assignment.ts`; a
-   * check in two of their plans counts twice) and the unfinished actions assigned to them.
+   * check in two of their plans counts twice) and the unfinished actions that are theirs: assigned to them or to a
+   * team of theirs (`action-assignment.ts`).
    */
   assignees: Array<{
     assignee: number;
@@ -178,9 +180,11 @@ export function duePageSql(window: DueWindow, filters: DueFilters, limit: number
 }
 
 /**
- * The CTE `action_load`: the unfinished corrective actions per assignee (`NULL` for the unassigned), and the overdue
- * among them on the window's date (`actionOverdueSql`, the one definition). The summary's filters apply through the
- * action's device (`plan`: a device of the plan; `device`: that device; `group`: the device's group) and its assignee.
+ * The CTEs `action_set`, the unfinished corrective actions (with whether each is overdue on the window's date,
+ * `actionOverdueSql`, the one definition), and `action_load`, their count per person whose they are
+ * (`action-assignment.ts`: the assignee, or each current member of the assignee team; an unassigned action is
+ * nobody's load). The summary's filters apply through the action's device (`plan`: a device of the plan; `device`:
+ * that device; `group`: the device's group) and its people (`assignee`: the actions that are that person's).
  */
 function actionLoadCte(window: DueWindow, filters: DueFilters, parameters: SqlParameters): string {
   const conditions = [`a."status" IN (${UNFINISHED.map((status) => `'${status}'`).join(', ')})`];
@@ -194,11 +198,16 @@ function actionLoadCte(window: DueWindow, filters: DueFilters, parameters: SqlPa
       `a."device_id" IN (SELECT d."id" FROM "devices" d WHERE d."group" = ${parameters.add(filters.group)})`,
     );
   if (filters.assignee !== undefined)
-    conditions.push(`a."assignee_id" = ${parameters.add(filters.assignee)}`);
+    conditions.push(
+      actionPersonSql('a."assignee_id"', 'a."assignee_team_id"', parameters.add(filters.assignee)),
+    );
   const overdue = actionOverdueSql(parameters.add(window.date));
-  return `"action_load" AS MATERIALIZED (
-      SELECT a."assignee_id", count(*)::int AS "open_actions", (count(*) FILTER (WHERE ${overdue}))::int AS "overdue_actions"
-      FROM "actions" a WHERE ${conditions.join(' AND ')} GROUP BY a."assignee_id")`;
+  return `"action_set" AS MATERIALIZED (
+      SELECT a."id", a."assignee_id", a."assignee_team_id", ${overdue} AS "overdue"
+      FROM "actions" a WHERE ${conditions.join(' AND ')}),
+    "action_load" AS (
+      SELECT ap."user_id", count(*)::int AS "open_actions", (count(*) FILTER (WHERE s."overdue"))::int AS "overdue_actions"
+      FROM "action_set" s JOIN ${actionPeopleSql('"action_set"')} ap ON ap."action_id" = s."id" GROUP BY ap."user_id")`;
 }
 
 /**
@@ -220,14 +229,14 @@ export function dueSummarySql(window: DueWindow, filters: DueFilters) {
     ${actions}
     SELECT COALESCE((SELECT json_agg(x ORDER BY x."id") FROM (SELECT c."plan_id" AS "id", c."plan_name" AS "name", c."frequency", ${counts}
       FROM "classified" c GROUP BY c."plan_id", c."plan_name", c."frequency") x), '[]') AS "plans",
-    (SELECT COALESCE(sum(l."open_actions"), 0)::int FROM "action_load" l) AS "open_actions",
-    (SELECT COALESCE(sum(l."overdue_actions"), 0)::int FROM "action_load" l) AS "overdue_actions",
+    (SELECT count(*)::int FROM "action_set") AS "open_actions",
+    (SELECT (count(*) FILTER (WHERE s."overdue"))::int FROM "action_set" s) AS "overdue_actions",
     COALESCE((SELECT json_agg(y ORDER BY y."assignee") FROM (SELECT u."id" AS "assignee", u."username" AS "assignee_username",
         COALESCE(k."due", 0) AS "due", COALESCE(k."overdue", 0) AS "overdue", COALESCE(k."done", 0) AS "done",
         COALESCE(k."total", 0) AS "total", COALESCE(l."open_actions", 0) AS "open_actions",
         COALESCE(l."overdue_actions", 0) AS "overdue_actions"
-      FROM "check_load" k FULL JOIN (SELECT * FROM "action_load" WHERE "assignee_id" IS NOT NULL) l ON l."assignee_id" = k."user_id"
-      JOIN "users" u ON u."id" = COALESCE(k."user_id", l."assignee_id")) y), '[]') AS "assignees"`;
+      FROM "check_load" k FULL JOIN "action_load" l ON l."user_id" = k."user_id"
+      JOIN "users" u ON u."id" = COALESCE(k."user_id", l."user_id")) y), '[]') AS "assignees"`;
   return { sql, parameters: parameters.values };
 }
 

@@ -1,3 +1,4 @@
+import { actionPersonSql } from '../actions/action-assignment';
 import { planPersonSql } from '../plans/plan-assignment';
 
 /**
@@ -5,8 +6,8 @@ import { planPersonSql } from '../plans/plan-assignment';
  * - supervisors, of every event;
  * - a check's assigned inspectors (the plan's assignees and the members of its assignee teams, `plan-assignment.ts`),
  *   of `check.due` and `check.overdue`;
- * - an action's assignee, of its `action.*` events; for an action assigned to a team, each member of the team (as
- *   the team is when the notice is sent).
+ * - an action's people (its assignee, or each member of its assignee team as the team is when the notice is sent,
+ *   `action-assignment.ts`), of its `action.*` events.
  * Only active people; never the platform's service accounts. As SQL: a condition on an event row `e` (columns
  * `type`, `data`) and a user row `u`; `serviceAccounts` is the SQL of a `text[]` of their usernames.
  */
@@ -15,6 +16,5 @@ export function audienceSql(serviceAccounts: string): string {
   return `(u."is_active" AND NOT (u."username" = ANY(${serviceAccounts}::text[])) AND (
     u."role" = 'supervisor'
     OR (e."type" IN ('check.due', 'check.overdue') AND ${planPersonSql(planId, 'u."id"')})
-    OR (e."type" LIKE 'action.%' AND ((e."data"->>'assignee')::int = u."id" OR EXISTS (
-      SELECT 1 FROM "team_members" tm WHERE tm."team_id" = (e."data"->>'assignee_team')::int AND tm."user_id" = u."id")))))`;
+    OR (e."type" LIKE 'action.%' AND ${actionPersonSql(`(e."data"->>'assignee')::int`, `(e."data"->>'assignee_team')::int`, 'u."id"')})))`;
 }

@@ -26,9 +26,39 @@ describe('notification messages (the words of an alert, en and zh-CN)', () => {
   it('writes the same in Simplified Chinese', () => {
     const message = notificationMessage(failed, 'zh-CN', 'Asia/Shanghai', null);
     expect(message.title).toBe('检查故障：P-1 Pump — Pressure');
-    expect(message.lines[0]).toContain('检查人：ivy');
-    expect(message.lines[0]).toContain('故障');
+    expect(message.lines[0]).toBe('检查人：ivy，2026年11月27日 09:00（故障）');
     expect(message.link).toBeNull();
+  });
+
+  it('punctuates Simplified Chinese the Chinese way: no ASCII comma, brackets or label colon in any message', () => {
+    const data = {
+      ...failed.data,
+      title: 'Fix seal',
+      due_date: '2026-11-20',
+      priority: 'high',
+      plan: { id: 1 },
+      period_start: '2026-11-27',
+      period_end: '2026-11-28',
+      code: 'P-1',
+      name: 'Pump',
+      location: 'Hall',
+    };
+    const types = ['record.failed', 'record.warned', 'check.due', 'check.overdue', 'action.assigned'];
+    const messages = [...types, 'action.overdue', 'action.done', 'action.verified', 'device.archived'].map(
+      (type) => notificationMessage({ ...failed, type, data }, 'zh-CN', 'Asia/Shanghai', 'https://x.test/c/'),
+    );
+    const email = notificationEmail(messages, 'zh-CN', { day: '2026-11-27' });
+    // The words the platform adds (the data's own values, the times' digits and the link are as they are).
+    const words = [
+      ...messages.flatMap((message) => [message.title, ...message.lines]),
+      email.subject,
+      email.text,
+    ]
+      .join('\n')
+      .replaceAll('https://x.test/c/', '');
+    expect(words).not.toMatch(/[,()]|: /);
+    expect(words).toContain('，');
+    expect(words).toContain('（故障）');
   });
 
   it('links actions to their page and checks to the Today page', () => {

@@ -29,12 +29,17 @@ type Phrases = {
   priority: string;
   /** The colon after a label. */
   colon: string;
+  /** The comma between two parts of a line. */
+  comma: string;
+  /** The brackets around an aside (a record's status). */
+  brackets: readonly [string, string];
   open: string;
   digestTitle: (count: number, day: string) => string;
   digestIntro: string;
   footer: string;
 };
 
+/** The words per language; the Simplified Chinese ones with Chinese punctuation (：，（）), never ASCII's. */
 const PHRASES: Record<NotificationLanguage, Phrases> = {
   en: {
     titles: {
@@ -57,6 +62,8 @@ const PHRASES: Record<NotificationLanguage, Phrases> = {
     due: 'Due',
     priority: 'Priority',
     colon: ': ',
+    comma: ', ',
+    brackets: [' (', ')'],
     open: 'Open in the console',
     digestTitle: (count, day) => `Daily digest for ${day}: ${count} notification${count === 1 ? '' : 's'}`,
     digestIntro: 'What happened since the last digest:',
@@ -83,6 +90,8 @@ const PHRASES: Record<NotificationLanguage, Phrases> = {
     due: '截止',
     priority: '优先级',
     colon: '：',
+    comma: '，',
+    brackets: ['（', '）'],
     open: '在控制台中打开',
     digestTitle: (count, day) => `${day} 每日摘要：${count} 条通知`,
     digestIntro: '自上次摘要以来：',
@@ -100,13 +109,18 @@ const idOf = (value: unknown): number | null => {
   return null;
 };
 
+/** One format per (language, time zone): building an Intl.DateTimeFormat costs far more than using one. */
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** A local date and time in the person's language and zone. */
 export function formatTime(instant: Date, language: NotificationLanguage, timeZone: string): string {
-  return new Intl.DateTimeFormat(language, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone,
-  }).format(instant);
+  const key = `${language} ${timeZone}`;
+  let format = timeFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', timeZone });
+    timeFormats.set(key, format);
+  }
+  return format.format(instant);
 }
 
 /** The console address of what an event is about (hash routes of the console), or null without a console URL. */
@@ -141,8 +155,8 @@ export function notificationMessage(
     const status = text(data.status);
     const checkedAt = typeof data.checked_at === 'string' ? new Date(data.checked_at) : subject.occurredAt;
     lines.push(
-      `${phrases.by}${c}${text(data.checked_by) ?? '—'}, ${formatTime(checkedAt, language, timeZone)}` +
-        (status ? ` (${phrases.status[status] ?? status})` : ''),
+      `${phrases.by}${c}${text(data.checked_by) ?? '—'}${phrases.comma}${formatTime(checkedAt, language, timeZone)}` +
+        (status ? `${phrases.brackets[0]}${phrases.status[status] ?? status}${phrases.brackets[1]}` : ''),
     );
     if (text(data.value)) lines.push(`${phrases.value}${c}${text(data.value)}`);
     if (text(data.note)) lines.push(`${phrases.note}${c}${text(data.note)}`);

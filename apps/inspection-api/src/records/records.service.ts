@@ -27,7 +27,12 @@ import { fixedCheckedBy, recordFieldsFor } from './checked-by';
 import { CHECK_RECORD_FIELDS } from './dto/check-record.dto';
 import { requestFingerprint } from '../idempotency/idempotency-key';
 import { IdempotencyService, type WriteDatabase, type WriteResult } from '../idempotency/idempotency.service';
-import { conditionNeedsItem, holdUnanswered, unansweredConditionOf } from './unanswered-condition';
+import {
+  conditionNeedsItem,
+  holdUnanswered,
+  UNANSWERED_FIELD,
+  unansweredConditionOf,
+} from './unanswered-condition';
 
 /** The CheckRecord representation of alias `r`; `$1` is the absolute media base URL. */
 export const RECORD_JSON = `json_build_object('id', r."id", 'status', r."status", 'value', r."value", 'note', r."note", 'photo', CASE WHEN r."photo" IS NULL THEN NULL ELSE $1::text || r."photo" END, 'attachment', CASE WHEN r."attachment" IS NULL THEN NULL ELSE $1::text || r."attachment" END, 'checked_at', ${isoTimestamp('r."checked_at"')}, 'checked_by', r."checked_by", 'plan', r."plan_id", 'device', r."device_id", 'item', r."item_id", 'source', r."source", 'out_of_range', r."out_of_range")`;
@@ -112,7 +117,7 @@ const COLUMNS: Record<string, keyof CheckRecordEntity> = {
   item: 'itemId',
   source: 'source',
 };
-/** Serializer field order, for the order of error keys. */
+/** Serializer field order, for the order of error keys (the create's write-only condition last, as declared). */
 const FIELD_ORDER = [
   'status',
   'value',
@@ -124,6 +129,7 @@ const FIELD_ORDER = [
   'device',
   'item',
   'source',
+  UNANSWERED_FIELD,
 ];
 
 type FileChange = { kind: MediaKind; content: Buffer; extension: string } | null;
@@ -211,6 +217,7 @@ export class RecordsService implements ResourceService {
     files: Map<string, UploadedPart>,
     partial: boolean,
     fields: readonly FieldSpec[] = CHECK_RECORD_FIELDS,
+    otherErrors: FieldErrors = {},
   ) {
     const { values, errors } = await validateInput(input, fields, {
       partial,
@@ -219,7 +226,7 @@ export class RecordsService implements ResourceService {
     const fileErrors: FieldErrors = {};
     const changes =
       isFieldErrors(errors) && 'non_field_errors' in errors ? {} : this.fileChanges(input, files, fileErrors);
-    const all: FieldErrors = { ...errors, ...fileErrors };
+    const all: FieldErrors = { ...errors, ...fileErrors, ...otherErrors };
     if (isFieldErrors(all)) {
       const ordered: FieldErrors = {};
       for (const key of [...FIELD_ORDER, ...Object.keys(all)]) if (all[key]) ordered[key] = all[key];
@@ -287,15 +294,18 @@ export class RecordsService implements ResourceService {
   }
 
   private async insert(db: WriteDatabase, input: Input, request: ResourceRequest): Promise<unknown> {
+    // `if_unanswered_since`: only the first answer to the item since then makes a record (409 otherwise). An
+    // unreadable one is reported with the other fields' errors, in one 400.
+    const conditionErrors: FieldErrors = {};
+    const condition = unansweredConditionOf(input, this.environment.INSPECTION_TIME_ZONE, conditionErrors);
     const { entity, changes } = await this.validate(
       db,
       input,
       request.files(),
       false,
       recordFieldsFor(request.user),
+      conditionErrors,
     );
-    // `if_unanswered_since`: only the first answer to the item since then makes a record (409 otherwise).
-    const condition = unansweredConditionOf(input, this.environment.INSPECTION_TIME_ZONE);
     const conditionItem = entity.itemId ?? null;
     if (condition && conditionItem === null) throw conditionNeedsItem();
     const checkedBy = fixedCheckedBy(request.user);

@@ -23,9 +23,20 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
  * `if_unanswered_since` of a create's body (JSON or form): a date-time as DRF's DateTimeField reads it (no zone:
  * UTC), or a date alone (`YYYY-MM-DD`, as `/api/due/` gives a period's `period_start`): the instant that day starts
  * in the API's time zone, as the due checks count a period. Absent, null or empty: no condition. Anything else is
- * a 400 keyed by the field. It needs an item: without one the create answers 400 too (`conditionNeedsItem`).
+ * a 400 keyed by the field: thrown, or with `errors` written there (undefined returned) so that it comes in one body
+ * with the other fields' errors, as DRF reports every field's. It needs an item: without one the create answers 400
+ * too (`conditionNeedsItem`).
  */
-export function unansweredConditionOf(input: Input, timeZone: string): UnansweredCondition | undefined {
+export function unansweredConditionOf(
+  input: Input,
+  timeZone: string,
+  errors?: FieldErrors,
+): UnansweredCondition | undefined {
+  const wrongFormat = (): undefined => {
+    if (!errors) throw validationError({ [UNANSWERED_FIELD]: [WRONG_FORMAT] });
+    errors[UNANSWERED_FIELD] = [WRONG_FORMAT];
+    return undefined;
+  };
   let raw: unknown;
   if (input.kind === 'form') {
     const values = input.data.get(UNANSWERED_FIELD);
@@ -36,12 +47,11 @@ export function unansweredConditionOf(input: Input, timeZone: string): Unanswere
   if (raw === undefined || raw === null || raw === '') return undefined;
   if (typeof raw === 'string' && DATE_ONLY.test(raw.trim())) {
     const date = readCalendarDate(raw.trim());
-    if ('error' in date) throw validationError({ [UNANSWERED_FIELD]: [WRONG_FORMAT] });
+    if ('error' in date) return wrongFormat();
     return { since: localInstant(date.date, '00:00', timeZone).toISOString() };
   }
-  const errors: FieldErrors = {};
-  const since = typeof raw === 'string' ? dateTimeFilter(raw, UNANSWERED_FIELD, errors) : undefined;
-  if (since === undefined) throw validationError({ [UNANSWERED_FIELD]: [WRONG_FORMAT] });
+  const since = typeof raw === 'string' ? dateTimeFilter(raw, UNANSWERED_FIELD, {}) : undefined;
+  if (since === undefined) return wrongFormat();
   return { since };
 }
 

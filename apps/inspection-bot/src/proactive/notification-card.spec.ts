@@ -18,7 +18,7 @@ const base: ChatNotification = {
 
 interface Card {
   lang: string;
-  body: Array<{ text: string }>;
+  body: Array<{ text: string; color?: string }>;
   actions: unknown[];
 }
 
@@ -42,6 +42,39 @@ describe('notification cards', () => {
     ]);
     const unlinked = { ...failed, message: { ...failed.message, link: null } };
     expect((notificationCard(unlinked).content as Card).actions).toEqual([]);
+  });
+
+  it('opens an action in the chat for its people, and in the console for a supervisor told of it', () => {
+    const assigned: ChatNotification = {
+      ...base,
+      type: 'action.assigned',
+      recipient: { ...base.recipient, language: 'en' },
+      data: { id: 12, title: 'Fix the seal', assignee: 3, assignee_team: null },
+      message: { ...base.message, link: 'https://x.test/console/#/actions/12/show', link_label: 'Open' },
+    };
+    const open = [
+      { type: 'Action.Submit', title: 'Open the action', data: { command: 'open-action', actionId: 12 } },
+    ];
+    expect((notificationCard(assigned).content as Card).actions).toEqual(open);
+    const chinese = { ...assigned, recipient: base.recipient };
+    expect((notificationCard(chinese).content as Card).actions).toEqual([{ ...open[0], title: '打开整改' }]);
+    // A supervisor who is its assignee opens it in the chat; another supervisor gets the console link.
+    const supervisor = { ...assigned, recipient: { ...assigned.recipient, role: 'supervisor' } };
+    expect((notificationCard(supervisor).content as Card).actions).toEqual(open);
+    expect(
+      (notificationCard({ ...supervisor, recipient: { ...supervisor.recipient, id: 4 } }).content as Card)
+        .actions,
+    ).toEqual([{ type: 'Action.OpenUrl', title: 'Open', url: 'https://x.test/console/#/actions/12/show' }]);
+  });
+
+  it('draws a failed or warned check’s title in the status colour, nothing else’s', () => {
+    const title = (type: string) => (notificationCard({ ...base, type }).content as Card).body[0]?.color;
+    expect([
+      title('record.failed'),
+      title('record.warned'),
+      title('check.due'),
+      title('action.assigned'),
+    ]).toEqual(['Attention', 'Warning', undefined, undefined]);
   });
 
   it('reads only well-formed hand-overs', () => {

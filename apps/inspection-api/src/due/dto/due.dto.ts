@@ -84,7 +84,10 @@ class DueAssigneeSummaryDto {
   @ApiProperty() overdue: number;
   @ApiProperty() done: number;
   @ApiProperty() total: number;
-  @ApiProperty({ description: 'Unfinished corrective actions assigned to them (open or in progress).' })
+  @ApiProperty({
+    description:
+      'Unfinished corrective actions (open or in progress) assigned to them or to a team of theirs.',
+  })
   open_actions: number;
   @ApiProperty({ description: 'Those of their unfinished actions due before the date.' })
   overdue_actions: number;
@@ -102,7 +105,7 @@ export class DueSummaryDto {
   @ApiProperty({
     type: [DueAssigneeSummaryDto],
     description:
-      "Each assignee's load: the checks of the plans assigned to them or to a team of theirs and the unfinished actions assigned to them.",
+      "Each assignee's load: the checks of the plans and the unfinished actions assigned to them or to a team of theirs.",
   })
   assignees: DueAssigneeSummaryDto[];
 }

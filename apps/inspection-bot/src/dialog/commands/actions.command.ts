@@ -172,7 +172,10 @@ async function actionCard(
   });
 }
 
-/** Whether the action is the person's: assigned to them, or to a team they are a member of. */
+/**
+ * Whether the action is the person's, as inspection-api's rule says (`action-assignment.ts`: assigned to them, or to
+ * a team they are a member of now; "my actions" lists by that rule itself, `?assigned_to=`).
+ */
 async function isMine(turn: ConversationTurn, action: CorrectiveAction, me: number): Promise<boolean> {
   if (action.assignee === me) return true;
   if (action.assignee_team === null) return false;

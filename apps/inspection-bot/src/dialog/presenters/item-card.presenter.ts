@@ -20,6 +20,16 @@ export const STATUS_ACTION_STYLES: Record<CheckStatus, 'positive' | 'default' | 
   fail: 'destructive',
 };
 
+/**
+ * Adaptive Card text colours of a status, drawn as the status buttons are (`STATUS_ACTION_STYLES`): a failure in the
+ * attention colour, a warning in the warning colour, ok in the good one.
+ */
+export const STATUS_TEXT_COLOURS: Record<CheckStatus, 'Good' | 'Warning' | 'Attention'> = {
+  ok: 'Good',
+  warn: 'Warning',
+  fail: 'Attention',
+};
+
 /** What an item card's buttons carry besides the status. */
 export interface ItemCardAnswer {
   /** One id per card, on every button (answer-identity.ts: a double tap makes one record). */
