@@ -13,7 +13,7 @@ describe('chatChannelSettings', () => {
         INSPECTION_CHAT_NOTIFICATIONS_URL: 'http://127.0.0.1:3978/api/notifications',
         INSPECTION_CHAT_NOTIFICATIONS_SECRET: secret,
       },
-      bot: { INSPECTION_BOT_NOTIFICATIONS_SECRET: secret, INSPECTION_BOT_HOME_CONVERSATION: 'true' },
+      bot: { INSPECTION_BOT_NOTIFICATIONS_SECRET: secret },
     });
     // Standard Webhooks' form, as the bot's INSPECTION_BOT_NOTIFICATIONS_SECRET takes it: 32 bytes in base64.
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);

@@ -20,8 +20,8 @@ export interface ChatChannelSettings {
 /**
  * The chat channel on for the bundled bot: inspection-api hands chat notifications to the bot's
  * `/api/notifications` on this machine, signed with a Standard Webhooks secret generated once and kept in `.data/`
- * (or INSPECTION_BOT_NOTIFICATIONS_SECRET), and the chat page opening each person's home conversation (where the
- * cards wait; INSPECTION_BOT_HOME_CONVERSATION, unless set). Undefined when INSPECTION_CHAT_NOTIFICATIONS_URL is set (the operator's
+ * (or INSPECTION_BOT_NOTIFICATIONS_SECRET); the chat page opens each person's home conversation, where the cards
+ * wait (the bot's default). Undefined when INSPECTION_CHAT_NOTIFICATIONS_URL is set (the operator's
  * own choice, the empty string turning it off).
  */
 export function chatChannelSettings(
@@ -39,7 +39,6 @@ export function chatChannelSettings(
       INSPECTION_CHAT_NOTIFICATIONS_URL: `http://127.0.0.1:${botPort}/api/notifications`,
       INSPECTION_CHAT_NOTIFICATIONS_SECRET: secret,
     },
-    // The chat page opens each person's home conversation, where the bot's cards to them wait.
-    bot: { INSPECTION_BOT_NOTIFICATIONS_SECRET: secret, INSPECTION_BOT_HOME_CONVERSATION: 'true' },
+    bot: { INSPECTION_BOT_NOTIFICATIONS_SECRET: secret },
   };
 }

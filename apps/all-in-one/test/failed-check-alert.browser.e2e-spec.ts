@@ -106,7 +106,6 @@ describeInChromium(
           INSPECTION_CHAT_NOTIFICATIONS_URL: `http://127.0.0.1:${botPort}/api/notifications`,
           INSPECTION_CHAT_NOTIFICATIONS_SECRET: NOTIFICATIONS_SECRET,
           INSPECTION_BOT_NOTIFICATIONS_SECRET: NOTIFICATIONS_SECRET,
-          INSPECTION_BOT_HOME_CONVERSATION: 'true',
           // The email channel, to the mail server started above.
           INSPECTION_SMTP_HOST: '127.0.0.1',
           INSPECTION_SMTP_PORT: String(smtp.port),

@@ -7,7 +7,7 @@ import { freePort, type RunningInspectionPlatform, startInspectionPlatform } fro
 type Reply = Activity & { suggestedActions?: { actions: Array<{ title: string; value: unknown }> } };
 
 /**
- * Two phones answer one item at the same moment through TWO bot instances (one registration, one connector and
+ * Two inspectors' phones answer one item at the same moment through TWO bot instances (one registration, one connector and
  * relay; the platform delivers each conversation to its own instance, as a load balancer with sticky conversations
  * does; DirectLineJS clients). Between the bots and inspection-api a hop holds the record creates until both have
  * arrived, so both answers have passed the bots' "already answered?" read: only inspection-api's conditional create
@@ -77,7 +77,10 @@ describe('two phones, two bot instances, one item', () => {
     const item = pump?.check_items[0];
     if (!pump || !item) throw new Error('demo data: PUMP-001 and its first item');
     const chats: SignedInChat[] = [];
-    for (let index = 0; index < 2; index += 1) chats.push(await signedInChat(platform));
+    // Two inspectors: a person's phones share their home conversation (and so one bot instance).
+    const other = { username: 'ben.race', password: 'ben-race-password-1' };
+    await platform.createAccount(other.username, other.password);
+    chats.push(await signedInChat(platform), await signedInChat(platform, other));
     try {
       // Each conversation went to its own instance.
       expect(new Set(delivery.values()).size).toBe(2);

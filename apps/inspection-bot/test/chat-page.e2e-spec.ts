@@ -214,7 +214,7 @@ describe('the bot app over HTTP: chat page, Web Chat bundle, token route, messag
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });
 
-  it("rejoins the page's conversation with a refreshed token; another account's token or an unknown one starts a new conversation", async () => {
+  it("rejoins the page's conversation with a refreshed token; an unknown token gets a new one for the account's home conversation; another account's token is never honoured", async () => {
     const cookie = cookieOf(await signIn(INSPECTOR.username, INSPECTOR.password, '192.0.2.51'));
     const token = async (body: unknown, as = cookie) =>
       (await (
@@ -231,10 +231,10 @@ describe('the bot app over HTTP: chat page, Web Chat bundle, token route, messag
       user: `dl_${platform.inspectorId}`,
       conv: first.conversationId,
     });
-    // A made-up token, or one for another conversation than named: a new conversation, never someone else's.
-    expect(
-      (await token({ conversationId: first.conversationId, token: 'not-a-token' })).conversationId,
-    ).not.toBe(first.conversationId);
+    // A made-up token: a new token (a new opening) for the account's own home conversation, never someone else's.
+    const renewed = await token({ conversationId: first.conversationId, token: 'not-a-token' });
+    expect(renewed.conversationId).toBe(first.conversationId);
+    expect(jwtPayload(renewed.token ?? '')).toMatchObject({ user: `dl_${platform.inspectorId}` });
     await platform.createAccount('carol.other', 'carol-other-password-1');
     const carol = cookieOf(await signIn('carol.other', 'carol-other-password-1', '192.0.2.52'));
     const stolen = await token({ conversationId: first.conversationId, token: first.token }, carol);

@@ -63,7 +63,6 @@ describe('proactive notifications in the chat', () => {
   beforeAll(async () => {
     platform = await startInspectionPlatform({
       botLogger,
-      botEnvironment: { INSPECTION_BOT_HOME_CONVERSATION: 'true' },
       apiEnvironment: ({ botPort }) => ({
         INSPECTION_EVENTS_RUNNER: 'true',
         INSPECTION_EVENTS_POLL_MS: '100',

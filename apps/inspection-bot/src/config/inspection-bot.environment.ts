@@ -48,10 +48,10 @@ export class InspectionBotEnvironment extends CommonEnvironment {
   /**
    * The chat page opens the person's home conversation with the bot (relay-gateway's `tokens/generate` with
    * `homeConversation`), the one the bot's proactive cards to them go to, so a card sent while the page was closed is
-   * waiting there. `false`: every new token is for a new conversation (a welcome each time; proactive cards then go
-   * to a conversation no page opens).
+   * waiting there (shown as new). `false`: every new token is for a new conversation (a welcome each time; proactive
+   * cards then go to a conversation no page opens).
    */
-  @Expose() @ToBoolean() @IsBoolean() INSPECTION_BOT_HOME_CONVERSATION: boolean = false;
+  @Expose() @ToBoolean() @IsBoolean() INSPECTION_BOT_HOME_CONVERSATION: boolean = true;
 
   /**
    * The phrasebook the local translator serves the bot's own strings from.
