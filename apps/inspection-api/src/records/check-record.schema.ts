@@ -117,7 +117,7 @@ export const CHECK_RECORD_SCHEMA = {
       column: { kind: 'column', name: 'device_id', options: { type: 'integer' } },
       json: 'integer',
       openApi: { type: Number },
-      openApiRead: { help: 'Id of a Device (deleting the device deletes its records).' },
+      openApiRead: { help: 'Id of a Device (deleting the device archives it; its records are kept).' },
     },
     /** Items are archived, never deleted: the reference stays. */
     reference('item', 'check_items', 'Id of a CheckItem; null once the item is deleted.'),
