@@ -1,4 +1,4 @@
-import { type ResourceSchema } from '../drf/resource-schema';
+import { type ResourceSchema, ID_FIELD } from '../drf/resource-schema';
 import { CheckItemDto } from '../items/dto/check-item.dto';
 import { CHECK_ITEM_INFO } from '../items/dto/check-item.dto';
 import { CHECK_ITEM_TEXT } from '../items/check-item-json';
@@ -11,13 +11,7 @@ import { CHECK_ITEM_TEXT } from '../items/check-item-json';
 export const DEVICE_SCHEMA = {
   table: 'devices',
   fields: [
-    {
-      name: 'id',
-      readOnly: { type: 'integer' },
-      column: { kind: 'primary' },
-      json: 'integer',
-      openApi: { type: Number },
-    },
+    ID_FIELD,
     {
       name: 'check_items',
       readOnly: {

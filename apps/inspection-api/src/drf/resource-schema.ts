@@ -89,6 +89,15 @@ export interface SchemaField {
 }
 
 /** One side's OpenAPI description of a field, where it differs from the shared one. */
+/** `id`, the generated integer primary key: read-only, the first field of a resource whose entity the schema makes. */
+export const ID_FIELD = {
+  name: 'id',
+  readOnly: { type: 'integer' },
+  column: { kind: 'primary' },
+  json: 'integer',
+  openApi: { type: Number },
+} as const satisfies SchemaField;
+
 export interface OpenApiSide {
   /** Replaces the field's `openApi`. */
   openApi?: ApiPropertyOptions;

@@ -1,4 +1,4 @@
-import { type ResourceSchema } from '../drf/resource-schema';
+import { type ResourceSchema, ID_FIELD } from '../drf/resource-schema';
 import { ITEM_TYPES, MAX_OPTION_LENGTH, MAX_OPTIONS } from './item-type';
 
 const TYPE_DESCRIPTION =
@@ -26,13 +26,7 @@ const limit = (name: 'min' | 'max', help: string) =>
 export const CHECK_ITEM_SCHEMA = {
   table: 'check_items',
   fields: [
-    {
-      name: 'id',
-      readOnly: { type: 'integer' },
-      column: { kind: 'primary' },
-      json: 'integer',
-      openApi: { type: Number },
-    },
+    ID_FIELD,
     {
       name: 'name',
       writable: { kind: 'char', required: true, allowBlank: false, maxLength: 200 },

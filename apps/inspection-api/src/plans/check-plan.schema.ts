@@ -1,4 +1,4 @@
-import { type ResourceSchema } from '../drf/resource-schema';
+import { type ResourceSchema, ID_FIELD } from '../drf/resource-schema';
 import { OPEN_ACTION_ON } from '../actions/action-transitions';
 import { PlanScheduleDto, SCHEDULE_INFO } from './dto/plan-schedule.dto';
 
@@ -23,13 +23,7 @@ const idsOf = (table: string, alias: string, id: string, p: string) =>
 export const CHECK_PLAN_SCHEMA = {
   table: 'check_plans',
   fields: [
-    {
-      name: 'id',
-      readOnly: { type: 'integer' },
-      column: { kind: 'primary' },
-      json: 'integer',
-      openApi: { type: Number },
-    },
+    ID_FIELD,
     {
       name: 'devices',
       writable: { kind: 'pks', required: true, table: 'devices' },

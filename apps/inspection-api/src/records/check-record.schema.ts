@@ -1,5 +1,5 @@
 import { fileFieldInfo } from '../drf/metadata';
-import { type ResourceSchema, type SchemaField } from '../drf/resource-schema';
+import { type ResourceSchema, type SchemaField, ID_FIELD } from '../drf/resource-schema';
 
 export const STATUSES = ['ok', 'warn', 'fail'] as const;
 export type RecordStatus = (typeof STATUSES)[number];
@@ -33,13 +33,7 @@ const reference = (name: 'plan' | 'item', table: string, help: string) =>
 export const CHECK_RECORD_SCHEMA = {
   table: 'check_records',
   fields: [
-    {
-      name: 'id',
-      readOnly: { type: 'integer' },
-      column: { kind: 'primary' },
-      json: 'integer',
-      openApi: { type: Number },
-    },
+    ID_FIELD,
     {
       name: 'status',
       writable: { kind: 'choice', required: true, choices: STATUSES },
