@@ -378,8 +378,12 @@ describeInChromium('the chat page offline and back (outbox, service worker, phot
         await sendText(page, 'check CMP-002');
         await itemCard(page, 'Discharge temperature').waitFor({ timeout: 30_000 });
 
+        const chatBefore = await page.locator('#chat').boundingBox();
         await context.setOffline(true);
         await page.getByText(words.offline).waitFor();
+        // The offline line lies over the transcript: the chat keeps its size and place, so Web Chat has no reason to
+        // scroll the cards under a finger that is tapping one.
+        expect(await page.locator('#chat').boundingBox()).toEqual(chatBefore);
         /** Which photo (PHOTO_COLOURS) each item gets. */
         const photoOf = new Map<string, number>();
         /** An answer, then its own photo, each waited for on the phone's outbox (the count goes up by one). */

@@ -24,6 +24,10 @@ export type ActionPriority = (typeof ACTION_PRIORITIES)[number];
 /** The statuses in which an action is still to be worked on (and can be overdue). */
 export const UNFINISHED: readonly ActionStatus[] = ['open', 'in_progress'];
 
+/** Whether the action of alias `a` is overdue on the date of parameter `today` (the one definition). */
+export const actionOverdueSql = (today: string): string =>
+  `(a."due_date" IS NOT NULL AND a."due_date" < ${today}::date AND a."status" IN (${UNFINISHED.map((status) => `'${status}'`).join(', ')}))`;
+
 const MOVES: Record<ActionStatus, readonly ActionStatus[]> = {
   open: ['in_progress', 'done', 'cancelled'],
   in_progress: ['open', 'done', 'cancelled'],

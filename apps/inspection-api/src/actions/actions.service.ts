@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type Principal } from '../auth/tokens.service';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
-import { existingIdsIn, isoTimestamp, SqlParameters } from '../database/sql';
+import { existingIdsIn, SqlParameters } from '../database/sql';
 import { localDate } from '../due/due-rules';
 import { actionEvents } from '../events/event-rules';
 import { EventOutbox } from '../events/event-outbox';
@@ -37,21 +37,21 @@ import {
   type OpenActionOn,
   opensAction,
   priorityForRecord,
-  UNFINISHED,
+  actionOverdueSql,
 } from './action-transitions';
+import { ACTION_SCHEMA } from './action.schema';
+import { ACTION_COMMENT_SCHEMA } from './action-comment.schema';
+import { schemaJsonObject } from '../drf/resource-schema';
 import { ACTION_COMMENT_FIELDS, ACTION_CREATE_FIELDS, ACTION_UPDATE_FIELDS } from './dto/action.dto';
 
 /** The methods of an action's detail path: actions are history, never deleted (cancel one instead). */
 export const ACTION_DETAIL_METHODS = ['GET', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'] as const;
 
-/** Whether the action of alias `a` is overdue on the date of parameter `today` (the one definition). */
-export const actionOverdueSql = (today: string): string =>
-  `(a."due_date" IS NOT NULL AND a."due_date" < ${today}::date AND a."status" IN (${UNFINISHED.map((status) => `'${status}'`).join(', ')}))`;
+/** The Action representation of alias `a` (`ACTION_SCHEMA`'s fields); `$1` is the absolute media base URL, `$2` today's date. */
+export const ACTION_JSON = schemaJsonObject(ACTION_SCHEMA, 'a');
 
-/** The Action representation of alias `a`; `$1` is the absolute media base URL, `$2` today's date. */
-export const ACTION_JSON = `json_build_object('id', a."id", 'title', a."title", 'description', a."description", 'record', a."record_id", 'device', a."device_id", 'item', a."item_id", 'assignee', a."assignee_id", 'assignee_username', (SELECT u."username" FROM "users" u WHERE u."id" = a."assignee_id"), 'assignee_team', a."assignee_team_id", 'assignee_team_name', (SELECT t."name" FROM "teams" t WHERE t."id" = a."assignee_team_id"), 'due_date', to_char(a."due_date", 'YYYY-MM-DD'), 'priority', a."priority", 'status', a."status", 'overdue', ${actionOverdueSql('$2')}, 'close_out_note', a."close_out_note", 'close_out_photo', CASE WHEN a."close_out_photo" IS NULL THEN NULL ELSE $1::text || a."close_out_photo" END, 'created_at', ${isoTimestamp('a."created_at"')}, 'created_by', a."created_by", 'updated_at', ${isoTimestamp('a."updated_at"')}, 'transitions', COALESCE((SELECT json_agg(json_build_object('from', t."from_status", 'to', t."to_status", 'by', t."by_user", 'at', ${isoTimestamp('t."at"')}) ORDER BY t."id") FROM "action_transitions" t WHERE t."action_id" = a."id"), '[]'::json))`;
-
-const COMMENT_JSON = `json_build_object('id', c."id", 'action', c."action_id", 'text', c."text", 'author', c."author", 'created_at', ${isoTimestamp('c."created_at"')})`;
+/** An ActionComment's representation of alias `c` (`ACTION_COMMENT_SCHEMA`'s fields). */
+const COMMENT_JSON = schemaJsonObject(ACTION_COMMENT_SCHEMA, 'c');
 
 export interface ActionFilters {
   status?: string;

@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { inspectionDataSourceOptions } from '../database/inspection-data-source';
 import { actionStatisticsSql } from '../statistics/statistics.service';
-import { actionOverdueSql } from '../actions/actions.service';
+import { actionOverdueSql } from '../actions/action-transitions';
 import { SqlParameters } from '../database/sql';
 import { auditPageSql } from './audit.service';
 

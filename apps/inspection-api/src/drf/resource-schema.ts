@@ -73,6 +73,14 @@ export interface SchemaField {
   openApiRead?: OpenApiSide;
   /** The input's OpenAPI description where it differs from the shared one (`openApi`, `help`). */
   openApiWrite?: OpenApiSide;
+  /** The multipart form's OpenAPI description where it differs from the input's (`openApiWrite`, else shared). */
+  openApiMultipart?: OpenApiSide;
+  /** A file part: written through multipart/form-data only (the multipart form lists it after the other fields). */
+  upload?: boolean;
+  /** An input only (a condition of the write): not in the representation, the OPTIONS or the DRF field table. */
+  inputOnly?: boolean;
+  /** A writable field only updates write (not in the create's DRF field table; an action's `status`). */
+  onlyOnUpdate?: boolean;
   /**
    * A writable field its own rule validates rather than the DRF field table (`writable`): its OPTIONS description
    * as is. Such a field is in the input DTO and is not read-only.
@@ -112,9 +120,13 @@ type ValueOf<W> = W extends { kind: 'char' }
                 ? string
                 : never;
 
-/** The DRF field table of the writable fields, in order (what `validateInput` checks). */
-export function schemaFieldSpecs(schema: ResourceSchema): FieldSpec[] {
-  return schema.fields.flatMap((field) => (field.writable ? [{ ...field.writable, name: field.name }] : []));
+/** The DRF field table of the writable fields, in order (what `validateInput` checks), of an update or a create. */
+export function schemaFieldSpecs(schema: ResourceSchema, write: 'create' | 'update' = 'update'): FieldSpec[] {
+  return schema.fields.flatMap((field) =>
+    field.writable && !(write === 'create' && field.onlyOnUpdate)
+      ? [{ ...field.writable, name: field.name }]
+      : [],
+  );
 }
 
 /** DRF SimpleMetadata's description of the serializer (OPTIONS `actions`), in representation order. */
@@ -231,18 +243,34 @@ export function applyEntityColumns(entity: abstract new () => object, schema: Re
 
 /**
  * Declares the OpenAPI properties of a resource's DTO from the schema: the representation (`read`: every field,
- * read-only ones marked so, an optional char field's default `''`) or the input (`write`: the writable fields).
+ * read-only ones marked so, an optional char field's default `''`), the JSON input (`write`: the writable fields
+ * and inputs, no file parts) or the multipart form (`multipart`: those, then the file parts).
  * A char field is a string of at most `maxLength` characters and at least one unless it may be blank.
  */
 export function applyOpenApiProperties(
   dto: abstract new () => object,
   schema: ResourceSchema,
-  side: 'read' | 'write',
+  side: 'read' | 'write' | 'multipart',
 ): void {
-  for (const field of schema.fields) {
+  const written = (field: SchemaField): boolean =>
+    Boolean(field.writable || field.customWritable || field.inputOnly);
+  const fields =
+    side === 'read'
+      ? schema.fields.filter((field) => field.json)
+      : side === 'write'
+        ? schema.fields.filter((field) => written(field) && !field.upload)
+        : [
+            ...schema.fields.filter((field) => written(field) && !field.upload),
+            ...schema.fields.filter((field) => field.upload),
+          ];
+  for (const field of fields) {
     const writable = field.writable;
-    if (side === 'write' ? !writable && !field.customWritable : !field.json) continue;
-    const own = side === 'read' ? field.openApiRead : field.openApiWrite;
+    const own =
+      side === 'read'
+        ? field.openApiRead
+        : side === 'write'
+          ? field.openApiWrite
+          : (field.openApiMultipart ?? field.openApiWrite);
     // Key order as the decorators' own options would have it (the document's bytes follow it).
     const options: ApiPropertyOptions = { ...(own?.openApi ?? field.openApi) };
     let required = true;
@@ -256,6 +284,8 @@ export function applyOpenApiProperties(
       }
     } else if (field.customWritable) {
       required = field.customWritable.info.required;
+    } else if (field.inputOnly) {
+      required = false;
     } else {
       options.readOnly = true;
       if (field.onlyArchived) required = false;

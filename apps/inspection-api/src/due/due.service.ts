@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { actionPeopleSql, actionPersonSql } from '../actions/action-assignment';
-import { actionOverdueSql } from '../actions/actions.service';
-import { UNFINISHED } from '../actions/action-transitions';
+import { actionOverdueSql, UNFINISHED } from '../actions/action-transitions';
 import { InspectionApiEnvironment } from '../config/inspection-api.environment';
 import { isoTimestamp, SqlParameters } from '../database/sql';
 import { PLAN_PEOPLE_SQL, planPersonSql } from '../plans/plan-assignment';

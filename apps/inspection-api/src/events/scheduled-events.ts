@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { actionOverdueSql, ActionsService } from '../actions/actions.service';
+import { actionOverdueSql } from '../actions/action-transitions';
+import { ActionsService } from '../actions/actions.service';
 import { type DueStatus } from '../due/due-rules';
 import { DueService } from '../due/due.service';
 import { EventOutbox, type Occurrence } from './event-outbox';

@@ -64,7 +64,7 @@ export const CHECK_ITEM_SCHEMA = {
       json: 'integer',
       openApi: { type: Number },
       // The representation and the input describe it differently.
-      openApiRead: { help: 'Id of a Device (deleting the device deletes the item).' },
+      openApiRead: { help: 'Id of a Device (deleting the device archives the item with it).' },
       openApiWrite: { help: 'Id of a Device.' },
     },
     {

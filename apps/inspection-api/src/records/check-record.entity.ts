@@ -1,28 +1,29 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { applyEntityColumns } from '../drf/resource-schema';
+import { CHECK_RECORD_SCHEMA, type RecordStatus } from './check-record.schema';
 
-export const STATUSES = ['ok', 'warn', 'fail'] as const;
-export type RecordStatus = (typeof STATUSES)[number];
-/** How a record was made: the chat, the chat opened from a scanned device label (presence shown), or the API. */
-export const SOURCES = ['chat', 'qr', 'api'] as const;
+export { SOURCES, STATUSES, type RecordStatus } from './check-record.schema';
 
+/** The `check_records` row; its columns are declared from `CHECK_RECORD_SCHEMA`. */
 @Entity({ name: 'check_records' })
 export class CheckRecordEntity {
-  @PrimaryGeneratedColumn() id: number;
-  @Column({ type: 'varchar', length: 4 }) status: RecordStatus;
-  @Column({ type: 'varchar', length: 200, default: '' }) value: string;
-  @Column({ type: 'text', default: '' }) note: string;
+  declare id: number;
+  declare status: RecordStatus;
+  declare value: string;
+  declare note: string;
   /** Storage key of the photo (`photos/<random>.<ext>`), null when none. */
-  @Column({ type: 'varchar', length: 255, nullable: true }) photo: string | null;
-  @Column({ type: 'varchar', length: 255, nullable: true }) attachment: string | null;
-  @CreateDateColumn({ name: 'checked_at', type: 'timestamptz' }) checkedAt: Date;
-  @Column({ name: 'checked_by', type: 'varchar', length: 150, default: '' }) checkedBy: string;
+  declare photo: string | null;
+  declare attachment: string | null;
+  declare checkedAt: Date;
+  declare checkedBy: string;
   /** Plans are archived, never deleted: the reference stays. */
-  @Column({ name: 'plan_id', type: 'integer', nullable: true }) planId: number | null;
+  declare planId: number | null;
   /** Devices are archived, never deleted: the reference stays (ON DELETE RESTRICT). */
-  @Column({ name: 'device_id', type: 'integer' }) deviceId: number;
+  declare deviceId: number;
   /** Items are archived, never deleted: the reference stays. */
-  @Column({ name: 'item_id', type: 'integer', nullable: true }) itemId: number | null;
-  @Column({ type: 'varchar', length: 4, default: 'api' }) source: string;
+  declare itemId: number | null;
+  declare source: string;
   /** The value was outside its item's definition when written (`src/items/item-type.ts`); read-only. */
-  @Column({ name: 'out_of_range', type: 'boolean', default: false }) outOfRange: boolean;
+  declare outOfRange: boolean;
 }
+applyEntityColumns(CheckRecordEntity, CHECK_RECORD_SCHEMA);

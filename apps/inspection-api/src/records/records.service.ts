@@ -17,7 +17,7 @@ import { type OrderingTerm } from '../drf/filters';
 import { type PageRequest, paginate, type PageRows } from '../drf/pagination';
 import { type UploadedPart } from '../drf/request-input';
 import { type ResourceRequest, type ResourceService } from '../drf/resource-routes';
-import { existingIdsIn, isoTimestamp, SqlParameters, sqlState } from '../database/sql';
+import { existingIdsIn, SqlParameters, sqlState } from '../database/sql';
 import { imageExtension, safeExtension } from '../media/image-type';
 import { type MediaKind, MediaStorage } from '../media/media-storage';
 import { mediaUrlBase } from '../media/media-url';
@@ -25,6 +25,8 @@ import { CheckRecordEntity } from './check-record.entity';
 import { isOutOfRange, type ItemDefinition } from '../items/item-type';
 import { fixedCheckedBy, recordFieldsFor } from './checked-by';
 import { CHECK_RECORD_FIELDS } from './dto/check-record.dto';
+import { CHECK_RECORD_SCHEMA } from './check-record.schema';
+import { schemaJsonObject } from '../drf/resource-schema';
 import { requestFingerprint } from '../idempotency/idempotency-key';
 import { IdempotencyService, type WriteDatabase, type WriteResult } from '../idempotency/idempotency.service';
 import {
@@ -35,7 +37,7 @@ import {
 } from './unanswered-condition';
 
 /** The CheckRecord representation of alias `r`; `$1` is the absolute media base URL. */
-export const RECORD_JSON = `json_build_object('id', r."id", 'status', r."status", 'value', r."value", 'note', r."note", 'photo', CASE WHEN r."photo" IS NULL THEN NULL ELSE $1::text || r."photo" END, 'attachment', CASE WHEN r."attachment" IS NULL THEN NULL ELSE $1::text || r."attachment" END, 'checked_at', ${isoTimestamp('r."checked_at"')}, 'checked_by', r."checked_by", 'plan', r."plan_id", 'device', r."device_id", 'item', r."item_id", 'source', r."source", 'out_of_range', r."out_of_range")`;
+export const RECORD_JSON = schemaJsonObject(CHECK_RECORD_SCHEMA, 'r');
 
 export interface RecordFilters {
   device?: number;

@@ -1,4 +1,5 @@
-import { actionOverdueSql, actionPageSql } from '../actions/actions.service';
+import { actionOverdueSql } from '../actions/action-transitions';
+import { actionPageSql } from '../actions/actions.service';
 import { actionStatisticsSql } from './statistics.service';
 
 describe('overdue actions in statistics and ordering', () => {

@@ -5,7 +5,7 @@ import { SqlParameters } from '../database/sql';
 import { validationError } from '../drf/exceptions';
 import { addDays, type CalendarDate, daysBetween, FIRST_DATE } from '../calendar/calendar-date';
 import { localDate, periodOf, startOfDay } from '../due/due-rules';
-import { actionOverdueSql } from '../actions/actions.service';
+import { actionOverdueSql } from '../actions/action-transitions';
 
 export type StatisticsInterval = 'day' | 'week';
 export const INTERVALS: readonly StatisticsInterval[] = ['day', 'week'];
