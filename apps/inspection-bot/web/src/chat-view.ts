@@ -1,11 +1,12 @@
 import ReactWebChat, { createStore } from 'botframework-webchat';
-import { createElement, type ReactElement, type ReactNode, useSyncExternalStore } from 'react';
+import { createElement, Fragment, type ReactElement, type ReactNode, useSyncExternalStore } from 'react';
 // Web Chat 4.18 renders as its own renderWebChat() does, in a legacy root: under createRoot's batching its upload
 // button submits before the chosen file reaches the send box, and a photo is never sent.
 import { render, unmountComponentAtNode } from 'react-dom';
 import { type OutboxView } from './outbox-view';
 import { type Activity, type PageDirectLine } from './page-direct-line';
-import { type PageText } from './page-settings';
+import { fill, type PageText } from './page-settings';
+import { type UnseenActivities } from './unseen';
 import { ignoreRepeatTapsOnCards } from './repeat-tap';
 
 /** The part of a Web Chat Redux action the page reads or makes. */
@@ -29,6 +30,8 @@ interface AttachmentCard {
 export interface ChatViewOptions {
   text: PageText;
   outbox: OutboxView;
+  /** The bot's cards that arrived since the person last saw the conversation ("N new" above the first). */
+  unseen: UnseenActivities;
   locale: string;
   userId: string;
   userName: string;
@@ -122,7 +125,20 @@ export class ChatView {
   start(directLine: PageDirectLine, options: ChatViewOptions): void {
     this.stop();
     this.directLine = directLine;
-    const { text, outbox } = options;
+    const { text, outbox, unseen } = options;
+
+    /** "N new" above the first card that arrived since the person last saw the conversation. */
+    function UnseenLine(props: { id: string | undefined }): ReactNode {
+      const count = useSyncExternalStore(unseen.subscribe, () =>
+        props.id !== undefined && unseen.firstId === props.id ? unseen.count : 0,
+      );
+      if (count === 0) return null;
+      return createElement(
+        'div',
+        { className: 'unseen-line', id: 'unseen-line' },
+        createElement('span', null, fill(text.unseenCount, { count: String(count) })),
+      );
+    }
 
     /** The outbox's word on one activity, or Web Chat's own status once it has gone. */
     function OutboxStatus(props: { clientActivityID: string | undefined; fallback: ReactNode }): ReactNode {
@@ -156,7 +172,17 @@ export class ChatView {
     const activityMiddleware =
       () => (next: (options: { activity: Activity }) => unknown) => (setup: { activity: Activity }) => {
         const answer = cardAnswerOf(setup.activity);
-        if (!answer) return next(setup);
+        if (!answer) {
+          const render = next(setup) as ((...args: unknown[]) => ReactNode) | false | undefined;
+          if (!render) return render;
+          return (...args: unknown[]) =>
+            createElement(
+              Fragment,
+              null,
+              createElement(UnseenLine, { id: setup.activity.id }),
+              render(...args),
+            );
+        }
         const status =
           typeof answer.label === 'string' && answer.label.trim() !== '' ? answer.label : answer.status;
         const words = [status, answer.value, answer.note].filter((word) => word && word.trim() !== '');

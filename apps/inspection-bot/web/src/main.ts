@@ -17,12 +17,14 @@ import {
   type RememberedConversation,
 } from './page-direct-line';
 import { fill, pageLocale, readPageSettings } from './page-settings';
+import { UnseenActivities } from './unseen';
 
 const settings = readPageSettings();
 const text = settings.text;
 const locale = pageLocale(settings);
 const database = new PageDatabaseStore();
 const outbox = new OutboxView();
+const unseen = new UnseenActivities();
 const REMEMBERED = 'fieldops.chat.conversation';
 const DEVICE = 'fieldops.chat.device';
 
@@ -41,6 +43,7 @@ const username = element<HTMLInputElement>('username');
 const password = element<HTMLInputElement>('password');
 const chatSection = element('chat');
 const pendingBadge = element('pending');
+const unseenBadge = element<HTMLButtonElement>('unseen');
 const chat = new ChatView(chatSection);
 let directLine: PageDirectLine | undefined;
 let lastRenewal = 0;
@@ -78,6 +81,18 @@ function showLink(): void {
  * "Signed in as alice.inspector" in the header, on one line: the words before the name are a label a phone hides
  * (screen readers still say it; the whole line is the element's title), so the name has the width.
  */
+/** "N new" in the header while the chat shows cards that arrived since the person last saw it; a tap goes there. */
+function showUnseen(): void {
+  const count = unseen.count;
+  unseenBadge.hidden = count === 0;
+  unseenBadge.textContent = fill(text.unseenCount, { count: String(count) });
+}
+unseen.subscribe(showUnseen);
+unseenBadge.addEventListener('click', () => {
+  document.getElementById('unseen-line')?.scrollIntoView({ block: 'start' });
+  unseen.clear();
+});
+
 function showAccount(user: SessionUser | undefined): void {
   const who = element('who');
   who.replaceChildren();
@@ -98,6 +113,7 @@ function showAccount(user: SessionUser | undefined): void {
 
 function stopChat(): void {
   chat.stop();
+  unseen.reset();
   directLine = undefined;
 }
 
@@ -185,6 +201,11 @@ async function requestToken(
 function watch(action: WebChatAction): boolean | void {
   const posted = action.type === 'DIRECT_LINE/POST_ACTIVITY' ? action.payload?.activity : undefined;
   if (posted && directLine && !directLine.takesAnswer(posted)) return false;
+  // The person acts in the chat: the "N new" marker has done its work.
+  if (posted) unseen.clear();
+  if (action.type === 'DIRECT_LINE/INCOMING_ACTIVITY' && action.payload?.activity) {
+    unseen.received(action.payload.activity);
+  }
   if (action.type === 'DIRECT_LINE/INCOMING_ACTIVITY' && action.payload?.activity?.from?.role === 'bot') {
     if (!greeted) {
       greeted = true;
@@ -221,6 +242,7 @@ function runChat(
   signInSection.hidden = true;
   showAccount(user);
   greeted = false;
+  unseen.reset();
   link = navigator.onLine ? 'connecting' : 'offline';
   let first = session;
   directLine = new PageDirectLine({
@@ -258,6 +280,7 @@ function runChat(
   chat.start(directLine, {
     text,
     outbox,
+    unseen,
     locale,
     userId,
     userName,
