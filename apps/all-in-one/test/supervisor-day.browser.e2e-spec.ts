@@ -299,7 +299,8 @@ describeInChromium('the supervisor’s day on npm start’s platform (Chromium)'
 
       // 5. The supervisor sees it done, with the note and the photo, and verifies it.
       await consolePage.reload();
-      await actionPage.getByText(note).waitFor({ timeout: 20_000 });
+      // Exactly the note: the action's History also quotes it ("完成说明：— → …").
+      await actionPage.getByText(note, { exact: true }).waitFor({ timeout: 20_000 });
       await expect(actionPage.getByRole('img', { name: deskWords.photo }).count()).resolves.toBe(1);
       await consolePage.getByRole('button', { name: deskWords.verify }).click();
       await consolePage.getByText(deskWords.readOnly).waitFor({ timeout: 20_000 });

@@ -591,6 +591,9 @@ interface ApiDevice {
       await page.getByRole('button', { name: 'Add filter' }).click();
       await page.getByRole('menuitemcheckbox', { name: 'Inspector' }).click();
       await page.getByRole('combobox', { name: 'Inspector' }).click();
+      // A click toggles the list, and the new filter's field may have opened it already on focus: ArrowDown opens a
+      // closed list and only moves the highlight in an open one.
+      await page.getByRole('combobox', { name: 'Inspector' }).press('ArrowDown');
       // The choices arrive from /api/users/ after the list opens: wait for the last one before reading them all.
       await page.getByRole('option', { name: 'supervisor', exact: true }).waitFor({ timeout: 15_000 });
       await expect(page.getByRole('option').allTextContents()).resolves.toEqual([
