@@ -211,7 +211,8 @@ describeInChromium(
       await tab.locator('input[name="password"]').fill(supervisor.password);
       await tab.locator('button[type="submit"]').click();
       const recordPage = tab.getByTestId('record-page');
-      await recordPage.getByText('pressure drop at the outlet').waitFor({ timeout: 30_000 });
+      // Exactly the note: the record's History also quotes it ("备注：…").
+      await recordPage.getByText('pressure drop at the outlet', { exact: true }).waitFor({ timeout: 30_000 });
       await expect(recordPage.textContent()).resolves.toContain('Outlet pressure');
       await shot(tab, 'alert-3-record-from-card.desktop-zh');
 
